@@ -1,0 +1,236 @@
+"""The ``carddb`` command line. Every carddb error is printed as one clear message (no traceback)
+and ends the command with a non-zero status."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import asdict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+from tqdm import tqdm
+
+import carddb
+from carddb import languages
+from carddb.database import Database, open_database, safe_url
+from carddb.db import migrate
+from carddb.db.engine import default_url
+from carddb.errors import CarddbError, MigrationError
+from carddb.ingest.importer import Progress
+from carddb.resources import sample_dir
+from carddb.views import CardView
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class TqdmProgress(Progress):
+    """A progress bar over the bytes of one file on disk."""
+
+    def __init__(self, path: Path) -> None:
+        self._bar = tqdm(
+            total=path.stat().st_size, unit="B", unit_scale=True, desc=path.name, leave=False, file=sys.stderr
+        )
+
+    def advance(self, raw_bytes: int) -> None:
+        self._bar.update(raw_bytes)
+
+    def close(self) -> None:
+        self._bar.close()
+
+
+class Context:
+    def __init__(self, url: str | None) -> None:
+        self.url = url
+        self._db: Database | None = None
+
+    def db(self, *, upgrade: bool = True) -> Database:
+        if self._db is None:
+            self._db = open_database(self.url, upgrade=upgrade)
+        return self._db
+
+
+pass_context = click.make_pass_decorator(Context)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--db",
+    "url",
+    envvar="CARDDB_URL",
+    metavar="URL",
+    help="Database URL (default: $CARDDB_URL, else an SQLite file in your data directory).",
+)
+@click.version_option(carddb.__version__, prog_name="carddb")
+@click.pass_context
+def cli(ctx: click.Context, url: str | None) -> None:
+    """carddb: a multilingual Magic: The Gathering card database."""
+    ctx.obj = Context(url)
+
+
+@cli.command("import")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--sample", is_flag=True, help="Import the small real sample shipped with carddb.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+@pass_context
+def import_command(obj: Context, paths: tuple[Path, ...], sample: bool, quiet: bool) -> None:
+    """Import MTGJSON files (AllPrintings, set files, or folders of them; plain, .xz, .gz, .bz2)."""
+    targets = list(paths) + ([sample_dir()] if sample else [])
+    if not targets:
+        raise click.UsageError("give one or more PATHs, or --sample")
+    db = obj.db()
+    show_bar = not quiet and sys.stderr.isatty()
+    summary = db.import_path(*targets, progress=TqdmProgress if show_bar else None)
+    for warning in summary.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    click.echo(f"imported {summary.line()}")
+    totals = db.counts()
+    click.echo(
+        f"database {safe_url(db.url)} now holds {totals['cards']} cards, {totals['printings']} printings, "
+        f"{totals['localizations']} localizations, {totals['rulings']} rulings"
+    )
+
+
+@cli.command("card")
+@click.argument("name")
+@click.option("--lang", "lang", metavar="L", help="Show the card in this language (e.g. de, ja, Deutsch).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pass_context
+def card_command(obj: Context, name: str, lang: str | None, as_json: bool) -> None:
+    """Show a card, found by its name in any language."""
+    view = obj.db().card(name, lang=lang)
+    if as_json:
+        click.echo(json.dumps(view.to_dict(), ensure_ascii=False, indent=2))
+    else:
+        click.echo(format_card(view))
+
+
+def format_card(view: CardView) -> str:
+    """A card as text: name, cost, type, text per face; printings; rulings with local dates."""
+    language = languages.by_tag(view.language)
+    lines: list[str] = []
+    for index, face in enumerate(view.faces):
+        if index:
+            lines.append("//")
+        lines.append(f"{face.name}  {face.mana_cost or ''}".rstrip())
+        lines.append(face.type_line)
+        if face.text:
+            lines.extend(face.text.splitlines())
+        stats = "/".join(s for s in (face.power, face.toughness) if s is not None)
+        for label, value in (("", stats), ("Loyalty: ", face.loyalty), ("Defense: ", face.defense)):
+            if value:
+                lines.append(f"{label}{value}")
+        if face.flavor:
+            lines.append(f"  {face.flavor}")
+    header = f"[{language.native_name} ({language.tag})"
+    if view.language != "en":
+        header += f"; English name: {view.english_name}"
+    lines.append(header + "]")
+    if view.fallback:
+        lines.append(f"(no {language.english_name} text for part of this card: shown in English)")
+    lines.append("")
+    lines.append("Printings:")
+    for p in view.printings:
+        released = p.release_date.isoformat() if p.release_date else "?"
+        lines.append(
+            f"  {p.set_code:<6} #{p.collector_number:<5} {p.rarity or '':<9} {released}  {p.set_name}"
+            f"  [{' '.join(p.languages)}]"
+        )
+    if view.rulings:
+        lines.append("")
+        heading = "Rulings:"
+        if view.rulings_language != view.language:
+            heading = f"Rulings (in {languages.by_tag(view.rulings_language).english_name}):"
+        lines.append(heading)
+        for ruling in view.rulings:
+            lines.append(f"  {ruling.date_in(view.language)}: {ruling.text}")
+    return "\n".join(lines)
+
+
+@cli.command("languages")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pass_context
+def languages_command(obj: Context, as_json: bool) -> None:
+    """List the languages in the database with their counts."""
+    counts = obj.db().languages()
+    if as_json:
+        click.echo(json.dumps([asdict(c) for c in counts], ensure_ascii=False, indent=2))
+        return
+    click.echo(f"{'tag':<9}{'language':<22}{'native':<20}{'localizations':>14}{'printings':>11}{'rulings':>9}")
+    for c in counts:
+        click.echo(
+            f"{c.tag:<9}{c.english_name:<22}{c.native_name:<20}{c.localizations:>14}{c.printings:>11}{c.rulings:>9}"
+        )
+
+
+@cli.group("db")
+def db_group() -> None:
+    """Schema migrations (Alembic)."""
+
+
+@db_group.command("upgrade")
+@click.argument("revision", default="head")
+@pass_context
+def db_upgrade(obj: Context, revision: str) -> None:
+    """Upgrade the schema (default: to the newest revision)."""
+    db = obj.db(upgrade=False)
+    _alembic(lambda: migrate.upgrade(db.engine, revision))
+    click.echo(f"{safe_url(db.url)} at revision {migrate.current_revision(db.engine) or 'base'}")
+
+
+@db_group.command("downgrade")
+@click.argument("revision")
+@pass_context
+def db_downgrade(obj: Context, revision: str) -> None:
+    """Downgrade the schema to REVISION ('base' removes every table)."""
+    db = obj.db(upgrade=False)
+    _alembic(lambda: migrate.downgrade(db.engine, revision))
+    click.echo(f"{safe_url(db.url)} at revision {migrate.current_revision(db.engine) or 'base'}")
+
+
+@db_group.command("current")
+@pass_context
+def db_current(obj: Context) -> None:
+    """Show the schema revision of the database and the newest one carddb knows."""
+    db = obj.db(upgrade=False)
+    current = migrate.current_revision(db.engine) or "base"
+    head = migrate.head_revision() or "base"
+    state = "up to date" if current == head else f"newest is {head}"
+    click.echo(f"{safe_url(db.url)}: revision {current} ({state})")
+
+
+def _alembic(action: Callable[[], None]) -> None:
+    from alembic.util import CommandError
+
+    try:
+        action()
+    except CommandError as exc:
+        raise MigrationError(str(exc)) from None
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``carddb`` console script."""
+    try:
+        cli.main(args=argv, prog_name="carddb", standalone_mode=False)
+    except click.ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        return 130
+    except KeyboardInterrupt:
+        click.echo("interrupted: the file being imported was rolled back", err=True)
+        return 130
+    except CarddbError as exc:
+        click.echo(f"carddb: {exc}", err=True)
+        return exc.exit_code
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+
+__all__ = ["cli", "default_url", "main"]

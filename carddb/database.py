@@ -1,0 +1,108 @@
+"""The Python API: :func:`carddb.open` returns a :class:`Database`.
+
+A Database owns one engine and a session factory. Every method opens its own short session, so
+one Database may be shared by several threads (SQLite runs in WAL mode: readers are not blocked by
+an import in progress).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from os import PathLike
+from pathlib import Path
+from types import TracebackType
+
+from sqlalchemy import Engine, func, select
+from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.orm import Session
+
+from carddb.db import lookup, migrate
+from carddb.db.engine import default_url, make_engine, make_sessionmaker, parse_url
+from carddb.db.models import Card, Localization, Printing, Ruling
+from carddb.errors import DatabaseUnavailableError
+from carddb.ingest.importer import ImportSummary, ProgressFactory, import_paths
+from carddb.views import CardView, LanguageCount
+
+
+class Database:
+    """An open carddb database."""
+
+    def __init__(self, engine: Engine, url: str) -> None:
+        self.engine = engine
+        self.url = url
+        self._sessions = make_sessionmaker(engine)
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """A short-lived session for custom queries over the models in :mod:`carddb.db.models`."""
+        with self._sessions() as session:
+            yield session
+
+    def import_path(self, *paths: str | PathLike[str], progress: ProgressFactory | None = None) -> ImportSummary:
+        """Import MTGJSON files or folders of them; each file is one transaction."""
+        return import_paths(self.engine, [Path(p) for p in paths], progress)
+
+    def card(self, name: str, lang: str | None = None) -> CardView:
+        """Find a card by its name in any language and show it in ``lang``.
+
+        Raises :class:`~carddb.errors.CardNotFoundError` (with the closest names) when no card has
+        that name, and :class:`~carddb.errors.UnknownLanguageError` for an unknown ``lang``.
+        """
+        with self.session() as session:
+            return lookup.card_by_name(session, name, lang)
+
+    def languages(self) -> list[LanguageCount]:
+        """The languages present, with their counts."""
+        with self.session() as session:
+            return lookup.language_counts(session)
+
+    def counts(self) -> dict[str, int]:
+        """Row counts of the main tables."""
+        with self.session() as session:
+            return {
+                name: int(session.scalar(select(func.count()).select_from(model)) or 0)
+                for name, model in (
+                    ("cards", Card),
+                    ("printings", Printing),
+                    ("localizations", Localization),
+                    ("rulings", Ruling),
+                )
+            }
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def __enter__(self) -> Database:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+def safe_url(url: str) -> str:
+    """The URL with any password hidden, for messages."""
+    try:
+        return parse_url(url).render_as_string(hide_password=True)
+    except DatabaseUnavailableError:
+        return url
+
+
+def open_database(url: str | None = None, *, upgrade: bool = True) -> Database:
+    """Open (creating if needed) the database at ``url``; ``None`` means ``$CARDDB_URL`` or the
+    embedded SQLite file in the user's data directory. Upgrades the schema to the newest revision
+    unless ``upgrade`` is False."""
+    url = url or default_url()
+    engine = make_engine(url)
+    try:
+        with engine.connect():
+            pass
+        if upgrade:
+            migrate.ensure_head(engine)
+    except (OperationalError, DBAPIError) as exc:
+        engine.dispose()
+        reason = str(exc.orig).strip().splitlines()[0] if exc.orig is not None else str(exc)
+        raise DatabaseUnavailableError(safe_url(url), reason) from None
+    return Database(engine, url)

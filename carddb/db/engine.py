@@ -1,0 +1,79 @@
+"""Engine and session factory. Nothing connects at import time: :func:`make_engine` is called by
+:func:`carddb.open`.
+
+SQLite (the embedded default) runs in WAL mode with foreign keys on, so readers in other threads
+are not blocked by an import; PostgreSQL URLs without a driver use psycopg 3.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from platformdirs import user_data_dir
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+from sqlalchemy.orm import Session, sessionmaker
+
+from carddb.errors import DatabaseUnavailableError
+
+URL_ENV = "CARDDB_URL"
+
+
+def default_url() -> str:
+    """``$CARDDB_URL`` when set, else an SQLite file in the user's data directory."""
+    configured = os.environ.get(URL_ENV)
+    if configured:
+        return configured
+    return f"sqlite:///{Path(user_data_dir('carddb')) / 'carddb.sqlite'}"
+
+
+def parse_url(url: str) -> URL:
+    """Parse a database URL; ``postgresql://`` means psycopg 3, the driver carddb installs."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError as exc:
+        raise DatabaseUnavailableError(url, f"not a database URL ({exc})") from None
+    if parsed.drivername in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    return parsed
+
+
+def make_engine(url: str) -> Engine:
+    """Create an engine for ``url``; for a file-backed SQLite URL, create the file's folder."""
+    parsed = parse_url(url)
+    kwargs: dict[str, Any] = {}
+    if parsed.get_backend_name() == "sqlite":
+        database = parsed.database or ""
+        if database and database != ":memory:" and not database.startswith("file:"):
+            folder = Path(database).expanduser().parent
+            if url == default_url() and not folder.exists():
+                folder.mkdir(parents=True, exist_ok=True)
+            if not folder.is_dir():
+                raise DatabaseUnavailableError(url, f"folder {folder} does not exist")
+        kwargs["connect_args"] = {"timeout": 30}
+    else:
+        kwargs["pool_pre_ping"] = True
+    try:
+        engine = create_engine(parsed, **kwargs)
+    except (NoSuchModuleError, ImportError) as exc:
+        hint = " (install carddb[postgres])" if parsed.get_backend_name() == "postgresql" else ""
+        raise DatabaseUnavailableError(url, f"no driver for {parsed.drivername}{hint}: {exc}") from None
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.close()
+
+
+def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
+    return sessionmaker(engine, expire_on_commit=False)

@@ -1,0 +1,172 @@
+"""Typed SQLAlchemy 2 models. The schema itself is owned by the Alembic migrations in ``migrations/``;
+a test checks that these models and the migrations never drift apart.
+
+Layout, and why:
+
+* ``cards`` holds one row per oracle identity (Scryfall's oracle id) and ``faces`` one row per face
+  of it, with the English oracle characteristics.
+* ``sets`` and ``printings``: a printing is one card in one set under one collector number.
+* ``localizations`` holds face text as printed in one language (English included: the printed
+  English text and flavor). Each distinct translation is stored once (``digest`` is a hash of its
+  content) and ``printing_localizations`` links it to every printing that carries it, so variants
+  between printings are kept without copying the common case. The languages a printing exists in
+  are the languages of its linked localizations.
+* ``rulings`` are stored once per card, not once per printing.
+* ``*.name_norm`` columns hold :func:`carddb.text.normalize` of the name, filled at import, indexed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Date,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class CardSet(Base):
+    __tablename__ = "sets"
+
+    code: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(Text)
+    release_date: Mapped[dt.date | None] = mapped_column(Date)
+    set_type: Mapped[str | None] = mapped_column(String(32))
+    # The date of the source data (MTGJSON meta.date): an older file never overwrites newer data.
+    data_date: Mapped[dt.date | None] = mapped_column(Date)
+
+    printings: Mapped[list[Printing]] = relationship(back_populates="card_set")
+
+
+class Card(Base):
+    __tablename__ = "cards"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    oracle_id: Mapped[str] = mapped_column(String(64), unique=True)
+    name: Mapped[str] = mapped_column(Text)
+    name_norm: Mapped[str] = mapped_column(Text, index=True)
+    layout: Mapped[str] = mapped_column(String(32))
+    data_date: Mapped[dt.date | None] = mapped_column(Date)
+
+    faces: Mapped[list[Face]] = relationship(
+        back_populates="card", order_by="Face.position", cascade="all, delete-orphan"
+    )
+    printings: Mapped[list[Printing]] = relationship(back_populates="card")
+    rulings: Mapped[list[Ruling]] = relationship(
+        back_populates="card", order_by="Ruling.position", cascade="all, delete-orphan"
+    )
+
+
+class Face(Base):
+    __tablename__ = "faces"
+    __table_args__ = (UniqueConstraint("card_id", "side"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    card_id: Mapped[int] = mapped_column(ForeignKey("cards.id", ondelete="CASCADE"))
+    side: Mapped[str] = mapped_column(String(4))
+    position: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(Text)
+    name_norm: Mapped[str] = mapped_column(Text, index=True)
+    mana_cost: Mapped[str | None] = mapped_column(Text)
+    mana_value: Mapped[float | None] = mapped_column(Float)
+    colors: Mapped[str] = mapped_column(String(8))
+    color_identity: Mapped[str] = mapped_column(String(8))
+    type_line: Mapped[str] = mapped_column(Text)
+    oracle_text: Mapped[str | None] = mapped_column(Text)
+    power: Mapped[str | None] = mapped_column(String(16))
+    toughness: Mapped[str | None] = mapped_column(String(16))
+    loyalty: Mapped[str | None] = mapped_column(String(16))
+    defense: Mapped[str | None] = mapped_column(String(16))
+    keywords: Mapped[list[str]] = mapped_column(JSON)
+
+    card: Mapped[Card] = relationship(back_populates="faces")
+    localizations: Mapped[list[Localization]] = relationship(back_populates="face")
+
+
+class Printing(Base):
+    __tablename__ = "printings"
+    __table_args__ = (UniqueConstraint("set_code", "collector_number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    set_code: Mapped[str] = mapped_column(ForeignKey("sets.code", ondelete="CASCADE"))
+    collector_number: Mapped[str] = mapped_column(String(32))
+    card_id: Mapped[int] = mapped_column(ForeignKey("cards.id", ondelete="CASCADE"), index=True)
+    rarity: Mapped[str | None] = mapped_column(String(16))
+    scryfall_id: Mapped[str | None] = mapped_column(String(64), index=True)
+    multiverse_id: Mapped[int | None] = mapped_column(Integer, index=True)
+    mtgjson_uuid: Mapped[str | None] = mapped_column(String(64))
+    # Every identifier the source gives, per face side: {"a": {"scryfallId": ..., "multiverseId": ...}}
+    identifiers: Mapped[dict[str, Any]] = mapped_column(JSON)
+    data_date: Mapped[dt.date | None] = mapped_column(Date)
+
+    card_set: Mapped[CardSet] = relationship(back_populates="printings")
+    card: Mapped[Card] = relationship(back_populates="printings")
+
+
+class Localization(Base):
+    __tablename__ = "localizations"
+    __table_args__ = (Index("ix_localizations_face_id_language", "face_id", "language"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    face_id: Mapped[int] = mapped_column(ForeignKey("faces.id", ondelete="CASCADE"))
+    language: Mapped[str] = mapped_column(String(32), index=True)
+    name: Mapped[str] = mapped_column(Text)
+    name_norm: Mapped[str] = mapped_column(Text, index=True)
+    type_line: Mapped[str | None] = mapped_column(Text)
+    text: Mapped[str | None] = mapped_column(Text)
+    flavor: Mapped[str | None] = mapped_column(Text)
+    # Hash of (face identity, language, name, type line, text, flavor): one row per distinct translation.
+    digest: Mapped[str] = mapped_column(String(40), unique=True)
+
+    face: Mapped[Face] = relationship(back_populates="localizations")
+
+
+class PrintingLocalization(Base):
+    __tablename__ = "printing_localizations"
+
+    printing_id: Mapped[int] = mapped_column(
+        ForeignKey("printings.id", ondelete="CASCADE"), primary_key=True
+    )
+    localization_id: Mapped[int] = mapped_column(
+        ForeignKey("localizations.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    multiverse_id: Mapped[int | None] = mapped_column(Integer)
+
+
+class Ruling(Base):
+    __tablename__ = "rulings"
+    __table_args__ = (UniqueConstraint("card_id", "digest"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    card_id: Mapped[int] = mapped_column(ForeignKey("cards.id", ondelete="CASCADE"))
+    language: Mapped[str] = mapped_column(String(32))
+    source: Mapped[str] = mapped_column(String(32))
+    published: Mapped[dt.date | None] = mapped_column(Date)
+    text: Mapped[str] = mapped_column(Text)
+    position: Mapped[int] = mapped_column(Integer)
+    # Hash of (language, source, date, text): a ruling repeated on every printing is stored once.
+    digest: Mapped[str] = mapped_column(String(40))
+
+    card: Mapped[Card] = relationship(back_populates="rulings")

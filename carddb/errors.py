@@ -1,0 +1,78 @@
+"""Typed errors: every failure a user can cause names what went wrong and where.
+
+All carddb errors derive from :class:`CarddbError`; the CLI prints ``str(error)`` (one line, or a
+few for suggestions) and exits non-zero, so no traceback reaches a user.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+
+class CarddbError(Exception):
+    """Base class of every error carddb raises on purpose."""
+
+    exit_code = 1
+
+
+class UnknownLanguageError(CarddbError, ValueError):
+    """A language that the language model cannot resolve."""
+
+    def __init__(self, value: str, choices: Sequence[str]) -> None:
+        self.value = value
+        self.choices = tuple(choices)
+        super().__init__(f"unknown language {value!r}; choose one of: {', '.join(self.choices)}")
+
+
+class SourceError(CarddbError):
+    """A source file that cannot be imported: names the file and, where known, the position."""
+
+    def __init__(self, path: Path | str, message: str, position: str | None = None) -> None:
+        self.path = Path(path)
+        self.position = position
+        self.reason = message
+        where = f"{self.path}" + (f" at {position}" if position else "")
+        super().__init__(f"{where}: {message}")
+
+
+class MalformedJSONError(SourceError):
+    """Truncated or syntactically broken JSON."""
+
+
+class NotMTGJSONError(SourceError):
+    """Well-formed JSON that is not an MTGJSON set or AllPrintings file."""
+
+
+class CardNotFoundError(CarddbError, LookupError):
+    """No card has this name in any language; carries the closest names."""
+
+    def __init__(self, name: str, suggestions: Sequence[str] = ()) -> None:
+        self.name = name
+        self.suggestions = tuple(suggestions)
+        message = f"no card named {name!r}"
+        if self.suggestions:
+            message += "; did you mean: " + "; ".join(self.suggestions)
+        super().__init__(message)
+
+
+class AmbiguousCardError(CarddbError, LookupError):
+    """A name that belongs to several different cards."""
+
+    def __init__(self, name: str, candidates: Sequence[str]) -> None:
+        self.name = name
+        self.candidates = tuple(candidates)
+        super().__init__(f"{name!r} names several cards: {'; '.join(self.candidates)}")
+
+
+class DatabaseUnavailableError(CarddbError):
+    """The database URL cannot be reached or opened."""
+
+    def __init__(self, url: str, reason: str) -> None:
+        self.url = url
+        self.reason = reason
+        super().__init__(f"cannot open database {url}: {reason}")
+
+
+class MigrationError(CarddbError):
+    """A schema migration request that cannot be carried out."""

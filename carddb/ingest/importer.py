@@ -1,0 +1,144 @@
+"""Importing paths: one transaction per input file, a progress bar on terminals, a summary at the end.
+
+A failure inside a file rolls that file back whole, so the database holds exactly what it held
+before that file; files before it stay imported.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sqlalchemy import Engine
+from sqlalchemy.exc import SQLAlchemyError
+
+from carddb.errors import SourceError
+from carddb.ingest.loader import Loader
+from carddb.ingest.mtgjson import read_mtgjson
+from carddb.ingest.sources import expand_inputs
+
+ProgressFactory = Callable[[Path], "Progress"]
+
+
+class Progress:
+    """What the importer reports progress to; the default reports nothing."""
+
+    def advance(self, raw_bytes: int) -> None:
+        """``raw_bytes`` more of the file on disk were read."""
+
+    def close(self) -> None:
+        """The file is done."""
+
+
+@dataclass(frozen=True, slots=True)
+class FileSummary:
+    path: Path
+    sets: tuple[str, ...]
+    skipped_sets: tuple[str, ...]
+    cards: int
+    printings: int
+    localizations: int
+    rulings: int
+    seconds: float
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ImportSummary:
+    """What an import did, file by file; the totals count entries read from the sources."""
+
+    files: tuple[FileSummary, ...] = field(default_factory=tuple)
+
+    @property
+    def sets(self) -> int:
+        return sum(len(f.sets) for f in self.files)
+
+    @property
+    def cards(self) -> int:
+        return sum(f.cards for f in self.files)
+
+    @property
+    def printings(self) -> int:
+        return sum(f.printings for f in self.files)
+
+    @property
+    def localizations(self) -> int:
+        return sum(f.localizations for f in self.files)
+
+    @property
+    def rulings(self) -> int:
+        return sum(f.rulings for f in self.files)
+
+    @property
+    def seconds(self) -> float:
+        return sum(f.seconds for f in self.files)
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        return tuple(w for f in self.files for w in f.warnings)
+
+    @property
+    def skipped_sets(self) -> tuple[str, ...]:
+        return tuple(s for f in self.files for s in f.skipped_sets)
+
+    def line(self) -> str:
+        return (
+            f"{len(self.files)} file(s), {self.sets} set(s): {self.cards} cards, {self.printings} printings, "
+            f"{self.localizations} localizations, {self.rulings} rulings in {self.seconds:.2f} s"
+        )
+
+
+def import_paths(
+    engine: Engine, paths: Iterable[Path], progress: ProgressFactory | None = None
+) -> ImportSummary:
+    """Import every file under ``paths`` in order, each in its own transaction."""
+    files = [file for path in paths for file in expand_inputs(Path(path))]
+    summaries: list[FileSummary] = []
+    for file in files:
+        summaries.append(import_file(engine, file, progress(file) if progress else Progress()))
+    return ImportSummary(tuple(summaries))
+
+
+def import_file(engine: Engine, path: Path, progress: Progress | None = None) -> FileSummary:
+    """Import one MTGJSON file in one transaction."""
+    progress = progress or Progress()
+    started = time.perf_counter()
+    reader = read_mtgjson(path, on_progress=progress.advance)
+    sets: list[str] = []
+    skipped: list[str] = []
+    cards = printings = localizations = rulings = 0
+    try:
+        with engine.begin() as connection:
+            loader = Loader(connection)
+            for batch in reader:
+                result = loader.write(batch)
+                if not result.written:
+                    skipped.append(batch.set.code)
+                    continue
+                sets.append(batch.set.code)
+                cards += result.cards
+                printings += result.printings
+                localizations += batch.localized_entries
+                rulings += batch.ruling_entries
+            loader.prune()
+    except SQLAlchemyError as exc:
+        reason = str(exc.orig) if getattr(exc, "orig", None) is not None else str(exc)
+        raise SourceError(path, f"database error, file rolled back: {reason.splitlines()[0]}") from exc
+    finally:
+        progress.close()
+    warnings = list(reader.warnings)
+    if skipped:
+        warnings.append(f"{path.name}: kept newer stored data for set(s) {', '.join(skipped)}")
+    return FileSummary(
+        path=path,
+        sets=tuple(sets),
+        skipped_sets=tuple(skipped),
+        cards=cards,
+        printings=printings,
+        localizations=localizations,
+        rulings=rulings,
+        seconds=time.perf_counter() - started,
+        warnings=tuple(warnings),
+    )

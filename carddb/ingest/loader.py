@@ -1,0 +1,327 @@
+"""The one writer: turns :class:`~carddb.ingest.records.SetBatch` values into rows, in bulk.
+
+Every statement is an ``executemany`` of an ``INSERT … ON CONFLICT`` keyed on a natural key, so
+importing the same data twice leaves the same rows, and a newer file updates what changed:
+
+* a set, card or printing is only overwritten by data at least as new as what is stored
+  (``data_date``, MTGJSON's ``meta.date``), so importing an old file never undoes a newer one;
+* a card seen again later in the same file (a reprint) is written once;
+* each distinct translation is stored once (keyed by a content digest) and linked to printings;
+* a set is written whole: printings that vanished from a newer version of the set are removed,
+  and translations no printing carries any more are pruned at the end of the file.
+
+The caller owns the transaction (one per input file, see :mod:`carddb.ingest.importer`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, TypeVar
+
+from sqlalchemy import Connection, Table, delete, exists, select
+from sqlalchemy.dialects import postgresql, sqlite
+
+from carddb.db.models import Card, CardSet, Face, Localization, Printing, PrintingLocalization, Ruling
+from carddb.ingest.records import CardRecord, LocalizedFace, PrintingRecord, RulingRecord, SetBatch
+from carddb.text import normalize
+
+T = TypeVar("T")
+_CHUNK = 500
+_SEP = "\x1f"
+
+sets_t: Table = CardSet.__table__  # type: ignore[assignment]
+cards_t: Table = Card.__table__  # type: ignore[assignment]
+faces_t: Table = Face.__table__  # type: ignore[assignment]
+printings_t: Table = Printing.__table__  # type: ignore[assignment]
+localizations_t: Table = Localization.__table__  # type: ignore[assignment]
+links_t: Table = PrintingLocalization.__table__  # type: ignore[assignment]
+rulings_t: Table = Ruling.__table__  # type: ignore[assignment]
+
+
+@lru_cache(maxsize=131072)
+def _norm(name: str) -> str:
+    return normalize(name)
+
+
+def _digest(*parts: object) -> str:
+    return hashlib.sha1(_SEP.join("" if p is None else str(p) for p in parts).encode()).hexdigest()
+
+
+def _chunks(items: Sequence[T], size: int = _CHUNK) -> Iterator[Sequence[T]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+@dataclass(frozen=True, slots=True)
+class BatchResult:
+    """What writing one set did."""
+
+    set_code: str
+    written: bool
+    cards: int = 0
+    printings: int = 0
+    localizations: int = 0
+    rulings: int = 0
+
+
+class Loader:
+    """Writes set batches through one connection inside the caller's transaction."""
+
+    def __init__(self, connection: Connection) -> None:
+        self.conn = connection
+        self._dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
+        # Cards already written in this transaction: a reprint later in the file reuses them.
+        self._card_ids: dict[str, int] = {}
+        self._face_ids: dict[tuple[int, str], int] = {}
+
+    # -- statements ---------------------------------------------------------------------------
+    def _upsert(self, table: Table, rows: list[dict[str, Any]], keys: Sequence[str]) -> None:
+        if not rows:
+            return
+        stmt = self._dialect.insert(table)
+        update = {
+            c.name: stmt.excluded[c.name] for c in table.columns if c.name not in keys and not c.primary_key
+        }
+        self.conn.execute(stmt.on_conflict_do_update(index_elements=list(keys), set_=update), rows)
+
+    def _insert_new(self, table: Table, rows: list[dict[str, Any]], keys: Sequence[str]) -> None:
+        if rows:
+            stmt = self._dialect.insert(table).on_conflict_do_nothing(index_elements=list(keys))
+            self.conn.execute(stmt, rows)
+
+    # -- one set ----------------------------------------------------------------------------
+    def write(self, batch: SetBatch) -> BatchResult:
+        code = batch.set.code
+        stored_date = self.conn.execute(select(sets_t.c.data_date).where(sets_t.c.code == code)).scalar()
+        if _older(batch.data_date, stored_date):
+            return BatchResult(set_code=code, written=False)
+        self._upsert(
+            sets_t,
+            [
+                {
+                    "code": code,
+                    "name": batch.set.name,
+                    "release_date": batch.set.release_date,
+                    "set_type": batch.set.set_type,
+                    "data_date": batch.data_date,
+                }
+            ],
+            ["code"],
+        )
+        cards_written = self._write_cards([p.card for p in batch.printings], batch.data_date)
+        rulings = self._write_rulings(cards_written, batch.printings)
+        printing_ids = self._write_printings(code, batch.printings, batch.data_date)
+        localizations = self._write_localizations(batch.printings, printing_ids)
+        return BatchResult(
+            set_code=code,
+            written=True,
+            cards=len(cards_written),
+            printings=len(printing_ids),
+            localizations=localizations,
+            rulings=rulings,
+        )
+
+    def _write_cards(self, cards: Iterable[CardRecord], data_date: dt.date | None) -> dict[int, CardRecord]:
+        """Upsert cards not yet seen in this transaction; return those written, by id."""
+        fresh: dict[str, CardRecord] = {}
+        for card in cards:
+            if card.oracle_id not in self._card_ids:
+                fresh.setdefault(card.oracle_id, card)
+        if not fresh:
+            return {}
+        oracle_ids = list(fresh)
+        stored: dict[str, dt.date | None] = {}
+        for chunk in _chunks(oracle_ids):
+            for oracle_id, date in self.conn.execute(
+                select(cards_t.c.oracle_id, cards_t.c.data_date).where(cards_t.c.oracle_id.in_(chunk))
+            ):
+                stored[oracle_id] = date
+        to_write = [o for o in oracle_ids if o not in stored or not _older(data_date, stored[o])]
+        self._upsert(
+            cards_t,
+            [
+                {
+                    "oracle_id": o,
+                    "name": fresh[o].name,
+                    "name_norm": _norm(fresh[o].name),
+                    "layout": fresh[o].layout,
+                    "data_date": data_date,
+                }
+                for o in to_write
+            ],
+            ["oracle_id"],
+        )
+        for chunk in _chunks(oracle_ids):
+            for card_id, oracle_id in self.conn.execute(
+                select(cards_t.c.id, cards_t.c.oracle_id).where(cards_t.c.oracle_id.in_(chunk))
+            ):
+                self._card_ids[oracle_id] = card_id
+        written = {self._card_ids[o]: fresh[o] for o in to_write}
+        self._upsert(
+            faces_t,
+            [
+                {
+                    "card_id": card_id,
+                    "side": face.side,
+                    "position": position,
+                    "name": face.name,
+                    "name_norm": _norm(face.name),
+                    "mana_cost": face.mana_cost,
+                    "mana_value": face.mana_value,
+                    "colors": face.colors,
+                    "color_identity": face.color_identity,
+                    "type_line": face.type_line,
+                    "oracle_text": face.oracle_text,
+                    "power": face.power,
+                    "toughness": face.toughness,
+                    "loyalty": face.loyalty,
+                    "defense": face.defense,
+                    "keywords": list(face.keywords),
+                }
+                for card_id, card in written.items()
+                for position, face in enumerate(card.faces)
+            ],
+            ["card_id", "side"],
+        )
+        card_ids = [self._card_ids[o] for o in oracle_ids]
+        for chunk in _chunks(card_ids):
+            for face_id, card_id, side in self.conn.execute(
+                select(faces_t.c.id, faces_t.c.card_id, faces_t.c.side).where(faces_t.c.card_id.in_(chunk))
+            ):
+                self._face_ids[(card_id, side)] = face_id
+        return written
+
+    def _write_rulings(self, written: dict[int, CardRecord], printings: Sequence[PrintingRecord]) -> int:
+        """Replace the rulings of each card written, per (language, source) the batch carries."""
+        if not written:
+            return 0
+        by_card: dict[int, Sequence[RulingRecord]] = {}
+        for printing in printings:
+            card_id = self._card_ids[printing.card.oracle_id]
+            if card_id in written and card_id not in by_card:
+                by_card[card_id] = printing.rulings
+        rows: list[dict[str, Any]] = []
+        replaced: set[tuple[str, str]] = set()
+        for card_id, rulings in by_card.items():
+            seen: set[str] = set()
+            for ruling in rulings:
+                digest = _digest(ruling.language, ruling.source, ruling.published, ruling.text)
+                if digest in seen:
+                    continue
+                seen.add(digest)
+                replaced.add((ruling.language, ruling.source))
+                rows.append(
+                    {
+                        "card_id": card_id,
+                        "language": ruling.language,
+                        "source": ruling.source,
+                        "published": ruling.published,
+                        "text": ruling.text,
+                        "position": len(seen) - 1,
+                        "digest": digest,
+                    }
+                )
+        for language, source in replaced or {("en", "wotc")}:
+            for chunk in _chunks(list(by_card)):
+                self.conn.execute(
+                    delete(rulings_t).where(
+                        rulings_t.c.card_id.in_(chunk),
+                        rulings_t.c.language == language,
+                        rulings_t.c.source == source,
+                    )
+                )
+        self._insert_new(rulings_t, rows, ["card_id", "digest"])
+        return len(rows)
+
+    def _write_printings(
+        self, set_code: str, printings: Sequence[PrintingRecord], data_date: dt.date | None
+    ) -> dict[str, int]:
+        """Upsert the set's printings, drop those the set no longer has; return ids by number."""
+        rows = [
+            {
+                "set_code": set_code,
+                "collector_number": p.collector_number,
+                "card_id": self._card_ids[p.card.oracle_id],
+                "rarity": p.rarity,
+                "scryfall_id": p.scryfall_id,
+                "multiverse_id": p.multiverse_id,
+                "mtgjson_uuid": p.mtgjson_uuid,
+                "identifiers": {side: dict(ids) for side, ids in p.identifiers.items()},
+                "data_date": data_date,
+            }
+            for p in printings
+        ]
+        self._upsert(printings_t, rows, ["set_code", "collector_number"])
+        numbers = {p.collector_number for p in printings}
+        ids: dict[str, int] = {}
+        stale: list[int] = []
+        for printing_id, number in self.conn.execute(
+            select(printings_t.c.id, printings_t.c.collector_number).where(printings_t.c.set_code == set_code)
+        ):
+            if number in numbers:
+                ids[number] = printing_id
+            else:
+                stale.append(printing_id)
+        for chunk in _chunks(stale):
+            self.conn.execute(delete(links_t).where(links_t.c.printing_id.in_(chunk)))
+            self.conn.execute(delete(printings_t).where(printings_t.c.id.in_(chunk)))
+        return ids
+
+    def _write_localizations(self, printings: Sequence[PrintingRecord], printing_ids: dict[str, int]) -> int:
+        """Store each distinct translation once and link every printing to the ones it carries."""
+        rows: dict[str, dict[str, Any]] = {}
+        links: dict[tuple[int, str], int | None] = {}
+        for printing in printings:
+            printing_id = printing_ids[printing.collector_number]
+            card_id = self._card_ids[printing.card.oracle_id]
+            for loc in printing.localizations:
+                face_id = self._face_ids.get((card_id, loc.side))
+                if face_id is None:
+                    continue
+                digest = _localization_digest(printing.card.oracle_id, loc)
+                if digest not in rows:
+                    rows[digest] = {
+                        "face_id": face_id,
+                        "language": loc.language,
+                        "name": loc.name,
+                        "name_norm": _norm(loc.name),
+                        "type_line": loc.type_line,
+                        "text": loc.text,
+                        "flavor": loc.flavor,
+                        "digest": digest,
+                    }
+                links.setdefault((printing_id, digest), loc.multiverse_id)
+        self._insert_new(localizations_t, list(rows.values()), ["digest"])
+        ids: dict[str, int] = {}
+        for chunk in _chunks(list(rows)):
+            for loc_id, digest in self.conn.execute(
+                select(localizations_t.c.id, localizations_t.c.digest).where(localizations_t.c.digest.in_(chunk))
+            ):
+                ids[digest] = loc_id
+        for chunk in _chunks(sorted(set(printing_ids.values()))):
+            self.conn.execute(delete(links_t).where(links_t.c.printing_id.in_(chunk)))
+        link_rows = [
+            {"printing_id": printing_id, "localization_id": ids[digest], "multiverse_id": multiverse_id}
+            for (printing_id, digest), multiverse_id in links.items()
+        ]
+        if link_rows:
+            self.conn.execute(links_t.insert(), link_rows)
+        return sum(1 for row in rows.values() if row["language"] != "en")
+
+    def prune(self) -> None:
+        """Remove translations that no printing carries any more (after links were replaced)."""
+        carried = exists().where(links_t.c.localization_id == localizations_t.c.id)
+        self.conn.execute(delete(localizations_t).where(~carried))
+
+
+def _localization_digest(oracle_id: str, loc: LocalizedFace) -> str:
+    return _digest(oracle_id, loc.side, loc.language, loc.name, loc.type_line, loc.text, loc.flavor)
+
+
+def _older(incoming: dt.date | None, stored: dt.date | None) -> bool:
+    """True when incoming data is known to be older than what is stored."""
+    return incoming is not None and stored is not None and incoming < stored

@@ -1,0 +1,95 @@
+"""Plain records that every source format yields and the one loader writes.
+
+Sources (MTGJSON today; Scryfall and card pages later) turn their files into these frozen values;
+:mod:`carddb.ingest.loader` is the only code that turns them into rows.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class SetRecord:
+    code: str
+    name: str
+    release_date: dt.date | None = None
+    set_type: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FaceRecord:
+    """One face of a card with its English oracle characteristics."""
+
+    side: str
+    name: str
+    type_line: str
+    mana_cost: str | None = None
+    mana_value: float | None = None
+    colors: str = ""
+    color_identity: str = ""
+    oracle_text: str | None = None
+    power: str | None = None
+    toughness: str | None = None
+    loyalty: str | None = None
+    defense: str | None = None
+    keywords: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CardRecord:
+    """One oracle identity."""
+
+    oracle_id: str
+    name: str
+    layout: str
+    faces: tuple[FaceRecord, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LocalizedFace:
+    """A face's text as printed in one language (a canonical language tag)."""
+
+    side: str
+    language: str
+    name: str
+    type_line: str | None = None
+    text: str | None = None
+    flavor: str | None = None
+    multiverse_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RulingRecord:
+    published: dt.date | None
+    text: str
+    language: str = "en"
+    source: str = "wotc"
+
+
+@dataclass(frozen=True, slots=True)
+class PrintingRecord:
+    set_code: str
+    collector_number: str
+    card: CardRecord
+    rarity: str | None = None
+    scryfall_id: str | None = None
+    multiverse_id: int | None = None
+    mtgjson_uuid: str | None = None
+    identifiers: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    localizations: tuple[LocalizedFace, ...] = ()
+    rulings: tuple[RulingRecord, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SetBatch:
+    """One whole set as a source gives it: the unit the loader writes (and prunes) at once."""
+
+    set: SetRecord
+    printings: tuple[PrintingRecord, ...]
+    data_date: dt.date | None = None
+    # Localized entries read from the source (before de-duplication), for the import summary.
+    localized_entries: int = 0
+    ruling_entries: int = 0

@@ -1,0 +1,138 @@
+"""Opening source files: plain or ``.xz``/``.gz``/``.bz2``, streamed, with byte positions tracked
+so that a JSON syntax error can name its line and column, and a progress bar can follow the file.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import lzma
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from carddb.errors import SourceError
+
+_OPENERS: dict[str, Callable[[IO[bytes]], IO[bytes]]] = {
+    ".xz": lambda raw: lzma.open(raw, "rb"),
+    ".gz": lambda raw: gzip.open(raw, "rb"),
+    ".bz2": lambda raw: bz2.open(raw, "rb"),
+}
+JSON_SUFFIXES = (".json", ".json.xz", ".json.gz", ".json.bz2")
+
+
+def expand_inputs(path: Path) -> list[Path]:
+    """A file stands for itself; a folder for the JSON files directly in it, in name order."""
+    if path.is_dir():
+        files = sorted(p for p in path.iterdir() if p.is_file() and p.name.lower().endswith(JSON_SUFFIXES))
+        if not files:
+            raise SourceError(path, "folder holds no .json, .json.xz, .json.gz or .json.bz2 files")
+        return files
+    if not path.exists():
+        raise SourceError(path, "no such file or folder")
+    return [path]
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A place in a (decompressed) text stream; lines and columns count from 1."""
+
+    offset: int
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"line {self.line}, column {self.column} (byte {self.offset})"
+
+
+class TrackingReader:
+    """A binary reader that remembers where each chunk handed to the parser began.
+
+    ``raw_progress`` reports bytes consumed from the file on disk (compressed or not) for a
+    progress bar. ``position_of`` turns an offset inside the last chunk into a line and column.
+    """
+
+    def __init__(self, stream: IO[bytes], raw: IO[bytes], on_progress: Callable[[int], None] | None) -> None:
+        self._stream = stream
+        self._raw = raw
+        self._on_progress = on_progress
+        self._raw_seen = 0
+        self.chunk = b""
+        self.chunk_start = 0
+        self._lines_before_chunk = 0
+        self._last_newline_before_chunk = -1
+
+    def read(self, size: int = -1) -> bytes:
+        previous = self.chunk
+        if previous:
+            newlines = previous.count(b"\n")
+            if newlines:
+                self._lines_before_chunk += newlines
+                self._last_newline_before_chunk = self.chunk_start + previous.rindex(b"\n")
+        self.chunk_start += len(previous)
+        self.chunk = self._stream.read(size)
+        if self._on_progress is not None:
+            raw_now = self._raw.tell()
+            if raw_now != self._raw_seen:
+                self._on_progress(raw_now - self._raw_seen)
+                self._raw_seen = raw_now
+        return self.chunk
+
+    @property
+    def end(self) -> int:
+        return self.chunk_start + len(self.chunk)
+
+    def position_of(self, offset_in_chunk: int) -> Position:
+        offset_in_chunk = max(0, min(offset_in_chunk, len(self.chunk)))
+        head = self.chunk[:offset_in_chunk]
+        line = self._lines_before_chunk + head.count(b"\n") + 1
+        last_newline = (
+            self.chunk_start + head.rindex(b"\n") if b"\n" in head else self._last_newline_before_chunk
+        )
+        offset = self.chunk_start + offset_in_chunk
+        return Position(offset=offset, line=line, column=offset - last_newline)
+
+
+@contextmanager
+def open_tracked(path: Path, on_progress: Callable[[int], None] | None = None) -> Iterator[TrackingReader]:
+    """Open ``path`` for streaming, decompressing by its suffix."""
+    try:
+        raw: IO[bytes] = open(path, "rb")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise SourceError(path, exc.strerror or str(exc)) from None
+    try:
+        opener = _OPENERS.get(path.suffix.lower())
+        stream = opener(raw) if opener else raw
+        yield TrackingReader(stream, raw, on_progress)
+    finally:
+        raw.close()
+
+
+_YAJL_CONTEXT = re.compile(r"\n(?P<text>[^\n]*)\n(?P<arrow>[^\n]*\^)")
+
+
+def locate_json_error(reader: TrackingReader, message: str) -> Position:
+    """Find where a yajl (ijson) syntax error happened in the stream ``reader`` was feeding.
+
+    yajl reports the chunk it was parsing around the error: up to 30 characters either side, with
+    an arrow under the offending byte. A premature end is the end of the stream.
+    """
+    if "premature EOF" in message or not reader.chunk:
+        return reader.position_of(len(reader.chunk))
+    match = _YAJL_CONTEXT.search(message)
+    if match is None:
+        return reader.position_of(len(reader.chunk))
+    text, arrow = match["text"], match["arrow"]
+    indent = len(text) - len(text.lstrip(" "))
+    before = arrow.index("^") - indent
+    window = text[indent:].encode("utf-8", "replace")
+    chunk = reader.chunk.replace(b"\n", b" ").replace(b"\r", b" ").replace(b"\t", b" ")
+    found = chunk.find(window)
+    if found < 0:
+        found = chunk.find(window[:before]) if before > 0 else -1
+    if found < 0:
+        return reader.position_of(len(reader.chunk))
+    return reader.position_of(found + before)

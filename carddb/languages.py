@@ -1,0 +1,298 @@
+"""The language model: one canonical :class:`Language` per language, whatever a source calls it.
+
+MTGJSON names languages with words (``"Portuguese (Brazil)"``), Scryfall with codes (``"pt"``,
+``"zhs"``), people with tags, native names or locale identifiers (``de_AT.UTF-8``, ``zh-TW``).
+:func:`resolve` maps all of these to the same object; locale data and native names come from Babel.
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import hashlib
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from babel import Locale
+from babel.core import get_global, parse_locale
+from babel.dates import format_date as _babel_format_date
+
+from carddb.errors import UnknownLanguageError
+from carddb.text import normalize
+
+__all__ = [
+    "KNOWN",
+    "Language",
+    "by_tag",
+    "default_language",
+    "from_source_name",
+    "negotiate",
+    "resolve",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Language:
+    """A language cards are printed in; ``tag`` is the canonical identifier stored in the database."""
+
+    tag: str
+    english_name: str
+    babel_locale: str | None
+    mtgjson_name: str | None
+    scryfall_code: str | None
+
+    @property
+    def native_name(self) -> str:
+        """The language's name in itself ("Deutsch", "日本語"), or the English name without Babel data."""
+        if self.babel_locale is None:
+            return self.english_name
+        return _native_name(self.babel_locale) or self.english_name
+
+    @property
+    def is_synthetic(self) -> bool:
+        """Whether this is a placeholder for a language name the table does not know (tag ``x-…``)."""
+        return self.tag.startswith("x-")
+
+    def format_date(self, d: datetime.date, format: str = "long") -> str:
+        """``d`` formatted by Babel in this language (English when Babel has no locale for it)."""
+        return str(_babel_format_date(d, format=format, locale=self.babel_locale or "en"))
+
+    def __str__(self) -> str:
+        return self.tag
+
+
+ENGLISH = Language("en", "English", "en", "English", "en")
+KNOWN: tuple[Language, ...] = (
+    ENGLISH,
+    Language("de", "German", "de", "German", "de"),
+    Language("es", "Spanish", "es", "Spanish", "es"),
+    Language("fr", "French", "fr", "French", "fr"),
+    Language("it", "Italian", "it", "Italian", "it"),
+    Language("ja", "Japanese", "ja", "Japanese", "ja"),
+    Language("ko", "Korean", "ko", "Korean", "ko"),
+    Language("pt-BR", "Portuguese (Brazil)", "pt_BR", "Portuguese (Brazil)", "pt"),
+    Language("ru", "Russian", "ru", "Russian", "ru"),
+    Language("zh-Hans", "Chinese Simplified", "zh_Hans", "Chinese Simplified", "zhs"),
+    Language("zh-Hant", "Chinese Traditional", "zh_Hant", "Chinese Traditional", "zht"),
+    Language("ph", "Phyrexian", None, "Phyrexian", "ph"),
+    Language("he", "Hebrew", "he", "Hebrew", "he"),
+    Language("la", "Latin", "la", "Latin", "la"),
+    Language("grc", "Ancient Greek", None, "Ancient Greek", "grc"),
+    Language("ar", "Arabic", "ar", "Arabic", "ar"),
+    Language("sa", "Sanskrit", "sa", "Sanskrit", "sa"),
+    Language("qya", "Quenya", None, "Quenya", "qya"),
+)
+_BY_TAG = {language.tag: language for language in KNOWN}
+_CHOICES = tuple(_BY_TAG)
+
+# Names people use that neither the table nor Babel's display names give.
+_ALIASES = {
+    "Portuguese": "pt-BR",
+    "Brazilian Portuguese": "pt-BR",
+    "Chinese": "zh-Hans",
+    "Simplified Chinese": "zh-Hans",
+    "Traditional Chinese": "zh-Hant",
+    "简体中文": "zh-Hans",
+    "繁體中文": "zh-Hant",
+    "繁体中文": "zh-Hant",
+}
+# Babel language codes (after its alias table, e.g. iw -> he) of the languages with one known entry.
+_BY_LANGUAGE_CODE = {
+    code: _BY_TAG[tag]
+    for code, tag in {
+        "en": "en", "de": "de", "es": "es", "fr": "fr", "it": "it", "ja": "ja", "ko": "ko",
+        "pt": "pt-BR", "ru": "ru", "he": "he", "la": "la", "grc": "grc", "ar": "ar", "sa": "sa",
+        "qya": "qya",
+    }.items()
+}  # fmt: skip
+_CHINESE_BY_SCRIPT = {"Hans": _BY_TAG["zh-Hans"], "Hant": _BY_TAG["zh-Hant"]}
+# Babel parses the POSIX locale names "C" and "POSIX" as en_US_POSIX; they name no language.
+_NOT_LANGUAGES = frozenset({"c", "posix"})
+_SYNTHETIC_TAG = re.compile(r"x-[a-z0-9]+(?:-[a-z0-9]+)*")
+_QUALITY = re.compile(r"\s*;\s*q\s*=\s*([0-9.]+)\s*$", re.IGNORECASE)
+
+
+@functools.cache
+def _native_name(babel_locale: str) -> str | None:
+    """Babel's display name of ``babel_locale`` in its own language."""
+    name = Locale.parse(babel_locale).get_display_name()
+    return str(name) if name else None
+
+
+def _key(value: str) -> str:
+    """The lookup key of a name, code or tag: case, width, accents and ``_``/``-`` folded."""
+    return normalize(value).replace("_", "-")
+
+
+@functools.cache
+def _index() -> dict[str, Language]:
+    """Every tag, code and name of the known languages, by :func:`_key`."""
+    english = Locale("en")
+    index: dict[str, Language] = {}
+    for language in KNOWN:
+        names = [language.tag, language.english_name, language.mtgjson_name, language.scryfall_code]
+        if language.babel_locale is not None:
+            own = Locale.parse(language.babel_locale)
+            names += [language.babel_locale, own.get_display_name(), own.get_display_name(english)]
+            if own.script is None and own.territory is None:
+                names.append(own.get_language_name())
+        for name in names:
+            if name:
+                index.setdefault(_key(name), language)
+    for alias, tag in _ALIASES.items():
+        index[_key(alias)] = _BY_TAG[tag]
+    return index
+
+
+@functools.lru_cache(maxsize=1024)
+def _from_locale_identifier(value: str) -> Language | None:
+    """The known language of a locale identifier such as ``de_AT.UTF-8`` or ``zh-TW``, via Babel."""
+    try:
+        language, territory, script, *_ = parse_locale(value.replace("-", "_"))
+    except ValueError:
+        return None
+    if language in _NOT_LANGUAGES:
+        return None
+    alias = get_global("language_aliases").get(language)
+    if alias is not None:
+        try:
+            language, alias_territory, alias_script, *_ = parse_locale(alias)
+        except ValueError:
+            return None
+        territory, script = territory or alias_territory, script or alias_script
+    if language != "zh":
+        return _BY_LANGUAGE_CODE.get(language)
+    if script is None:
+        likely = get_global("likely_subtags")
+        likely_locale = likely.get(f"zh_{territory}") if territory else None
+        script = parse_locale(likely_locale or likely["zh"])[2]
+    return _CHINESE_BY_SCRIPT.get(script or "")
+
+
+def _unknown(value: str) -> UnknownLanguageError:
+    return UnknownLanguageError(value, _CHOICES)
+
+
+def resolve(value: str) -> Language:
+    """The known language ``value`` names: a tag, Scryfall code, MTGJSON, English or native name, or locale.
+
+    Raises :class:`UnknownLanguageError` for anything else, including empty input.
+    """
+    stripped = value.strip()
+    if not stripped:
+        raise _unknown(value)
+    language = _index().get(_key(stripped)) or _from_locale_identifier(stripped)
+    if language is None:
+        raise _unknown(value)
+    return language
+
+
+_TAG_LENGTH = 32  # the width of the language columns in the database
+
+
+def _synthetic_tag(name: str) -> str:
+    """``x-`` and the lowercase ASCII letters and digits of ``name``, hyphen-joined, at most 32 characters."""
+    ascii_name = unicodedata.normalize("NFKD", normalize(name)).encode("ascii", "ignore").decode()
+    tag = "x-" + "-".join(re.findall(r"[a-z0-9]+", ascii_name))
+    digest = hashlib.sha1(name.encode()).hexdigest()[:8]
+    if tag == "x-":  # no Latin letter or digit at all: the tag still has to be stable
+        return tag + "u" + digest
+    if len(tag) > _TAG_LENGTH:
+        return tag[: _TAG_LENGTH - len(digest) - 1].rstrip("-") + "-" + digest
+    return tag
+
+
+def _synthetic(tag: str, name: str) -> Language:
+    return Language(tag, name, None, None, None)
+
+
+@functools.cache
+def from_source_name(name: str) -> tuple[Language, bool]:
+    """The language an imported record names, and whether it is a known one.
+
+    An unknown name gives ``(synthetic language tagged "x-<slug>", False)`` instead of an error
+    ("Klingon Variant" -> "x-klingon-variant"); only an empty or blank ``name`` raises
+    :class:`UnknownLanguageError`.
+    """
+    try:
+        return resolve(name), True
+    except UnknownLanguageError:
+        stripped = name.strip()
+        if not stripped:
+            raise
+    return _synthetic(_synthetic_tag(stripped), stripped), False
+
+
+def by_tag(tag: str) -> Language:
+    """The language a tag stored in the database stands for; ``x-…`` tags give a synthetic language.
+
+    A synthetic language's English name is rebuilt from its tag ("x-klingon-variant" -> "Klingon
+    Variant"), so it equals what :func:`from_source_name` made from that name.
+    """
+    known = _BY_TAG.get(tag)
+    if known is not None:
+        return known
+    folded = tag.strip().replace("_", "-").lower()
+    for language in KNOWN:
+        if language.tag.lower() == folded:
+            return language
+    if _SYNTHETIC_TAG.fullmatch(folded) is None:
+        raise _unknown(tag)
+    return _synthetic(folded, folded[2:].replace("-", " ").title())
+
+
+def _parse_preferences(preferred: Sequence[str]) -> list[str]:
+    """Preferences in order, ``q=`` weights (Accept-Language style) sorted, highest first, stably."""
+    weighted: list[tuple[float, str]] = []
+    for entry in preferred:
+        for part in entry.split(","):
+            value, quality = part, 1.0
+            match = _QUALITY.search(part)
+            if match is not None:
+                value = part[: match.start()]
+                try:
+                    quality = float(match.group(1))
+                except ValueError:
+                    quality = 0.0
+            if value.strip() and quality > 0:
+                weighted.append((quality, value.strip()))
+    weighted.sort(key=lambda item: -item[0])
+    return [value for _, value in weighted]
+
+
+def negotiate(preferred: Sequence[str], available: Sequence[str]) -> Language | None:
+    """The first of ``preferred`` (tags, locales such as ``de_AT.UTF-8``, ``fr;q=0.8``) in ``available``.
+
+    A regional or script preference matches the language holding it (``de-CH`` -> ``de``,
+    ``zh-TW`` -> ``zh-Hant``); ``*`` takes the first available. None when nothing matches.
+    """
+    offered: dict[str, Language] = {}
+    for tag in available:
+        try:
+            language = resolve(tag)
+        except UnknownLanguageError:
+            try:
+                language = by_tag(tag)
+            except UnknownLanguageError:
+                continue
+        offered.setdefault(language.tag, language)
+    for value in _parse_preferences(preferred):
+        if value == "*" and offered:
+            return next(iter(offered.values()))
+        try:
+            language = resolve(value)
+        except UnknownLanguageError:
+            try:
+                language = by_tag(value)
+            except UnknownLanguageError:
+                continue
+        if language.tag in offered:
+            return offered[language.tag]
+    return None
+
+
+def default_language() -> Language:
+    """The language used when nothing else is asked for: English."""
+    return ENGLISH

@@ -1,0 +1,104 @@
+# Docstrings and comments quote the look-alike characters this module folds.
+# ruff: noqa: RUF002, RUF003
+"""Script-aware text normalisation for matching card names and searching card text.
+
+:func:`normalize` folds what a person cannot be expected to type (case, width, typographic
+punctuation, accents on Latin letters, Japanese reading hints) and keeps every distinction that
+changes a word in its own script: Japanese voicing marks (ガ/カ), Cyrillic й/и and ё/е.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+__all__ = ["normalize", "strip_reading_hints"]
+
+_KANJI = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f\u3005\u3006\u30f6"  # 々 〆 ヶ
+_HIRAGANA = "\u3041-\u3096\u309d\u309e"
+_OPEN = "(\uff08"  # ( and full-width （
+_CLOSE = ")\uff09"
+
+# A reading hint is a parenthesised run of hiragana right after a kanji: 肥（ひ）沃（よく）な.
+# Katakana in that position is real text, e.g. the reminder 親和（アーティファクト）, so it stays.
+# The corpus also has a hint cut off at the end of a name (リリアナの軍旗手（しゅ), dropped as well.
+_READING_HINTS = re.compile(rf"(?<=[{_KANJI}])(?:[{_OPEN}][{_HIRAGANA}]+(?:[{_CLOSE}]|\s*$))+")
+
+_QUOTES_AND_DASHES = {
+    **dict.fromkeys(map(ord, "\u2019\u2018\u02bc`\u00b4\uff07"), "'"),
+    **dict.fromkeys(map(ord, "\u201c\u201d\u201e\u00ab\u00bb"), '"'),
+    **dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015"), "-"),
+}
+
+# Latin letters without a decomposition, read as plain letters (lowercase: applied after casefold).
+_LATIN_SPECIAL = {"æ": "ae", "œ": "oe", "ø": "o", "ß": "ss", "đ": "d", "ł": "l", "\u0131": "i", "þ": "th"}
+
+# Blocks holding Latin letters (Latin-1 without × and ÷, Extended-A/B, IPA, Extended Additional, C, D, E).
+_LATIN_RANGES = (
+    (0x00C0, 0x00D6),
+    (0x00D8, 0x00F6),
+    (0x00F8, 0x02AF),
+    (0x1E00, 0x1EFF),
+    (0x2C60, 0x2C7F),
+    (0xA720, 0xA7FF),
+    (0xAB30, 0xAB6F),
+)
+_LATIN_CLASS = "a-zA-Z" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _LATIN_RANGES)
+
+
+def _combining_class() -> str:
+    """A regex class body for every combining mark (nonzero canonical combining class)."""
+    codes = [code for code in range(0x30000) if unicodedata.combining(chr(code))]
+    body: list[str] = []
+    start = codes[0]
+    for prev, code in zip(codes, [*codes[1:], -1], strict=True):
+        if code != prev + 1:
+            body.append(f"{re.escape(chr(start))}-{re.escape(chr(prev))}")
+            start = code
+    return "".join(body)
+
+
+_COMBINING_CLASS = _combining_class()
+# Combining marks left on a Latin letter after the table (stacked marks, or no precomposed form).
+_MARKS_ON_LATIN = re.compile(rf"(?<=[{_LATIN_CLASS}])[{_COMBINING_CLASS}]+")
+_HAS_MARK = re.compile(rf"[{_COMBINING_CLASS}]")
+
+
+def _latin_fold_table() -> dict[int, str]:
+    """Map every precomposed Latin letter with diacritics to its base letters."""
+    special = {ord(char): plain for char, plain in _LATIN_SPECIAL.items()}
+    table: dict[int, str] = {}
+    for lo, hi in _LATIN_RANGES:
+        for code in range(lo, hi + 1):
+            char = chr(code)
+            if "LATIN" not in unicodedata.name(char, ""):
+                continue
+            marks = unicodedata.normalize("NFD", char)
+            base = "".join(c for c in marks if not unicodedata.combining(c)).translate(special)
+            if base and base != char:
+                table[code] = base
+    table.update(special)
+    return table
+
+
+_AFTER_NFKC = {**_QUOTES_AND_DASHES, **_latin_fold_table()}
+
+
+def strip_reading_hints(text: str) -> str:
+    """Remove Japanese reading hints: ``脱（ぬ）ぎ捨（す）て`` -> ``脱ぎ捨て``."""
+    if "(" not in text and "\uff08" not in text:
+        return text
+    return _READING_HINTS.sub("", text)
+
+
+def normalize(text: str) -> str:
+    """Fold ``text`` to the form used to compare names: ``"Lim-Dûl"`` -> ``"lim-dul"``."""
+    if text.isascii():
+        return " ".join(text.lower().replace("`", "'").split())
+    # Before NFKC too: NFKC turns ´ into a space and a combining accent.
+    text = text.translate(_QUOTES_AND_DASHES)
+    text = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+    text = text.translate(_AFTER_NFKC)
+    if _HAS_MARK.search(text):
+        text = _MARKS_ON_LATIN.sub("", text)
+    return strip_reading_hints(" ".join(text.split()))
