@@ -39,9 +39,17 @@ class Database:
         with self._sessions() as session:
             yield session
 
-    def import_path(self, *paths: str | PathLike[str], progress: ProgressFactory | None = None) -> ImportSummary:
-        """Import MTGJSON files or folders of them; each file is one transaction."""
-        return import_paths(self.engine, [Path(p) for p in paths], progress)
+    def import_path(
+        self,
+        *paths: str | PathLike[str],
+        progress: ProgressFactory | None = None,
+        parallel: bool | None = None,
+    ) -> ImportSummary:
+        """Import MTGJSON files or folders of them; each file is one transaction.
+
+        ``parallel`` parses in a second process (default: for big files only).
+        """
+        return import_paths(self.engine, [Path(p) for p in paths], progress, parallel)
 
     def card(self, name: str, lang: str | None = None) -> CardView:
         """Find a card by its name in any language and show it in ``lang``.

@@ -16,8 +16,19 @@ class CarddbError(Exception):
     exit_code = 1
 
 
-class UnknownLanguageError(CarddbError, ValueError):
+class _Rebuilt:
+    """Errors are pickled (the importer parses in a child process): rebuild from the fields."""
+
+    _fields: tuple[str, ...] = ()
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:
+        return (type(self), tuple(getattr(self, name) for name in self._fields))
+
+
+class UnknownLanguageError(_Rebuilt, CarddbError, ValueError):
     """A language that the language model cannot resolve."""
+
+    _fields = ("value", "choices")
 
     def __init__(self, value: str, choices: Sequence[str]) -> None:
         self.value = value
@@ -25,8 +36,10 @@ class UnknownLanguageError(CarddbError, ValueError):
         super().__init__(f"unknown language {value!r}; choose one of: {', '.join(self.choices)}")
 
 
-class SourceError(CarddbError):
+class SourceError(_Rebuilt, CarddbError):
     """A source file that cannot be imported: names the file and, where known, the position."""
+
+    _fields = ("path", "reason", "position")
 
     def __init__(self, path: Path | str, message: str, position: str | None = None) -> None:
         self.path = Path(path)
@@ -44,8 +57,10 @@ class NotMTGJSONError(SourceError):
     """Well-formed JSON that is not an MTGJSON set or AllPrintings file."""
 
 
-class CardNotFoundError(CarddbError, LookupError):
+class CardNotFoundError(_Rebuilt, CarddbError, LookupError):
     """No card has this name in any language; carries the closest names."""
+
+    _fields = ("name", "suggestions")
 
     def __init__(self, name: str, suggestions: Sequence[str] = ()) -> None:
         self.name = name
@@ -56,8 +71,10 @@ class CardNotFoundError(CarddbError, LookupError):
         super().__init__(message)
 
 
-class AmbiguousCardError(CarddbError, LookupError):
+class AmbiguousCardError(_Rebuilt, CarddbError, LookupError):
     """A name that belongs to several different cards."""
+
+    _fields = ("name", "candidates")
 
     def __init__(self, name: str, candidates: Sequence[str]) -> None:
         self.name = name
@@ -65,8 +82,10 @@ class AmbiguousCardError(CarddbError, LookupError):
         super().__init__(f"{name!r} names several cards: {'; '.join(self.candidates)}")
 
 
-class DatabaseUnavailableError(CarddbError):
+class DatabaseUnavailableError(_Rebuilt, CarddbError):
     """The database URL cannot be reached or opened."""
+
+    _fields = ("url", "reason")
 
     def __init__(self, url: str, reason: str) -> None:
         self.url = url

@@ -74,8 +74,8 @@ KNOWN: tuple[Language, ...] = (
     Language("ko", "Korean", "ko", "Korean", "ko"),
     Language("pt-BR", "Portuguese (Brazil)", "pt_BR", "Portuguese (Brazil)", "pt"),
     Language("ru", "Russian", "ru", "Russian", "ru"),
-    Language("zh-Hans", "Chinese Simplified", "zh_Hans", "Chinese Simplified", "zhs"),
-    Language("zh-Hant", "Chinese Traditional", "zh_Hant", "Chinese Traditional", "zht"),
+    Language("zh-Hans", "Simplified Chinese", "zh_Hans", "Chinese Simplified", "zhs"),
+    Language("zh-Hant", "Traditional Chinese", "zh_Hant", "Chinese Traditional", "zht"),
     Language("ph", "Phyrexian", None, "Phyrexian", "ph"),
     Language("he", "Hebrew", "he", "Hebrew", "he"),
     Language("la", "Latin", "la", "Latin", "la"),
@@ -85,6 +85,7 @@ KNOWN: tuple[Language, ...] = (
     Language("qya", "Quenya", None, "Quenya", "qya"),
 )
 _BY_TAG = {language.tag: language for language in KNOWN}
+_BY_FOLDED_TAG = {language.tag.lower(): language for language in KNOWN}
 _CHOICES = tuple(_BY_TAG)
 
 # Names people use that neither the table nor Babel's display names give.
@@ -92,24 +93,16 @@ _ALIASES = {
     "Portuguese": "pt-BR",
     "Brazilian Portuguese": "pt-BR",
     "Chinese": "zh-Hans",
-    "Simplified Chinese": "zh-Hans",
-    "Traditional Chinese": "zh-Hant",
     "简体中文": "zh-Hans",
     "繁體中文": "zh-Hant",
     "繁体中文": "zh-Hant",
 }
-# Babel language codes (after its alias table, e.g. iw -> he) of the languages with one known entry.
-_BY_LANGUAGE_CODE = {
-    code: _BY_TAG[tag]
-    for code, tag in {
-        "en": "en", "de": "de", "es": "es", "fr": "fr", "it": "it", "ja": "ja", "ko": "ko",
-        "pt": "pt-BR", "ru": "ru", "he": "he", "la": "la", "grc": "grc", "ar": "ar", "sa": "sa",
-        "qya": "qya",
-    }.items()
-}  # fmt: skip
+# Babel language codes (after its alias table: iw -> he) of the languages other than Chinese.
+_BY_LANGUAGE_CODE = {lang.tag.split("-")[0]: lang for lang in KNOWN if not lang.tag.startswith("zh")}
 _CHINESE_BY_SCRIPT = {"Hans": _BY_TAG["zh-Hans"], "Hant": _BY_TAG["zh-Hant"]}
 # Babel parses the POSIX locale names "C" and "POSIX" as en_US_POSIX; they name no language.
 _NOT_LANGUAGES = frozenset({"c", "posix"})
+_TAG_LENGTH = 32  # the width of the language columns in the database
 _SYNTHETIC_TAG = re.compile(r"x-[a-z0-9]+(?:-[a-z0-9]+)*")
 _QUALITY = re.compile(r"\s*;\s*q\s*=\s*([0-9.]+)\s*$", re.IGNORECASE)
 
@@ -135,9 +128,13 @@ def _index() -> dict[str, Language]:
         names = [language.tag, language.english_name, language.mtgjson_name, language.scryfall_code]
         if language.babel_locale is not None:
             own = Locale.parse(language.babel_locale)
-            names += [language.babel_locale, own.get_display_name(), own.get_display_name(english)]
-            if own.script is None and own.territory is None:
-                names.append(own.get_language_name())
+            # The bare language name ("中文", "português") goes to the first entry: zh-Hans, pt-BR.
+            names += [
+                language.babel_locale,
+                own.get_display_name(),
+                own.get_display_name(english),
+                own.get_language_name(),
+            ]
         for name in names:
             if name:
                 index.setdefault(_key(name), language)
@@ -189,9 +186,6 @@ def resolve(value: str) -> Language:
     return language
 
 
-_TAG_LENGTH = 32  # the width of the language columns in the database
-
-
 def _synthetic_tag(name: str) -> str:
     """``x-`` and the lowercase ASCII letters and digits of ``name``, hyphen-joined, at most 32 characters."""
     ascii_name = unicodedata.normalize("NFKD", normalize(name)).encode("ascii", "ignore").decode()
@@ -229,25 +223,25 @@ def by_tag(tag: str) -> Language:
     """The language a tag stored in the database stands for; ``x-…`` tags give a synthetic language.
 
     A synthetic language's English name is rebuilt from its tag ("x-klingon-variant" -> "Klingon
-    Variant"), so it equals what :func:`from_source_name` made from that name.
+    Variant"), so ``by_tag("x-klingon-variant") == from_source_name("Klingon Variant")[0]``.
     """
     known = _BY_TAG.get(tag)
     if known is not None:
         return known
     folded = tag.strip().replace("_", "-").lower()
-    for language in KNOWN:
-        if language.tag.lower() == folded:
-            return language
+    known = _BY_FOLDED_TAG.get(folded)
+    if known is not None:
+        return known
     if _SYNTHETIC_TAG.fullmatch(folded) is None:
         raise _unknown(tag)
     return _synthetic(folded, folded[2:].replace("-", " ").title())
 
 
 def _parse_preferences(preferred: Sequence[str]) -> list[str]:
-    """Preferences in order, ``q=`` weights (Accept-Language style) sorted, highest first, stably."""
+    """Preferences split at ``,`` or ``:`` (``LANGUAGE=de_AT:de``), ordered by ``q=`` weight, stably."""
     weighted: list[tuple[float, str]] = []
     for entry in preferred:
-        for part in entry.split(","):
+        for part in re.split(r"[,:]", entry):
             value, quality = part, 1.0
             match = _QUALITY.search(part)
             if match is not None:

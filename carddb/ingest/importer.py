@@ -16,7 +16,8 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from carddb.errors import SourceError
 from carddb.ingest.loader import Loader
-from carddb.ingest.mtgjson import read_mtgjson
+from carddb.ingest.mtgjson import MTGJSONReader, read_mtgjson
+from carddb.ingest.pipeline import ParallelReader
 from carddb.ingest.sources import expand_inputs
 
 ProgressFactory = Callable[[Path], "Progress"]
@@ -90,22 +91,40 @@ class ImportSummary:
         )
 
 
+# Files at least this big are parsed in a second process while this one writes.
+PARALLEL_MIN_BYTES = 8 * 1024 * 1024
+
+
 def import_paths(
-    engine: Engine, paths: Iterable[Path], progress: ProgressFactory | None = None
+    engine: Engine,
+    paths: Iterable[Path],
+    progress: ProgressFactory | None = None,
+    parallel: bool | None = None,
 ) -> ImportSummary:
-    """Import every file under ``paths`` in order, each in its own transaction."""
+    """Import every file under ``paths`` in order, each in its own transaction.
+
+    ``parallel``: parse in a second process (None: for files of ``PARALLEL_MIN_BYTES`` or more).
+    """
     files = [file for path in paths for file in expand_inputs(Path(path))]
     summaries: list[FileSummary] = []
     for file in files:
-        summaries.append(import_file(engine, file, progress(file) if progress else Progress()))
+        summaries.append(import_file(engine, file, progress(file) if progress else Progress(), parallel))
     return ImportSummary(tuple(summaries))
 
 
-def import_file(engine: Engine, path: Path, progress: Progress | None = None) -> FileSummary:
+def import_file(
+    engine: Engine, path: Path, progress: Progress | None = None, parallel: bool | None = None
+) -> FileSummary:
     """Import one MTGJSON file in one transaction."""
     progress = progress or Progress()
     started = time.perf_counter()
-    reader = read_mtgjson(path, on_progress=progress.advance)
+    if parallel is None:
+        parallel = path.is_file() and path.stat().st_size >= PARALLEL_MIN_BYTES
+    reader: MTGJSONReader | ParallelReader = (
+        ParallelReader(path, on_progress=progress.advance)
+        if parallel
+        else read_mtgjson(path, on_progress=progress.advance)
+    )
     sets: list[str] = []
     skipped: list[str] = []
     cards = printings = localizations = rulings = 0

@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Table, delete, exists, select
+from sqlalchemy.engine import Compiled
 from sqlalchemy.dialects import postgresql, sqlite
 
 from carddb.db.models import Card, CardSet, Face, Localization, Printing, PrintingLocalization, Ruling
@@ -30,6 +31,9 @@ from carddb.ingest.records import CardRecord, LocalizedFace, PrintingRecord, Rul
 from carddb.text import normalize
 
 T = TypeVar("T")
+_LOCALIZATION_COLUMNS = ("face_id", "language", "name", "name_norm", "type_line", "text", "flavor", "digest")
+_LINK_COLUMNS = ("printing_id", "localization_id", "multiverse_id")
+_RULING_COLUMNS = ("card_id", "language", "source", "published", "text", "position", "digest")
 _CHUNK = 500
 _SEP = "\x1f"
 
@@ -77,6 +81,7 @@ class Loader:
         # Cards already written in this transaction: a reprint later in the file reuses them.
         self._card_ids: dict[str, int] = {}
         self._face_ids: dict[tuple[int, str], int] = {}
+        self._compiled: dict[tuple[str, tuple[str, ...], tuple[str, ...] | None], Compiled] = {}
 
     # -- statements ---------------------------------------------------------------------------
     def _upsert(self, table: Table, rows: list[dict[str, Any]], keys: Sequence[str]) -> None:
@@ -88,10 +93,35 @@ class Loader:
         }
         self.conn.execute(stmt.on_conflict_do_update(index_elements=list(keys), set_=update), rows)
 
-    def _insert_new(self, table: Table, rows: list[dict[str, Any]], keys: Sequence[str]) -> None:
-        if rows:
-            stmt = self._dialect.insert(table).on_conflict_do_nothing(index_elements=list(keys))
-            self.conn.execute(stmt, rows)
+    def _insert_new(
+        self, table: Table, columns: tuple[str, ...], rows: list[tuple[Any, ...]], keys: Sequence[str] | None
+    ) -> None:
+        """Insert ``rows`` (tuples in ``columns`` order), skipping those whose ``keys`` exist already
+        (``None``: a plain insert).
+
+        This is the import's hot path (translations, links, rulings), so it hands the DBAPI's
+        ``executemany`` the statement compiled once, without SQLAlchemy's per-row parameter
+        processing; values must already be in the driver's form (see :meth:`_date`).
+        """
+        if not rows:
+            return
+        cache_key = (table.name, columns, tuple(keys) if keys else None)
+        compiled = self._compiled.get(cache_key)
+        if compiled is None:
+            stmt = self._dialect.insert(table)
+            if keys:
+                stmt = stmt.on_conflict_do_nothing(index_elements=list(keys))
+            compiled = stmt.compile(dialect=self.conn.dialect, column_keys=list(columns))
+            if not compiled.positional or tuple(compiled.positiontup or ()) != columns:
+                raise RuntimeError(f"unexpected parameter order for {table.name}: {compiled.positiontup}")
+            self._compiled[cache_key] = compiled
+        self.conn.exec_driver_sql(compiled.string, rows)
+
+    def _date(self, value: dt.date | None) -> Any:
+        """A date as the driver takes it: SQLAlchemy stores SQLite dates as ISO text."""
+        if value is None or self._dialect is postgresql:
+            return value
+        return value.isoformat()
 
     # -- one set ----------------------------------------------------------------------------
     def write(self, batch: SetBatch) -> BatchResult:
@@ -204,7 +234,7 @@ class Loader:
             card_id = self._card_ids[printing.card.oracle_id]
             if card_id in written and card_id not in by_card:
                 by_card[card_id] = printing.rulings
-        rows: list[dict[str, Any]] = []
+        rows: list[tuple[Any, ...]] = []
         replaced: set[tuple[str, str]] = set()
         for card_id, rulings in by_card.items():
             seen: set[str] = set()
@@ -215,15 +245,15 @@ class Loader:
                 seen.add(digest)
                 replaced.add((ruling.language, ruling.source))
                 rows.append(
-                    {
-                        "card_id": card_id,
-                        "language": ruling.language,
-                        "source": ruling.source,
-                        "published": ruling.published,
-                        "text": ruling.text,
-                        "position": len(seen) - 1,
-                        "digest": digest,
-                    }
+                    (
+                        card_id,
+                        ruling.language,
+                        ruling.source,
+                        self._date(ruling.published),
+                        ruling.text,
+                        len(seen) - 1,
+                        digest,
+                    )
                 )
         for language, source in replaced or {("en", "wotc")}:
             for chunk in _chunks(list(by_card)):
@@ -234,7 +264,7 @@ class Loader:
                         rulings_t.c.source == source,
                     )
                 )
-        self._insert_new(rulings_t, rows, ["card_id", "digest"])
+        self._insert_new(rulings_t, _RULING_COLUMNS, rows, ["card_id", "digest"])
         return len(rows)
 
     def _write_printings(
@@ -273,29 +303,32 @@ class Loader:
 
     def _write_localizations(self, printings: Sequence[PrintingRecord], printing_ids: dict[str, int]) -> int:
         """Store each distinct translation once and link every printing to the ones it carries."""
-        rows: dict[str, dict[str, Any]] = {}
+        rows: dict[str, tuple[Any, ...]] = {}
         links: dict[tuple[int, str], int | None] = {}
+        foreign = 0
         for printing in printings:
             printing_id = printing_ids[printing.collector_number]
-            card_id = self._card_ids[printing.card.oracle_id]
+            oracle_id = printing.card.oracle_id
+            card_id = self._card_ids[oracle_id]
             for loc in printing.localizations:
                 face_id = self._face_ids.get((card_id, loc.side))
                 if face_id is None:
                     continue
-                digest = _localization_digest(printing.card.oracle_id, loc)
+                digest = _localization_digest(oracle_id, loc)
                 if digest not in rows:
-                    rows[digest] = {
-                        "face_id": face_id,
-                        "language": loc.language,
-                        "name": loc.name,
-                        "name_norm": _norm(loc.name),
-                        "type_line": loc.type_line,
-                        "text": loc.text,
-                        "flavor": loc.flavor,
-                        "digest": digest,
-                    }
+                    foreign += loc.language != "en"
+                    rows[digest] = (
+                        face_id,
+                        loc.language,
+                        loc.name,
+                        _norm(loc.name),
+                        loc.type_line,
+                        loc.text,
+                        loc.flavor,
+                        digest,
+                    )
                 links.setdefault((printing_id, digest), loc.multiverse_id)
-        self._insert_new(localizations_t, list(rows.values()), ["digest"])
+        self._insert_new(localizations_t, _LOCALIZATION_COLUMNS, list(rows.values()), ["digest"])
         ids: dict[str, int] = {}
         for chunk in _chunks(list(rows)):
             for loc_id, digest in self.conn.execute(
@@ -305,12 +338,10 @@ class Loader:
         for chunk in _chunks(sorted(set(printing_ids.values()))):
             self.conn.execute(delete(links_t).where(links_t.c.printing_id.in_(chunk)))
         link_rows = [
-            {"printing_id": printing_id, "localization_id": ids[digest], "multiverse_id": multiverse_id}
-            for (printing_id, digest), multiverse_id in links.items()
+            (printing_id, ids[digest], multiverse_id) for (printing_id, digest), multiverse_id in links.items()
         ]
-        if link_rows:
-            self.conn.execute(links_t.insert(), link_rows)
-        return sum(1 for row in rows.values() if row["language"] != "en")
+        self._insert_new(links_t, _LINK_COLUMNS, link_rows, None)
+        return foreign
 
     def prune(self) -> None:
         """Remove translations that no printing carries any more (after links were replaced)."""
