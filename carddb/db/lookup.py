@@ -46,7 +46,7 @@ def suggest(session: Session, normalized: str, limit: int = SUGGESTIONS) -> list
         by_norm.setdefault(norm, name)
     if not by_norm:
         return []
-    best = process.extract(normalized, list(by_norm), scorer=fuzz.WRatio, limit=limit, score_cutoff=50)
+    best = process.extract(normalized, list(by_norm), scorer=fuzz.WRatio, limit=limit, score_cutoff=70)
     return [by_norm[choice] for choice, _score, _index in best]
 
 
@@ -143,20 +143,22 @@ def build_view(
 def _localizations(
     session: Session, face_ids: list[int], language: str, normalized: str
 ) -> dict[int, Localization]:
-    """Per face, the translation in ``language``: the variant whose name was typed, else the one
-    on the newest printing."""
+    """Per face, the translation in ``language``: the variant whose name was typed, else one whose
+    name is translated at all (some sources leave a face's name in English), newest printing first."""
     newest = func.max(CardSet.release_date)
     rows = session.execute(
-        select(Localization, newest)
+        select(Localization, newest, Face.name)
+        .join(Face, Face.id == Localization.face_id)
         .join(PrintingLocalization, PrintingLocalization.localization_id == Localization.id)
         .join(Printing, Printing.id == PrintingLocalization.printing_id)
         .join(CardSet, CardSet.code == Printing.set_code)
         .where(Localization.face_id.in_(face_ids), Localization.language == language)
-        .group_by(Localization.id)
+        .group_by(Localization.id, Face.name)
     ).all()
-    chosen: dict[int, tuple[tuple[bool, str], Localization]] = {}
-    for loc, released in rows:
-        rank = (loc.name_norm == normalized, released.isoformat() if released else "")
+    chosen: dict[int, tuple[tuple[bool, bool, str], Localization]] = {}
+    for loc, released, english_name in rows:
+        translated = language == "en" or loc.name != english_name
+        rank = (loc.name_norm == normalized, translated, released.isoformat() if released else "")
         if loc.face_id not in chosen or rank > chosen[loc.face_id][0]:
             chosen[loc.face_id] = (rank, loc)
     return {face_id: loc for face_id, (_rank, loc) in chosen.items()}
