@@ -16,4 +16,4 @@ from carddb.errors import CarddbError
 __all__ = ["CarddbError", "Database", "open", "resources"]
 __version__ = "0.1.0"
 
-open = open_database  # noqa: A001 - the public name is carddb.open()
+open = open_database

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import asdict
 from collections.abc import Callable
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -158,7 +158,9 @@ def languages_command(obj: Context, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps([asdict(c) for c in counts], ensure_ascii=False, indent=2))
         return
-    click.echo(f"{'tag':<9}{'language':<22}{'native':<20}{'localizations':>14}{'printings':>11}{'rulings':>9}")
+    click.echo(
+        f"{'tag':<9}{'language':<22}{'native':<20}{'localizations':>14}{'printings':>11}{'rulings':>9}"
+    )
     for c in counts:
         click.echo(
             f"{c.tag:<9}{c.english_name:<22}{c.native_name:<20}{c.localizations:>14}{c.printings:>11}{c.rulings:>9}"

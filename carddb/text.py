@@ -1,5 +1,4 @@
 # Docstrings and comments quote the look-alike characters this module folds.
-# ruff: noqa: RUF002, RUF003
 """Script-aware text normalisation for matching card names and searching card text.
 
 :func:`normalize` folds what a person cannot be expected to type (case, width, typographic

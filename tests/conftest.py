@@ -23,7 +23,9 @@ def _pg_admin_url() -> str:
     url = os.environ.get(PG_URL_ENV)
     if not url:
         pytest.skip(f"PostgreSQL tests need {PG_URL_ENV} (e.g. postgresql://postgres@127.0.0.1:5432/test)")
-    return url.replace("postgresql://", "postgresql+psycopg://", 1) if url.startswith("postgresql://") else url
+    return (
+        url.replace("postgresql://", "postgresql+psycopg://", 1) if url.startswith("postgresql://") else url
+    )
 
 
 @pytest.fixture(params=BACKENDS)

@@ -36,7 +36,12 @@ def test_sample_import_counts_what_it_read(db: carddb.Database) -> None:
     summary = db.import_path(sample_dir())
     assert summary.sets == 3
     assert summary.printings == 33
-    assert db.counts() == {"cards": 23, "printings": 33, "localizations": db.counts()["localizations"], "rulings": 92}
+    assert db.counts() == {
+        "cards": 23,
+        "printings": 33,
+        "localizations": db.counts()["localizations"],
+        "rulings": 92,
+    }
     assert summary.localizations > 250
 
 
@@ -103,7 +108,9 @@ def test_compressed_and_plain_files_import_alike(db_url: str, tmp_path: Path) ->
 
 
 def test_an_allprintings_file_imports_like_its_set_files(db: carddb.Database, tmp_path: Path) -> None:
-    path = write_json(tmp_path / "AllPrintings.json", all_printings("AFC.json.xz", "AFR.json.xz", "ELD.json.xz"))
+    path = write_json(
+        tmp_path / "AllPrintings.json", all_printings("AFC.json.xz", "AFR.json.xz", "ELD.json.xz")
+    )
     summary = db.import_path(path)
     assert summary.sets == 3
     assert db.counts()["printings"] == 33
@@ -111,7 +118,9 @@ def test_an_allprintings_file_imports_like_its_set_files(db: carddb.Database, tm
 
 
 def test_parallel_parsing_stores_the_same_rows(db: carddb.Database, tmp_path: Path) -> None:
-    path = write_json(tmp_path / "AllPrintings.json", all_printings("AFC.json.xz", "AFR.json.xz", "ELD.json.xz"))
+    path = write_json(
+        tmp_path / "AllPrintings.json", all_printings("AFC.json.xz", "AFR.json.xz", "ELD.json.xz")
+    )
     summary = db.import_path(path, parallel=True)
     assert summary.sets == 3
     counts = db.counts()

@@ -1,7 +1,6 @@
 """carddb.text: what name matching folds and what it keeps, on real card names."""
 
 # The card names below are full of characters that look like ASCII ones; that is the point.
-# ruff: noqa: RUF001
 
 from __future__ import annotations
 

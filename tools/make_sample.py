@@ -67,7 +67,7 @@ PICKS: tuple[Pick, ...] = (
     Pick(
         "AFC",
         "Realm-Cloaked Giant // Cast Off",
-        "adventure (two faces, side a/b); Japanese reading hints 脱（ぬ）ぎ捨（す）て; "  # noqa: RUF001
+        "adventure (two faces, side a/b); Japanese reading hints 脱（ぬ）ぎ捨（す）て; "
         "front face left in English in the localized names; reprinted in ELD with other translations",
     ),
     Pick("AFC", "Rampant Growth", "Russian name Буйный Рост has й at index 2 (pair: Abundant Growth)"),
@@ -192,7 +192,7 @@ Check = Callable[[Selected], str]
 
 def check_reading_hints(selected: Selected) -> str:
     names = foreign(selected["AFC", "Realm-Cloaked Giant // Cast Off"], "Japanese")
-    if not any("脱（ぬ）ぎ捨（す）て" in name for name in names):  # noqa: RUF001
+    if not any("脱（ぬ）ぎ捨（す）て" in name for name in names):
         raise SampleError(f"AFC Realm-Cloaked Giant: no Japanese reading hints in {names}")
     return f"reading hints: AFC Realm-Cloaked Giant // Cast Off, Japanese {names[0]!r}"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from rapidfuzz import fuzz, process
-from sqlalchemy import distinct, func, select, union_all
+from sqlalchemy import distinct, func, literal, select, union_all
 from sqlalchemy.orm import Session
 
 from carddb import languages
@@ -21,10 +21,10 @@ def find_card_ids(session: Session, normalized: str) -> dict[int, set[str]]:
     """Card ids whose name, face name or any translation normalizes to ``normalized``, with the
     languages the name matched in."""
     matches = union_all(
-        select(Card.id.label("card_id"), func.cast("en", Localization.language.type).label("language")).where(
+        select(Card.id.label("card_id"), literal("en", Localization.language.type).label("language")).where(
             Card.name_norm == normalized
         ),
-        select(Face.card_id, func.cast("en", Localization.language.type)).where(Face.name_norm == normalized),
+        select(Face.card_id, literal("en", Localization.language.type)).where(Face.name_norm == normalized),
         select(Face.card_id, Localization.language)
         .join(Face, Face.id == Localization.face_id)
         .where(Localization.name_norm == normalized),
@@ -61,7 +61,9 @@ def card_by_name(session: Session, name: str, lang: str | None = None) -> CardVi
     card_id = _choose(session, name, found, requested)
     matched = sorted(found[card_id], key=lambda tag: (tag != "en", tag))
     shown = requested or matched[0]
-    return build_view(session, card_id, shown, matched_name=name, matched_language=matched[0], normalized=normalized)
+    return build_view(
+        session, card_id, shown, matched_name=name, matched_language=matched[0], normalized=normalized
+    )
 
 
 def _choose(session: Session, name: str, found: dict[int, set[str]], requested: str | None) -> int:
@@ -101,7 +103,9 @@ def build_view(
             name = loc.name
             type_line = loc.type_line or face.type_line
             text = loc.text if loc.text is not None else face.oracle_text
-            fallback = fallback or loc.type_line is None or (loc.text is None and face.oracle_text is not None)
+            fallback = (
+                fallback or loc.type_line is None or (loc.text is None and face.oracle_text is not None)
+            )
             shown = language
         face_views.append(
             FaceView(

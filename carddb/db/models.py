@@ -146,9 +146,7 @@ class Localization(Base):
 class PrintingLocalization(Base):
     __tablename__ = "printing_localizations"
 
-    printing_id: Mapped[int] = mapped_column(
-        ForeignKey("printings.id", ondelete="CASCADE"), primary_key=True
-    )
+    printing_id: Mapped[int] = mapped_column(ForeignKey("printings.id", ondelete="CASCADE"), primary_key=True)
     localization_id: Mapped[int] = mapped_column(
         ForeignKey("localizations.id", ondelete="CASCADE"), primary_key=True, index=True
     )

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sqlalchemy import Engine
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from carddb.errors import SourceError
 from carddb.ingest.loader import Loader
@@ -142,8 +142,11 @@ def import_file(
                 localizations += batch.localized_entries
                 rulings += batch.ruling_entries
             loader.prune()
+    except DBAPIError as exc:
+        reason = str(exc.orig) if exc.orig is not None else str(exc)
+        raise SourceError(path, f"database error, file rolled back: {reason.splitlines()[0]}") from exc
     except SQLAlchemyError as exc:
-        reason = str(exc.orig) if getattr(exc, "orig", None) is not None else str(exc)
+        reason = str(exc)
         raise SourceError(path, f"database error, file rolled back: {reason.splitlines()[0]}") from exc
     finally:
         progress.close()

@@ -23,8 +23,8 @@ from functools import lru_cache
 from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Table, delete, exists, select
-from sqlalchemy.engine import Compiled
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Compiled
 
 from carddb.db.models import Card, CardSet, Face, Localization, Printing, PrintingLocalization, Ruling
 from carddb.ingest.records import CardRecord, LocalizedFace, PrintingRecord, RulingRecord, SetBatch
@@ -218,9 +218,9 @@ class Loader:
             ["card_id", "side"],
         )
         card_ids = [self._card_ids[o] for o in oracle_ids]
-        for chunk in _chunks(card_ids):
+        for id_chunk in _chunks(card_ids):
             for face_id, card_id, side in self.conn.execute(
-                select(faces_t.c.id, faces_t.c.card_id, faces_t.c.side).where(faces_t.c.card_id.in_(chunk))
+                select(faces_t.c.id, faces_t.c.card_id, faces_t.c.side).where(faces_t.c.card_id.in_(id_chunk))
             ):
                 self._face_ids[(card_id, side)] = face_id
         return written
@@ -332,13 +332,16 @@ class Loader:
         ids: dict[str, int] = {}
         for chunk in _chunks(list(rows)):
             for loc_id, digest in self.conn.execute(
-                select(localizations_t.c.id, localizations_t.c.digest).where(localizations_t.c.digest.in_(chunk))
+                select(localizations_t.c.id, localizations_t.c.digest).where(
+                    localizations_t.c.digest.in_(chunk)
+                )
             ):
                 ids[digest] = loc_id
-        for chunk in _chunks(sorted(set(printing_ids.values()))):
-            self.conn.execute(delete(links_t).where(links_t.c.printing_id.in_(chunk)))
+        for id_chunk in _chunks(sorted(set(printing_ids.values()))):
+            self.conn.execute(delete(links_t).where(links_t.c.printing_id.in_(id_chunk)))
         link_rows = [
-            (printing_id, ids[digest], multiverse_id) for (printing_id, digest), multiverse_id in links.items()
+            (printing_id, ids[digest], multiverse_id)
+            for (printing_id, digest), multiverse_id in links.items()
         ]
         self._insert_new(links_t, _LINK_COLUMNS, link_rows, None)
         return foreign

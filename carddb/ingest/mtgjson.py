@@ -73,9 +73,9 @@ class MTGJSONReader:
                 for prefix, event, value in events:
                     if prefix.startswith("meta.") and event in ("string", "number"):
                         meta[prefix[5:]] = value
-                    elif prefix == "" and event == "map_key" and value not in ("meta",):
-                        break
-                    elif prefix == "" and event == "end_map":
+                    elif (prefix == "" and event == "map_key" and value not in ("meta",)) or (
+                        prefix == "" and event == "end_map"
+                    ):
                         break
             except ijson.JSONError as exc:
                 raise self._syntax_error(reader, exc) from None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import bz2
 import gzip
+import io
 import lzma
 import re
 from collections.abc import Callable, Iterator
@@ -16,10 +17,10 @@ from typing import IO
 
 from carddb.errors import SourceError
 
-_OPENERS: dict[str, Callable[[IO[bytes]], IO[bytes]]] = {
-    ".xz": lambda raw: lzma.open(raw, "rb"),
-    ".gz": lambda raw: gzip.open(raw, "rb"),
-    ".bz2": lambda raw: bz2.open(raw, "rb"),
+_OPENERS: dict[str, Callable[[IO[bytes]], io.BufferedIOBase]] = {
+    ".xz": lambda raw: lzma.LZMAFile(raw, "rb"),  # noqa: SIM115 - closed with the raw file
+    ".gz": lambda raw: gzip.GzipFile(fileobj=raw, mode="rb"),
+    ".bz2": lambda raw: bz2.BZ2File(raw, "rb"),
 }
 JSON_SUFFIXES = (".json", ".json.xz", ".json.gz", ".json.bz2")
 
@@ -55,7 +56,9 @@ class TrackingReader:
     progress bar. ``position_of`` turns an offset inside the last chunk into a line and column.
     """
 
-    def __init__(self, stream: IO[bytes], raw: IO[bytes], on_progress: Callable[[int], None] | None) -> None:
+    def __init__(
+        self, stream: IO[bytes] | io.BufferedIOBase, raw: IO[bytes], on_progress: Callable[[int], None] | None
+    ) -> None:
         self._stream = stream
         self._raw = raw
         self._on_progress = on_progress
@@ -105,7 +108,7 @@ def open_tracked(path: Path, on_progress: Callable[[int], None] | None = None) -
         raise SourceError(path, exc.strerror or str(exc)) from None
     try:
         opener = _OPENERS.get(path.suffix.lower())
-        stream = opener(raw) if opener else raw
+        stream: IO[bytes] | io.BufferedIOBase = opener(raw) if opener else raw
         yield TrackingReader(stream, raw, on_progress)
     finally:
         raw.close()
