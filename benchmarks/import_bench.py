@@ -605,8 +605,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             " counts them; seconds: the import alone, in a fresh process; peak RSS: that process's maximum)"
         )
         print()
-        print("Row counts in the database after each run (naive: cards = card records,")
-        print("localizations = foreign_data rows; no dedup):")
+        if args.naive:
+            print("Row counts in the database after each run (naive: cards = card records,")
+            print("localizations = foreign_data rows; no dedup):")
+        else:
+            print("Row counts in the database after each run:")
         print(table(COUNT_COLUMNS, count_rows))
         for note in notes:
             print(f"- {note}")

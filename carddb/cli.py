@@ -219,11 +219,12 @@ def main(argv: list[str] | None = None) -> int:
     except click.ClickException as exc:
         exc.show()
         return exc.exit_code
-    except click.exceptions.Abort:
-        click.echo("aborted", err=True)
-        return 130
-    except KeyboardInterrupt:
-        click.echo("interrupted: the file being imported was rolled back", err=True)
+    except (click.exceptions.Abort, KeyboardInterrupt) as exc:
+        # click turns Ctrl-C into Abort; the import in progress rolled its file back.
+        if isinstance(exc, KeyboardInterrupt) or isinstance(exc.__context__, KeyboardInterrupt):
+            click.echo("interrupted: the file being imported was rolled back", err=True)
+        else:
+            click.echo("aborted", err=True)
         return 130
     except CarddbError as exc:
         click.echo(f"carddb: {exc}", err=True)

@@ -182,6 +182,8 @@ def resolve(value: str) -> Language:
         raise _unknown(value)
     language = _index().get(_key(stripped)) or _from_locale_identifier(stripped)
     if language is None:
+        if stripped.lower().startswith("x-"):  # a tag the data carries for a language not in the table
+            return by_tag(stripped.lower())
         raise _unknown(value)
     return language
 

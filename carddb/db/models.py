@@ -127,24 +127,29 @@ class Printing(Base):
 
 class Localization(Base):
     __tablename__ = "localizations"
-    __table_args__ = (Index("ix_localizations_face_id_language", "face_id", "language"),)
+    __table_args__ = (
+        Index("ix_localizations_face_id_language", "face_id", "language"),
+        UniqueConstraint("face_id", "digest"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     face_id: Mapped[int] = mapped_column(ForeignKey("faces.id", ondelete="CASCADE"))
-    language: Mapped[str] = mapped_column(String(32), index=True)
+    language: Mapped[str] = mapped_column(String(32))
     name: Mapped[str] = mapped_column(Text)
     name_norm: Mapped[str] = mapped_column(Text, index=True)
     type_line: Mapped[str | None] = mapped_column(Text)
     text: Mapped[str | None] = mapped_column(Text)
     flavor: Mapped[str | None] = mapped_column(Text)
-    # Hash of (face identity, language, name, type line, text, flavor): one row per distinct translation.
-    digest: Mapped[str] = mapped_column(String(40), unique=True)
+    # Hash of (language, name, type line, text, flavor): one row per distinct translation of a face.
+    digest: Mapped[str] = mapped_column(String(40))
 
     face: Mapped[Face] = relationship(back_populates="localizations")
 
 
 class PrintingLocalization(Base):
     __tablename__ = "printing_localizations"
+    # The primary key is the table (SQLite: no separate rowid b-tree to keep up on import).
+    __table_args__ = {"sqlite_with_rowid": False}  # noqa: RUF012 - SQLAlchemy's declarative form
 
     printing_id: Mapped[int] = mapped_column(ForeignKey("printings.id", ondelete="CASCADE"), primary_key=True)
     localization_id: Mapped[int] = mapped_column(

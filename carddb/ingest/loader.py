@@ -16,10 +16,8 @@ The caller owns the transaction (one per input file, see :mod:`carddb.ingest.imp
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Table, delete, exists, select
@@ -27,15 +25,14 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Compiled
 
 from carddb.db.models import Card, CardSet, Face, Localization, Printing, PrintingLocalization, Ruling
-from carddb.ingest.records import CardRecord, LocalizedFace, PrintingRecord, RulingRecord, SetBatch
-from carddb.text import normalize
+from carddb.ingest.records import CardRecord, PrintingRecord, RulingRecord, SetBatch, normalize_name
 
 T = TypeVar("T")
 _LOCALIZATION_COLUMNS = ("face_id", "language", "name", "name_norm", "type_line", "text", "flavor", "digest")
 _LINK_COLUMNS = ("printing_id", "localization_id", "multiverse_id")
 _RULING_COLUMNS = ("card_id", "language", "source", "published", "text", "position", "digest")
 _CHUNK = 500
-_SEP = "\x1f"
+_ID_CACHE_LIMIT = 400_000
 
 sets_t: Table = CardSet.__table__  # type: ignore[assignment]
 cards_t: Table = Card.__table__  # type: ignore[assignment]
@@ -44,15 +41,6 @@ printings_t: Table = Printing.__table__  # type: ignore[assignment]
 localizations_t: Table = Localization.__table__  # type: ignore[assignment]
 links_t: Table = PrintingLocalization.__table__  # type: ignore[assignment]
 rulings_t: Table = Ruling.__table__  # type: ignore[assignment]
-
-
-@lru_cache(maxsize=131072)
-def _norm(name: str) -> str:
-    return normalize(name)
-
-
-def _digest(*parts: object) -> str:
-    return hashlib.sha1(_SEP.join("" if p is None else str(p) for p in parts).encode()).hexdigest()
 
 
 def _chunks(items: Sequence[T], size: int = _CHUNK) -> Iterator[Sequence[T]]:
@@ -81,6 +69,8 @@ class Loader:
         # Cards already written in this transaction: a reprint later in the file reuses them.
         self._card_ids: dict[str, int] = {}
         self._face_ids: dict[tuple[int, str], int] = {}
+        # Translation ids by (face id, content digest), so reprints skip the insert and the lookup.
+        self._localization_ids: dict[tuple[int, str], int] = {}
         self._compiled: dict[tuple[str, tuple[str, ...], tuple[str, ...] | None], Compiled] = {}
 
     # -- statements ---------------------------------------------------------------------------
@@ -177,7 +167,7 @@ class Loader:
                 {
                     "oracle_id": o,
                     "name": fresh[o].name,
-                    "name_norm": _norm(fresh[o].name),
+                    "name_norm": normalize_name(fresh[o].name),
                     "layout": fresh[o].layout,
                     "data_date": data_date,
                 }
@@ -199,7 +189,7 @@ class Loader:
                     "side": face.side,
                     "position": position,
                     "name": face.name,
-                    "name_norm": _norm(face.name),
+                    "name_norm": normalize_name(face.name),
                     "mana_cost": face.mana_cost,
                     "mana_value": face.mana_value,
                     "colors": face.colors,
@@ -239,7 +229,7 @@ class Loader:
         for card_id, rulings in by_card.items():
             seen: set[str] = set()
             for ruling in rulings:
-                digest = _digest(ruling.language, ruling.source, ruling.published, ruling.text)
+                digest = ruling.digest
                 if digest in seen:
                     continue
                 seen.add(digest)
@@ -303,57 +293,54 @@ class Loader:
 
     def _write_localizations(self, printings: Sequence[PrintingRecord], printing_ids: dict[str, int]) -> int:
         """Store each distinct translation once and link every printing to the ones it carries."""
-        rows: dict[str, tuple[Any, ...]] = {}
-        links: dict[tuple[int, str], int | None] = {}
-        foreign = 0
+        known = self._localization_ids
+        if len(known) > _ID_CACHE_LIMIT:
+            known.clear()  # bounded memory, whatever the input size
+        new_rows: dict[tuple[int, str], tuple[Any, ...]] = {}
+        links: dict[tuple[int, tuple[int, str]], int | None] = {}
         for printing in printings:
             printing_id = printing_ids[printing.collector_number]
-            oracle_id = printing.card.oracle_id
-            card_id = self._card_ids[oracle_id]
+            card_id = self._card_ids[printing.card.oracle_id]
             for loc in printing.localizations:
                 face_id = self._face_ids.get((card_id, loc.side))
                 if face_id is None:
                     continue
-                digest = _localization_digest(oracle_id, loc)
-                if digest not in rows:
-                    foreign += loc.language != "en"
-                    rows[digest] = (
+                key = (face_id, loc.digest)
+                if key not in known and key not in new_rows:
+                    new_rows[key] = (
                         face_id,
                         loc.language,
                         loc.name,
-                        _norm(loc.name),
+                        loc.name_norm,
                         loc.type_line,
                         loc.text,
                         loc.flavor,
-                        digest,
+                        loc.digest,
                     )
-                links.setdefault((printing_id, digest), loc.multiverse_id)
-        self._insert_new(localizations_t, _LOCALIZATION_COLUMNS, list(rows.values()), ["digest"])
-        ids: dict[str, int] = {}
-        for chunk in _chunks(list(rows)):
-            for loc_id, digest in self.conn.execute(
-                select(localizations_t.c.id, localizations_t.c.digest).where(
-                    localizations_t.c.digest.in_(chunk)
+                links.setdefault((printing_id, key), loc.multiverse_id)
+        self._insert_new(
+            localizations_t, _LOCALIZATION_COLUMNS, list(new_rows.values()), ["face_id", "digest"]
+        )
+        face_ids = sorted({face_id for face_id, _digest in new_rows})
+        for face_chunk in _chunks(face_ids):
+            for loc_id, face_id, digest in self.conn.execute(
+                select(localizations_t.c.id, localizations_t.c.face_id, localizations_t.c.digest).where(
+                    localizations_t.c.face_id.in_(face_chunk)
                 )
-            ):
-                ids[digest] = loc_id
+            ).all():
+                known[(face_id, digest)] = loc_id
         for id_chunk in _chunks(sorted(set(printing_ids.values()))):
             self.conn.execute(delete(links_t).where(links_t.c.printing_id.in_(id_chunk)))
         link_rows = [
-            (printing_id, ids[digest], multiverse_id)
-            for (printing_id, digest), multiverse_id in links.items()
+            (printing_id, known[key], multiverse_id) for (printing_id, key), multiverse_id in links.items()
         ]
         self._insert_new(links_t, _LINK_COLUMNS, link_rows, None)
-        return foreign
+        return sum(1 for row in new_rows.values() if row[1] != "en")
 
     def prune(self) -> None:
         """Remove translations that no printing carries any more (after links were replaced)."""
         carried = exists().where(links_t.c.localization_id == localizations_t.c.id)
         self.conn.execute(delete(localizations_t).where(~carried))
-
-
-def _localization_digest(oracle_id: str, loc: LocalizedFace) -> str:
-    return _digest(oracle_id, loc.side, loc.language, loc.name, loc.type_line, loc.text, loc.flavor)
 
 
 def _older(incoming: dt.date | None, stored: dt.date | None) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from collections.abc import Callable, Iterator, Mapping
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,16 @@ log = logging.getLogger(__name__)
 
 _COLOR_ORDER = "WUBRG"
 _SET_FIELDS = frozenset({"code", "name", "cards"})
+_SET_KEYS = ("code", "name", "releaseDate", "type", "cards")
+# What records are made of; the rest (prices, legalities, frames...) is dropped as soon as parsed.
+_CARD_KEYS = frozenset(
+    {
+        "name", "faceName", "side", "number", "layout", "uuid", "identifiers", "rarity",
+        "manaCost", "manaValue", "faceManaValue", "colors", "colorIdentity", "type", "text",
+        "power", "toughness", "loyalty", "defense", "keywords", "originalText", "originalType",
+        "flavorText", "foreignData", "rulings",
+    }
+)  # fmt: skip
 
 
 class MTGJSONReader:
@@ -48,6 +59,7 @@ class MTGJSONReader:
         self._warned: set[str] = set()
         self.data_date: dt.date | None = None
         self.version: str | None = None
+        self._cards_with_rulings: set[str] = set()
 
     def warn(self, key: str, message: str) -> None:
         if key not in self._warned:
@@ -56,12 +68,12 @@ class MTGJSONReader:
             log.warning("%s: %s", self.path, message)
 
     def __iter__(self) -> Iterator[SetBatch]:
-        self._read_meta()
-        with open_tracked(self.path, self.on_progress) as reader:
-            yield from self._read_data(reader)
+        self.read_meta()
+        for where, raw in self.raw_sets():
+            yield self.batch(where, raw)
 
     # -- meta -------------------------------------------------------------------------------
-    def _read_meta(self) -> None:
+    def read_meta(self) -> None:
         """Read ``meta`` (MTGJSON writes it first) and check the top level is an object."""
         with open_tracked(self.path) as reader:
             events = ijson.parse(reader, use_float=True)
@@ -85,38 +97,43 @@ class MTGJSONReader:
         self.data_date = _date(meta.get("date"))
 
     # -- data -------------------------------------------------------------------------------
-    def _read_data(self, reader: TrackingReader) -> Iterator[SetBatch]:
+    def raw_sets(self) -> Iterator[tuple[str, dict[str, Any]]]:
+        """The sets under ``data`` as parsed JSON, each cut down to the keys records are made of
+        (boosters and sealed products are dropped at once), with where each was found."""
         single: dict[str, Any] = {}
-        seen_data = False
-        try:
-            for key, value in ijson.kvitems(reader, "data", use_float=True):
-                seen_data = True
-                if isinstance(value, dict) and "cards" in value:
-                    yield self._set_batch(value, f"data.{key}")
-                else:
-                    single[key] = value
-        except ijson.JSONError as exc:
-            raise self._syntax_error(reader, exc) from None
+        sets = 0
+        with open_tracked(self.path, self.on_progress) as reader:
+            try:
+                for key, value in ijson.kvitems(reader, "data", use_float=True):
+                    if isinstance(value, dict) and "cards" in value:
+                        sets += 1
+                        yield f"data.{key}", _trim_set(value)
+                    elif key in _SET_KEYS:
+                        single[key] = value
+            except ijson.JSONError as exc:
+                raise self._syntax_error(reader, exc) from None
         if single:
             missing = _SET_FIELDS - single.keys()
             if missing:
                 raise NotMTGJSONError(
                     self.path, f"'data' is neither a set nor a map of sets (no {', '.join(sorted(missing))})"
                 )
-            yield self._set_batch(single, "data")
-        elif not seen_data:
-            raise NotMTGJSONError(self.path, "no 'data' object: not an MTGJSON set or AllPrintings file")
+            yield "data", _trim_set(single)
+        elif not sets:
+            raise NotMTGJSONError(self.path, "no set under 'data': not an MTGJSON set or AllPrintings file")
 
     def _syntax_error(self, reader: TrackingReader, exc: Exception) -> MalformedJSONError:
-        message = str(exc)
-        position = locate_json_error(reader, message)
+        raw = exc.args[0] if exc.args else ""
+        message = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
+        position = locate_json_error(reader, raw if isinstance(raw, bytes) else message)
         reason = message.strip().splitlines()[0] if message.strip() else "malformed JSON"
         reason = reason.removeprefix("parse error: ")
         if "premature EOF" in message or "Incomplete" in message:
             reason = "truncated JSON (unexpected end of file)"
         return MalformedJSONError(self.path, reason, str(position))
 
-    def _set_batch(self, raw: Mapping[str, Any], where: str) -> SetBatch:
+    def batch(self, where: str, raw: Mapping[str, Any]) -> SetBatch:
+        """Records of one set, from its parsed JSON."""
         code = raw.get("code")
         cards = raw.get("cards")
         if not isinstance(code, str) or not code or not isinstance(cards, list):
@@ -129,7 +146,7 @@ class MTGJSONReader:
         )
         groups: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
         for index, card in enumerate(cards):
-            if not isinstance(card, dict) or "name" not in card:
+            if not isinstance(card, dict) or not isinstance(card.get("name"), str) or not card["name"]:
                 raise NotMTGJSONError(self.path, f"{where}.cards[{index}] is not an MTGJSON card")
             number = str(card.get("number") or card.get("uuid") or index)
             groups.setdefault((number, _oracle_id(card)), []).append(card)
@@ -137,8 +154,8 @@ class MTGJSONReader:
         localized = rulings = 0
         for (number, oracle_id), records in groups.items():
             printing = self._printing(card_set.code, number, oracle_id, records)
-            localized += sum(len(r.get("foreignData") or ()) for r in records)
-            rulings += len(records[0].get("rulings") or ())
+            localized += sum(len(_sequence(r.get("foreignData"))) for r in records)
+            rulings += sum(len(_sequence(r.get("rulings"))) for r in records)
             printings.append(printing)
         return SetBatch(
             set=card_set,
@@ -165,12 +182,17 @@ class MTGJSONReader:
         identifiers: dict[str, dict[str, str]] = {}
         localizations: list[LocalizedFace] = []
         for record, face in zip(records, faces, strict=True):
-            ids = {str(k): str(v) for k, v in (record.get("identifiers") or {}).items()}
+            ids = {str(k): str(v) for k, v in _mapping(record.get("identifiers")).items()}
             if record.get("uuid"):
                 ids["mtgjsonId"] = str(record["uuid"])
             identifiers[face.side] = ids
             localizations.append(_english(record, face))
-            for entry in record.get("foreignData") or ():
+            for entry in _sequence(record.get("foreignData")):
+                if not isinstance(entry, dict):
+                    self.warn(
+                        "foreign-shape", f"skipped foreignData entries that are not objects ({first['name']})"
+                    )
+                    continue
                 localized = self._foreign(entry, face.side)
                 if localized is not None:
                     localizations.append(localized)
@@ -185,20 +207,30 @@ class MTGJSONReader:
             mtgjson_uuid=_opt_str(first.get("uuid")),
             identifiers=identifiers,
             localizations=tuple(localizations),
-            rulings=tuple(
-                RulingRecord(published=_date(r.get("date")), text=str(r["text"]))
-                for r in first.get("rulings") or ()
-                if isinstance(r, dict) and r.get("text")
-            ),
+            rulings=self._rulings(oracle_id, first),
+        )
+
+    def _rulings(self, oracle_id: str, record: Mapping[str, Any]) -> tuple[RulingRecord, ...]:
+        """A card's rulings, with its first printing in the file only: MTGJSON repeats the same
+        card-level rulings on every printing, and the loader writes a card once per file."""
+        if oracle_id in self._cards_with_rulings:
+            return ()
+        self._cards_with_rulings.add(oracle_id)
+        return tuple(
+            RulingRecord(published=_date(r.get("date")), text=str(r["text"]))
+            for r in _sequence(record.get("rulings"))
+            if isinstance(r, dict) and r.get("text")
         )
 
     def _foreign(self, entry: Mapping[str, Any], side: str) -> LocalizedFace | None:
         name = entry.get("faceName") or entry.get("name")
         language_name = entry.get("language")
-        if not name or not language_name:
+        if isinstance(language_name, str):
+            language_name = language_name.strip()
+        if not name or not isinstance(name, str) or not language_name or not isinstance(language_name, str):
             self.warn("foreign-incomplete", "skipped localized entries without a name or language")
             return None
-        language, known = languages.from_source_name(str(language_name))
+        language, known = _source_language(language_name)
         if not known:
             self.warn(
                 f"lang:{language_name}",
@@ -215,10 +247,33 @@ class MTGJSONReader:
         )
 
 
+@lru_cache(maxsize=256)
+def _source_language(name: str) -> tuple[languages.Language, bool]:
+    return languages.from_source_name(name)
+
+
 def _oracle_id(card: Mapping[str, Any]) -> str:
-    identifiers = card.get("identifiers") or {}
-    oracle = identifiers.get("scryfallOracleId") if isinstance(identifiers, dict) else None
+    oracle = _mapping(card.get("identifiers")).get("scryfallOracleId")
     return str(oracle) if oracle else f"name:{card['name']}"
+
+
+def _trim_set(raw: Mapping[str, Any]) -> dict[str, Any]:
+    trimmed = {k: raw[k] for k in _SET_KEYS if k in raw}
+    cards = trimmed.get("cards")
+    if isinstance(cards, list):
+        trimmed["cards"] = [
+            {k: v for k, v in card.items() if k in _CARD_KEYS} if isinstance(card, dict) else card
+            for card in cards
+        ]
+    return trimmed
+
+
+def _mapping(value: object) -> Mapping[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _sequence(value: object) -> list[Any]:
+    return value if isinstance(value, list) else []
 
 
 def _face(record: Mapping[str, Any]) -> FaceRecord:
@@ -236,7 +291,7 @@ def _face(record: Mapping[str, Any]) -> FaceRecord:
         toughness=_opt_str(record.get("toughness")),
         loyalty=_opt_str(record.get("loyalty")),
         defense=_opt_str(record.get("defense")),
-        keywords=tuple(str(k) for k in record.get("keywords") or ()),
+        keywords=tuple(str(k) for k in _sequence(record.get("keywords"))),
     )
 
 
@@ -249,7 +304,7 @@ def _english(record: Mapping[str, Any], face: FaceRecord) -> LocalizedFace:
         type_line=_opt_str(record.get("originalType")) or face.type_line,
         text=_opt_str(record.get("originalText")) or face.oracle_text,
         flavor=_opt_str(record.get("flavorText")),
-        multiverse_id=_int((record.get("identifiers") or {}).get("multiverseId")),
+        multiverse_id=_int(_mapping(record.get("identifiers")).get("multiverseId")),
     )
 
 

@@ -1,9 +1,11 @@
-"""Parse in a second process while this one writes.
+"""Parse JSON in a second process while this one makes records and writes them.
 
-A big file (AllPrintings) costs about as much to parse as to write, and the machine has two cores:
-:class:`ParallelReader` runs the source reader in a child process (``spawn``, so no database
-connection is ever shared with it) and hands its set batches over a bounded queue, so at most a few
-sets are in memory at once. Errors raised in the child are re-raised here unchanged.
+A big file (AllPrintings) costs about as much to parse as to write, and machines have two cores:
+:class:`ParallelReader` runs the JSON stream in a child process (``spawn``, so no database
+connection is ever shared with it), which sends each set, cut down to the keys records are made
+of, over a bounded queue, so at most a few sets are in memory at once. Plain dicts and lists
+pickle several times faster than records would. Errors raised in the child are re-raised here
+unchanged.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from carddb.errors import SourceError
 from carddb.ingest.mtgjson import MTGJSONReader
 from carddb.ingest.records import SetBatch
 
-_BATCH, _PROGRESS, _DONE, _ERROR = "batch", "progress", "done", "error"
+_BATCH, _DONE, _ERROR = "batch", "done", "error"
 _QUEUE_SIZE = 4
 _POLL_SECONDS = 1.0
 
@@ -37,11 +39,21 @@ def _produce(path: Path, out: Any, parent_pid: int) -> None:
                 if os.getppid() != parent_pid:  # the importer is gone: stop quietly
                     os._exit(1)
 
+    # Progress rides along with each batch: a message per chunk read would fill the bounded queue
+    # and make the parser wait for the writer.
+    read = [0]
+
+    def taken() -> int:
+        amount, read[0] = read[0], 0
+        return amount
+
+    def on_progress(amount: int) -> None:
+        read[0] += amount
+
     try:
-        reader = MTGJSONReader(path, on_progress=lambda n: put((_PROGRESS, n)))
-        for batch in reader:
-            put((_BATCH, batch))
-        put((_DONE, (reader.warnings, reader.data_date)))
+        for where, raw in MTGJSONReader(path, on_progress=on_progress).raw_sets():
+            put((_BATCH, (where, raw, taken())))
+        put((_DONE, taken()))
     except BaseException as exc:  # every failure goes back to the importer
         put((_ERROR, exc))
 
@@ -52,10 +64,22 @@ class ParallelReader:
     def __init__(self, path: Path, on_progress: Callable[[int], None] | None = None) -> None:
         self.path = path
         self.on_progress = on_progress
-        self.warnings: list[str] = []
-        self.data_date: dt.date | None = None
+        self._reader = MTGJSONReader(path)
+
+    @property
+    def warnings(self) -> list[str]:
+        return self._reader.warnings
+
+    @property
+    def data_date(self) -> dt.date | None:
+        return self._reader.data_date
+
+    def _advance(self, amount: int) -> None:
+        if amount and self.on_progress is not None:
+            self.on_progress(amount)
 
     def __iter__(self) -> Iterator[SetBatch]:
+        self._reader.read_meta()
         context = mp.get_context("spawn")
         channel = context.Queue(maxsize=_QUEUE_SIZE)
         child = context.Process(target=_produce, args=(self.path, channel, os.getpid()), daemon=True)
@@ -71,12 +95,11 @@ class ParallelReader:
                         ) from None
                     continue
                 if kind == _BATCH:
-                    yield payload
-                elif kind == _PROGRESS:
-                    if self.on_progress is not None:
-                        self.on_progress(payload)
+                    where, raw, amount = payload
+                    self._advance(amount)
+                    yield self._reader.batch(where, raw)
                 elif kind == _DONE:
-                    self.warnings, self.data_date = payload
+                    self._advance(payload)
                     return
                 else:
                     raise payload

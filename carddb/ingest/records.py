@@ -7,8 +7,25 @@ Sources (MTGJSON today; Scryfall and card pages later) turn their files into the
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
+
+from carddb.text import normalize
+
+_SEP = "\x1f"
+
+
+def content_digest(*parts: str | None) -> str:
+    """A stable key for a record's content (SHA-1 of its fields)."""
+    return hashlib.sha1(_SEP.join([p or "" for p in parts]).encode()).hexdigest()
+
+
+@lru_cache(maxsize=65536)
+def normalize_name(name: str) -> str:
+    """:func:`carddb.text.normalize`, cached: reprints repeat the same names."""
+    return normalize(name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +67,12 @@ class CardRecord:
 
 @dataclass(frozen=True, slots=True)
 class LocalizedFace:
-    """A face's text as printed in one language (a canonical language tag)."""
+    """A face's text as printed in one language (a canonical language tag).
+
+    ``digest`` identifies the content (one stored row per distinct translation of a face) and
+    ``name_norm`` is the searchable name; both are computed here, where the record is made, so a
+    parser running in another process does that work, not the writer.
+    """
 
     side: str
     language: str
@@ -59,6 +81,14 @@ class LocalizedFace:
     text: str | None = None
     flavor: str | None = None
     multiverse_id: int | None = None
+    digest: str = field(init=False, compare=False)
+    name_norm: str = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "digest", content_digest(self.language, self.name, self.type_line, self.text, self.flavor)
+        )
+        object.__setattr__(self, "name_norm", normalize_name(self.name))
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +97,12 @@ class RulingRecord:
     text: str
     language: str = "en"
     source: str = "wotc"
+
+    @property
+    def digest(self) -> str:
+        """A stable key for this ruling's content."""
+        published = self.published.isoformat() if self.published else None
+        return content_digest(self.language, self.source, published, self.text)
 
 
 @dataclass(frozen=True, slots=True)

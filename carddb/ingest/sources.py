@@ -9,13 +9,14 @@ import gzip
 import io
 import lzma
 import re
+import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from carddb.errors import SourceError
+from carddb.errors import MalformedJSONError, SourceError
 
 _OPENERS: dict[str, Callable[[IO[bytes]], io.BufferedIOBase]] = {
     ".xz": lambda raw: lzma.LZMAFile(raw, "rb"),  # noqa: SIM115 - closed with the raw file
@@ -57,8 +58,13 @@ class TrackingReader:
     """
 
     def __init__(
-        self, stream: IO[bytes] | io.BufferedIOBase, raw: IO[bytes], on_progress: Callable[[int], None] | None
+        self,
+        path: Path,
+        stream: IO[bytes] | io.BufferedIOBase,
+        raw: IO[bytes],
+        on_progress: Callable[[int], None] | None,
     ) -> None:
+        self.path = path
         self._stream = stream
         self._raw = raw
         self._on_progress = on_progress
@@ -76,7 +82,16 @@ class TrackingReader:
                 self._lines_before_chunk += newlines
                 self._last_newline_before_chunk = self.chunk_start + previous.rindex(b"\n")
         self.chunk_start += len(previous)
-        self.chunk = self._stream.read(size)
+        try:
+            self.chunk = self._stream.read(size)
+        except (EOFError, lzma.LZMAError, zlib.error, OSError) as exc:
+            # A cut download or a file whose name says .xz/.gz/.bz2 but whose bytes do not.
+            self.chunk = b""
+            raise MalformedJSONError(
+                self.path,
+                f"truncated or corrupt compressed data ({exc or type(exc).__name__})",
+                str(self.position_of(0)),
+            ) from None
         if self._on_progress is not None:
             raw_now = self._raw.tell()
             if raw_now != self._raw_seen:
@@ -96,7 +111,12 @@ class TrackingReader:
             self.chunk_start + head.rindex(b"\n") if b"\n" in head else self._last_newline_before_chunk
         )
         offset = self.chunk_start + offset_in_chunk
-        return Position(offset=offset, line=line, column=offset - last_newline)
+        line_start = last_newline + 1 - self.chunk_start
+        if line_start >= 0:  # count characters, not bytes, when the line starts in this chunk
+            column = len(self.chunk[line_start:offset_in_chunk].decode("utf-8", "replace")) + 1
+        else:
+            column = offset - last_newline
+        return Position(offset=offset, line=line, column=column)
 
 
 @contextmanager
@@ -109,33 +129,34 @@ def open_tracked(path: Path, on_progress: Callable[[int], None] | None = None) -
     try:
         opener = _OPENERS.get(path.suffix.lower())
         stream: IO[bytes] | io.BufferedIOBase = opener(raw) if opener else raw
-        yield TrackingReader(stream, raw, on_progress)
+        yield TrackingReader(path, stream, raw, on_progress)
     finally:
         raw.close()
 
 
-_YAJL_CONTEXT = re.compile(r"\n(?P<text>[^\n]*)\n(?P<arrow>[^\n]*\^)")
+_YAJL_CONTEXT = re.compile(rb"\n(?P<text>[^\n]*)\n(?P<arrow>[^\n]*\^)")
 
 
-def locate_json_error(reader: TrackingReader, message: str) -> Position:
+def locate_json_error(reader: TrackingReader, message: str | bytes) -> Position:
     """Find where a yajl (ijson) syntax error happened in the stream ``reader`` was feeding.
 
-    yajl reports the chunk it was parsing around the error: up to 30 characters either side, with
-    an arrow under the offending byte. A premature end is the end of the stream.
+    yajl reports the chunk it was parsing around the error, in bytes: up to 30 of them either
+    side, and an arrow just past the offending byte. A premature end is the end of the stream.
     """
-    if "premature EOF" in message or not reader.chunk:
+    raw = message if isinstance(message, bytes) else message.encode("utf-8", "replace")
+    if b"premature EOF" in raw or not reader.chunk:
         return reader.position_of(len(reader.chunk))
-    match = _YAJL_CONTEXT.search(message)
+    match = _YAJL_CONTEXT.search(raw)
     if match is None:
         return reader.position_of(len(reader.chunk))
     text, arrow = match["text"], match["arrow"]
-    indent = len(text) - len(text.lstrip(" "))
-    before = arrow.index("^") - indent
-    window = text[indent:].encode("utf-8", "replace")
+    indent = len(text) - len(text.lstrip(b" "))
+    before = arrow.index(b"^") - indent
+    window = text[indent:]
     chunk = reader.chunk.replace(b"\n", b" ").replace(b"\r", b" ").replace(b"\t", b" ")
     found = chunk.find(window)
-    if found < 0:
-        found = chunk.find(window[:before]) if before > 0 else -1
+    if found < 0 and before > 0:
+        found = chunk.find(window[:before])
     if found < 0:
         return reader.position_of(len(reader.chunk))
-    return reader.position_of(found + before)
+    return reader.position_of(found + max(before - 1, 0))

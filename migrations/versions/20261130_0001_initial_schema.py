@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-30 02:48:31.066316
+Create Date: 2026-11-30 03:04:21.157106
 """
 
 from __future__ import annotations
@@ -130,11 +130,10 @@ def upgrade() -> None:
             ["face_id"], ["faces.id"], name=op.f("fk_localizations_face_id_faces"), ondelete="CASCADE"
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_localizations")),
-        sa.UniqueConstraint("digest", name=op.f("uq_localizations_digest")),
+        sa.UniqueConstraint("face_id", "digest", name=op.f("uq_localizations_face_id_digest")),
     )
     with op.batch_alter_table("localizations", schema=None) as batch_op:
         batch_op.create_index("ix_localizations_face_id_language", ["face_id", "language"], unique=False)
-        batch_op.create_index(batch_op.f("ix_localizations_language"), ["language"], unique=False)
         batch_op.create_index(batch_op.f("ix_localizations_name_norm"), ["name_norm"], unique=False)
 
     op.create_table(
@@ -155,6 +154,7 @@ def upgrade() -> None:
             ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("printing_id", "localization_id", name=op.f("pk_printing_localizations")),
+        sqlite_with_rowid=False,
     )
     with op.batch_alter_table("printing_localizations", schema=None) as batch_op:
         batch_op.create_index(
@@ -172,7 +172,6 @@ def downgrade() -> None:
     op.drop_table("printing_localizations")
     with op.batch_alter_table("localizations", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_localizations_name_norm"))
-        batch_op.drop_index(batch_op.f("ix_localizations_language"))
         batch_op.drop_index("ix_localizations_face_id_language")
 
     op.drop_table("localizations")
