@@ -55,9 +55,7 @@ def make_engine(url: str) -> Engine:
                 raise DatabaseUnavailableError(url, f"folder {folder} does not exist")
         kwargs["connect_args"] = {"timeout": 30}
     else:
-        # Positional parameters, as with SQLite, so the importer's bulk path is the same on both.
         kwargs["pool_pre_ping"] = True
-        kwargs["paramstyle"] = "format"
     try:
         engine = create_engine(parsed, **kwargs)
     except (NoSuchModuleError, ImportError) as exc:

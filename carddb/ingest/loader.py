@@ -71,6 +71,7 @@ class Loader:
         self._face_ids: dict[tuple[int, str], int] = {}
         # Translation ids by (face id, content digest), so reprints skip the insert and the lookup.
         self._localization_ids: dict[tuple[int, str], int] = {}
+        self._staged: set[str] = set()
         self._compiled: dict[tuple[str, tuple[str, ...], tuple[str, ...] | None], Compiled] = {}
 
     # -- statements ---------------------------------------------------------------------------
@@ -89,11 +90,15 @@ class Loader:
         """Insert ``rows`` (tuples in ``columns`` order), skipping those whose ``keys`` exist already
         (``None``: a plain insert).
 
-        This is the import's hot path (translations, links, rulings), so it hands the DBAPI's
-        ``executemany`` the statement compiled once, without SQLAlchemy's per-row parameter
-        processing; values must already be in the driver's form (see :meth:`_date`).
+        This is the import's hot path (translations, links, rulings), so it bypasses SQLAlchemy's
+        per-row parameter processing: on SQLite, the DBAPI's ``executemany`` of the statement
+        compiled once; on PostgreSQL, ``COPY`` (into a staging table when duplicates must be
+        skipped). Values must already be in the driver's form (see :meth:`_date`).
         """
         if not rows:
+            return
+        if self._dialect is postgresql:
+            self._copy_new(table, columns, rows, keys)
             return
         cache_key = (table.name, columns, tuple(keys) if keys else None)
         compiled = self._compiled.get(cache_key)
@@ -106,6 +111,38 @@ class Loader:
                 raise RuntimeError(f"unexpected parameter order for {table.name}: {compiled.positiontup}")
             self._compiled[cache_key] = compiled
         self.conn.exec_driver_sql(compiled.string, rows)
+
+    def _copy_new(
+        self, table: Table, columns: tuple[str, ...], rows: list[tuple[Any, ...]], keys: Sequence[str] | None
+    ) -> None:
+        """PostgreSQL: ``COPY`` the rows in, through a temporary staging table when ``keys`` are given."""
+        quote = self.conn.dialect.identifier_preparer.quote
+        target = self.conn.dialect.identifier_preparer.format_table(table)
+        column_list = ", ".join(quote(c) for c in columns)
+        cursor = self.conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+        try:
+            if keys is None:
+                destination = target
+            else:
+                destination = quote(f"carddb_stage_{table.name}")
+                if destination not in self._staged:
+                    cursor.execute(
+                        f"CREATE TEMPORARY TABLE {destination} ON COMMIT DROP AS "
+                        f"SELECT {column_list} FROM {target} WITH NO DATA"
+                    )
+                    self._staged.add(destination)
+            with cursor.copy(f"COPY {destination} ({column_list}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+            if keys is not None:
+                conflict = ", ".join(quote(k) for k in keys)
+                cursor.execute(
+                    f"INSERT INTO {target} ({column_list}) SELECT {column_list} FROM {destination} "
+                    f"ON CONFLICT ({conflict}) DO NOTHING"
+                )
+                cursor.execute(f"TRUNCATE {destination}")
+        finally:
+            cursor.close()
 
     def _date(self, value: dt.date | None) -> Any:
         """A date as the driver takes it: SQLAlchemy stores SQLite dates as ISO text."""
