@@ -89,8 +89,9 @@ def build_view(
 ) -> CardView:
     card = session.get_one(Card, card_id)
     faces = list(card.faces)
-    chosen = _localizations(session, [f.id for f in faces], language, normalized)
-    english = _localizations(session, [f.id for f in faces], "en", normalized) if language != "en" else chosen
+    by_language = _localizations(session, [f.id for f in faces], {language, "en"}, normalized)
+    chosen = by_language.get(language, {})
+    english = by_language.get("en", {})
     fallback = False
     face_views = []
     for face in faces:
@@ -145,10 +146,11 @@ def build_view(
 
 
 def _localizations(
-    session: Session, face_ids: list[int], language: str, normalized: str
-) -> dict[int, Localization]:
-    """Per face, the translation in ``language``: the variant whose name was typed, else one whose
-    name is translated at all (some sources leave a face's name in English), newest printing first."""
+    session: Session, face_ids: list[int], languages_wanted: set[str], normalized: str
+) -> dict[str, dict[int, Localization]]:
+    """Per language and face, the translation to show: the variant whose name was typed, else one
+    whose name is translated at all (some sources leave a face's name in English), newest printing
+    first."""
     newest = func.max(CardSet.release_date)
     rows = session.execute(
         select(Localization, newest, Face.name)
@@ -156,16 +158,20 @@ def _localizations(
         .join(PrintingLocalization, PrintingLocalization.localization_id == Localization.id)
         .join(Printing, Printing.id == PrintingLocalization.printing_id)
         .join(CardSet, CardSet.code == Printing.set_code)
-        .where(Localization.face_id.in_(face_ids), Localization.language == language)
+        .where(Localization.face_id.in_(face_ids), Localization.language.in_(languages_wanted))
         .group_by(Localization.id, Face.name)
     ).all()
-    chosen: dict[int, tuple[tuple[bool, bool, str], Localization]] = {}
+    chosen: dict[tuple[str, int], tuple[tuple[bool, bool, str], Localization]] = {}
     for loc, released, english_name in rows:
-        translated = language == "en" or loc.name != english_name
+        translated = loc.language == "en" or loc.name != english_name
         rank = (loc.name_norm == normalized, translated, released.isoformat() if released else "")
-        if loc.face_id not in chosen or rank > chosen[loc.face_id][0]:
-            chosen[loc.face_id] = (rank, loc)
-    return {face_id: loc for face_id, (_rank, loc) in chosen.items()}
+        key = (loc.language, loc.face_id)
+        if key not in chosen or rank > chosen[key][0]:
+            chosen[key] = (rank, loc)
+    result: dict[str, dict[int, Localization]] = {}
+    for (language, face_id), (_rank, loc) in chosen.items():
+        result.setdefault(language, {})[face_id] = loc
+    return result
 
 
 def _printings(session: Session, card_id: int) -> tuple[PrintingView, ...]:

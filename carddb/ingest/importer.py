@@ -14,6 +14,7 @@ from pathlib import Path
 from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
+from carddb.db.models import Base
 from carddb.errors import SourceError
 from carddb.ingest.loader import Loader
 from carddb.ingest.mtgjson import MTGJSONReader, read_mtgjson
@@ -107,9 +108,25 @@ def import_paths(
     """
     files = [file for path in paths for file in expand_inputs(Path(path))]
     summaries: list[FileSummary] = []
-    for file in files:
-        summaries.append(import_file(engine, file, progress(file) if progress else Progress(), parallel))
+    try:
+        for file in files:
+            summaries.append(import_file(engine, file, progress(file) if progress else Progress(), parallel))
+    finally:
+        if summaries:
+            refresh_statistics(engine)
     return ImportSummary(tuple(summaries))
+
+
+def refresh_statistics(engine: Engine) -> None:
+    """Let the query planner see what a bulk import changed (PostgreSQL plans lookups badly until
+    autovacuum gets round to it; SQLite's ``PRAGMA optimize`` analyses only what needs it)."""
+    if engine.dialect.name == "postgresql":
+        quote = engine.dialect.identifier_preparer.quote
+        statement = "ANALYZE " + ", ".join(quote(name) for name in Base.metadata.tables)
+    else:
+        statement = "PRAGMA optimize"
+    with engine.begin() as connection:
+        connection.exec_driver_sql(statement)
 
 
 def import_file(
