@@ -1,4 +1,3 @@
-# Docstrings and comments quote the look-alike characters this module folds.
 """Script-aware text normalisation for matching card names and searching card text.
 
 :func:`normalize` folds what a person cannot be expected to type (case, width, typographic
