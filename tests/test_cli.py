@@ -24,7 +24,8 @@ from carddb.db import migrate
 from carddb.resources import sample_dir
 
 SUMMARY = re.compile(
-    r"^imported 3 file\(s\), 3 set\(s\): \d+ cards, 33 printings, \d+ localizations, \d+ rulings"
+    r"^imported 3 file\(s\), 3 set\(s\) in [\d.]+ s: read 33 printings, \d+ localized entries, "
+    r"179 ruling rows; wrote \d+ card records"
 )
 
 

@@ -86,9 +86,11 @@ class ImportSummary:
         return tuple(s for f in self.files for s in f.skipped_sets)
 
     def line(self) -> str:
+        """One line for people: what was read, and how long it took."""
         return (
-            f"{len(self.files)} file(s), {self.sets} set(s): {self.cards} cards, {self.printings} printings, "
-            f"{self.localizations} localizations, {self.rulings} rulings in {self.seconds:.2f} s"
+            f"{len(self.files)} file(s), {self.sets} set(s) in {self.seconds:.2f} s: read {self.printings} "
+            f"printings, {self.localizations} localized entries, {self.rulings} ruling rows; "
+            f"wrote {self.cards} card records"
         )
 
 
