@@ -4,6 +4,7 @@ and ends the command with a non-zero status."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import asdict
@@ -167,6 +168,65 @@ def languages_command(obj: Context, as_json: bool) -> None:
         )
 
 
+@cli.command("parse")
+@click.argument("text", required=False)
+@click.option("--name", metavar="NAME", help="The card's name, so its references to itself are recognized.")
+@click.option(
+    "--type", "type_line", metavar="TYPE", help="The type line (instants and sorceries hold spells)."
+)
+@click.option(
+    "--card", "card_name", metavar="NAME", help="Parse the oracle text of a card from the database."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pass_context
+def parse_command(
+    obj: Context,
+    text: str | None,
+    name: str | None,
+    type_line: str | None,
+    card_name: str | None,
+    as_json: bool,
+) -> None:
+    """Parse oracle TEXT (or a card's text with --card) into typed abilities."""
+    from carddb.oracle import parse_oracle
+    from carddb.oracle.show import face_to_dict, format_face
+
+    if card_name is not None:
+        view = obj.db().card(card_name, lang="en")
+        faces = [(face.english_name, face.text or "", face.type_line) for face in view.faces]
+    elif text is not None:
+        faces = [(name or "", text.replace("\\n", "\n"), type_line or "")]
+    else:
+        raise click.UsageError("give TEXT or --card NAME")
+    parsed = [
+        parse_oracle(face_text, face_name or None, face_type or None)
+        for face_name, face_text, face_type in faces
+    ]
+    if as_json:
+        click.echo(
+            json.dumps(
+                [face_to_dict(p) for p in parsed] if len(parsed) > 1 else face_to_dict(parsed[0]),
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
+    else:
+        click.echo("\n\n".join(format_face(p) for p in parsed))
+
+
+@cli.command("coverage")
+@click.argument("path", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--min-rate", type=float, metavar="R", help="Exit 1 when the parsed rate is below R (0..1).")
+@click.option("--top", type=int, default=20, show_default=True, help="How many unimplemented shapes to list.")
+@click.pass_context
+def coverage_cli(ctx: click.Context, path: Path, as_json: bool, min_rate: float | None, top: int) -> None:
+    """How much of a file of faces (JSONL, MTGJSON or Scryfall) the oracle grammar parses."""
+    from carddb.oracle.coverage import coverage_command
+
+    ctx.exit(coverage_command(path, as_json=as_json, min_rate=min_rate, top=top))
+
+
 @cli.group("db")
 def db_group() -> None:
     """Schema migrations (Alembic)."""
@@ -215,7 +275,7 @@ def _alembic(action: Callable[[], None]) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``carddb`` console script."""
     try:
-        cli.main(args=argv, prog_name="carddb", standalone_mode=False)
+        status = cli.main(args=argv, prog_name="carddb", standalone_mode=False)
     except click.ClickException as exc:
         exc.show()
         return exc.exit_code
@@ -229,7 +289,14 @@ def main(argv: list[str] | None = None) -> int:
     except CarddbError as exc:
         click.echo(f"carddb: {exc}", err=True)
         return exc.exit_code
-    return 0
+    except Exception as exc:
+        if os.environ.get("CARDDB_DEBUG"):
+            raise
+        click.echo(
+            f"carddb: internal error: {type(exc).__name__}: {exc} (CARDDB_DEBUG=1 shows where)", err=True
+        )
+        return 70
+    return status if isinstance(status, int) else 0
 
 
 if __name__ == "__main__":

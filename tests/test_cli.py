@@ -294,3 +294,20 @@ def test_the_console_script_imports_the_sample_and_shows_a_card_in_japanese(db_u
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.splitlines()[0] == "アンダーダークの裂け目"
     assert "2021年7月23日" in shown.stdout
+
+
+def test_parse_prints_json_with_completeness_and_ability_kinds(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["parse", "{T}: Add {C}.", "--name", "Underdark Rift", "--type", "Land", "--json"]) == 0
+    parsed = json.loads(capsys.readouterr().out)
+    assert parsed["complete"] is True
+    assert [ability["kind"] for ability in parsed["abilities"]] == ["mana"]
+
+
+def test_parse_reads_a_card_from_the_database(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    url = f"sqlite:///{tmp_path / 'cards.sqlite'}"
+    assert main(["--db", url, "import", "--sample", "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["--db", url, "parse", "--card", "Unterreich-Spalte"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("complete")
+    assert "activated: {5}, {T}, Exile ~: Roll a d10." in out

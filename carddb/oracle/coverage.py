@@ -1,0 +1,237 @@
+"""Parser coverage: how many faces of a card file the oracle parser understands completely, how fast,
+and which not-understood fragments (:class:`~carddb.oracle.model.Unimplemented`) hold the most back.
+
+A face counts as parsed when its :class:`~carddb.oracle.model.ParsedFace` is ``complete``. What the
+parser leaves unimplemented is grouped by :func:`shape`, so that "Scry 2" and "Scry 3" count as one
+missing piece of grammar. ``carddb coverage FILE`` runs :func:`coverage_command`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from time import perf_counter
+from typing import Any, Protocol
+
+import click
+
+from carddb.errors import CarddbError
+from carddb.oracle.faces import Face, read_faces
+from carddb.oracle.model import ParsedFace
+
+
+class ParseFn(Protocol):
+    """``parse(text, name, type_line)``, as :func:`carddb.oracle.parse_oracle`."""
+
+    def __call__(self, text: str, name: str | None, type_line: str | None, /) -> ParsedFace: ...
+
+
+EXAMPLES_PER_SHAPE = 3
+RENDER_MISMATCH = "(no unimplemented text; renders differently from the normalized text)"
+"""The shape counted for an incomplete face whose every part was understood but prints back otherwise."""
+
+_NOT_MANA = frozenset({"{T}", "{Q}", "{E}", "{A}", "{TK}", "{CHAOS}"})
+_SYMBOLS = re.compile(r"(?:\{[^{}\s]+\})+")
+_SYMBOL = re.compile(r"\{[^{}\s]+\}")
+_NUMBER_WORDS = re.compile(
+    r"\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
+    r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty)\b",
+    re.IGNORECASE,
+)
+_DIGITS = re.compile(r"\d+")
+
+
+def shape(text: str, name: str | None = None) -> str:
+    """Generalize an unimplemented fragment so that fragments differing only in numbers group together.
+
+    * the card's ``name`` (and a legendary short name, the part before a comma) becomes ``~``;
+      ``~`` itself stays;
+    * a run of mana symbols becomes one ``{M}`` (``{2}{R}{R}`` and ``{X}`` alike); ``{T}``, ``{Q}``,
+      ``{E}`` and the other non-mana symbols stay;
+    * digits and the number words zero to twenty become ``N``, so ``+2/+0`` becomes ``+N/+N`` and
+      ``d20`` ``dN``; ``X`` stays;
+    * runs of whitespace become one space.
+
+    >>> shape("Scry 2, then draw two cards.")
+    'Scry N, then draw N cards.'
+    """
+    if name:
+        names = {name, name.split(",")[0].strip()} - {""}
+        alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+        text = re.sub(rf"(?<!\w)(?:{alternatives})(?!\w)", "~", text)
+    text = _SYMBOLS.sub(_generalize_symbols, text)
+    text = _DIGITS.sub("N", text)
+    text = _NUMBER_WORDS.sub("N", text)
+    return " ".join(text.split())
+
+
+def _generalize_symbols(run: re.Match[str]) -> str:
+    parts: list[str] = []
+    for symbol in _SYMBOL.findall(run.group()):
+        if symbol.upper() in _NOT_MANA:
+            parts.append(symbol)
+        elif not parts or parts[-1] != "{M}":
+            parts.append("{M}")
+    return "".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class CoverageReport:
+    """The outcome of parsing a set of faces."""
+
+    faces: int
+    parsed: int
+    seconds: float
+    """Time spent inside the parser (reading the faces is not counted)."""
+    peak_memory_mb: float
+    """The process's peak resident set size, in MB, when the run ended."""
+    top_unimplemented: tuple[tuple[str, int], ...] = ()
+    """The most frequent shapes of unimplemented text, each with the number of faces it occurs in."""
+    examples: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """For each shape of ``top_unimplemented``, in the same order, a few faces it occurs in."""
+
+    @property
+    def rate(self) -> float:
+        """The share of faces parsed completely, 0 to 1 (0 when there are no faces)."""
+        return self.parsed / self.faces if self.faces else 0.0
+
+    @property
+    def faces_per_second(self) -> float:
+        return self.faces / self.seconds if self.seconds > 0 else 0.0
+
+    def examples_of(self, shape: str) -> tuple[str, ...]:
+        """The example faces of ``shape``: empty when it is not among the top shapes."""
+        return dict(self.examples).get(shape, ())
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report as JSON-ready values."""
+        return {
+            "faces": self.faces,
+            "parsed": self.parsed,
+            "rate": round(self.rate, 6),
+            "seconds": round(self.seconds, 6),
+            "faces_per_second": round(self.faces_per_second, 1),
+            "peak_memory_mb": round(self.peak_memory_mb, 1),
+            "top_unimplemented": [
+                {"shape": shape, "count": count, "examples": list(self.examples_of(shape))}
+                for shape, count in self.top_unimplemented
+            ],
+        }
+
+
+def measure(faces: Iterable[Face], parse: ParseFn | None = None, top: int = 20) -> CoverageReport:
+    """Parse every face with ``parse`` (default :func:`carddb.oracle.parse_oracle`) and report.
+
+    Each face is parsed as ``parse(face.text, face.face_name or face.name, face.type_line)``.
+    Shapes are counted once per face they occur in; ``top`` limits how many are kept. A
+    :class:`CarddbError` from the parser propagates as it is; any other exception is a parser bug
+    and propagates as a :class:`RuntimeError` naming the face, so that a coverage run never hides
+    a crash.
+    """
+    if parse is None:
+        from carddb.oracle import parse_oracle
+
+        parse = parse_oracle
+    shapes: Counter[str] = Counter()
+    examples: dict[str, list[str]] = {}
+    count = parsed = 0
+    seconds = 0.0
+    for face in faces:
+        count += 1
+        name = face.parser_name
+        started = perf_counter()
+        try:
+            result = parse(face.text, name, face.type_line)
+        except CarddbError:
+            raise
+        except Exception as exc:
+            raise RuntimeError(f"parser crashed on {name!r}: {type(exc).__name__}: {exc}") from exc
+        seconds += perf_counter() - started
+        if result.complete:
+            parsed += 1
+            continue
+        for found in _shapes(result, name):
+            shapes[found] += 1
+            names = examples.setdefault(found, [])
+            if len(names) < EXAMPLES_PER_SHAPE:
+                names.append(name)
+    most_common = tuple(shapes.most_common(top)) if top > 0 else ()
+    return CoverageReport(
+        faces=count,
+        parsed=parsed,
+        seconds=seconds,
+        peak_memory_mb=peak_memory_mb(),
+        top_unimplemented=most_common,
+        examples=tuple((found, tuple(examples[found])) for found, _ in most_common),
+    )
+
+
+def _shapes(result: ParsedFace, name: str) -> list[str]:
+    """The distinct shapes of an incomplete face's unimplemented text, in text order."""
+    found = list(dict.fromkeys(shape(node.text, name) for node in result.unimplemented))
+    return found or [RENDER_MISMATCH]
+
+
+def peak_memory_mb() -> float:
+    """This process's peak resident set size in MB.
+
+    On Linux ``VmHWM`` from ``/proc/self/status`` (``ru_maxrss`` survives ``exec``, so a child
+    would start at its parent's peak); elsewhere ``resource.getrusage(RUSAGE_SELF).ru_maxrss``.
+    """
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    try:
+        import resource
+    except ImportError:  # Windows
+        return 0.0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+
+
+def format_report(report: CoverageReport) -> str:
+    """The report as readable lines: totals, then the top shapes with their counts and an example."""
+    lines = [
+        f"faces        {report.faces:,}",
+        f"parsed       {report.parsed:,} ({report.rate:.1%})",
+        f"parse time   {report.seconds:.3f} s",
+        f"faces/s      {report.faces_per_second:,.0f}",
+        f"peak memory  {report.peak_memory_mb:.1f} MB",
+    ]
+    if report.parsed == report.faces:
+        lines.append("every face parsed")
+    if not report.top_unimplemented:
+        return "\n".join(lines)
+    lines.append("most frequent unimplemented shapes (faces, shape, an example):")
+    width = len(f"{report.top_unimplemented[0][1]:,}")
+    for found, count in report.top_unimplemented:
+        example = report.examples_of(found)
+        lines.append(f"  {count:>{width},}  {found}" + (f"  [{example[0]}]" if example else ""))
+    return "\n".join(lines)
+
+
+def coverage_command(
+    path: Path, as_json: bool, min_rate: float | None, top: int, *, parse: ParseFn | None = None
+) -> int:
+    """``carddb coverage FILE [--json] [--min-rate R] [--top N]``: parse every face of FILE, print the
+    report (text, or JSON with ``as_json``) and return the exit status: 1 when the rate is below
+    ``min_rate`` (a fraction, 0 to 1), else 0. Faces are read first, so the time is the parser's."""
+    faces = list(read_faces(path))
+    report = measure(faces, parse=parse, top=top)
+    if as_json:
+        click.echo(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
+    else:
+        click.echo(format_report(report))
+    if min_rate is not None and report.rate < min_rate:
+        click.echo(f"coverage {report.rate:.6g} below the minimum {min_rate:g}", err=True)
+        return 1
+    return 0

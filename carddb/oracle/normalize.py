@@ -1,0 +1,98 @@
+"""Normalizing oracle text before it is parsed, and the canonical form the renderer prints.
+
+* the card's own name, a legendary card's short name ("Farideh" for "Farideh, Devil's Chosen")
+  and "this creature/spell/permanent/…" become one self reference, ``~`` (outside quoted text,
+  where "this creature" means the object the quote is granted to);
+* reminder text in parentheses is set aside (kept for display) and removed;
+* typographic quotes become ASCII quotes, the minus sign and en dash become ``-``, full-width
+  digits and X become ASCII, a spaced dash after a keyword's long cost (``Ward — Pay 2 life.``)
+  becomes the unspaced one, and a hyphen between die-result numbers (``1-14 |``) an em dash;
+* lines are split on line breaks, spaces collapsed, empty lines dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_CHARACTERS = str.maketrans(
+    {
+        "\u2019": "'",
+        "\u2018": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u2212": "-",
+        "\u2013": "-",
+        "\uff38": "X",
+        **{chr(0xFF10 + d): str(d) for d in range(10)},
+    }
+)
+_REMINDER = re.compile(r"\s*\((?:[^()]|\([^()]*\))*\)")
+_SPACES = re.compile(r"[ \t\u00a0\u3000]+")
+_TABLE_RANGE = re.compile(r"^(\d+)\s*[-—]\s*(\d+)\s*\|")
+_LONG_COST_KEYWORDS = (
+    "Ward|Kicker|Cumulative upkeep|Flashback|Echo|Escape|Buyback|Equip|Cycling|Companion|Retrace|"
+    "Suspend \\d+|Reinforce \\d+|Awaken \\d+|Impending \\d+|Multikicker|Morph|Disguise|Unearth|Ninjutsu"
+)
+_SPACED_LONG_COST = re.compile(rf"^((?:{_LONG_COST_KEYWORDS}))\s+—\s+(?=\S)")
+_SELF_PHRASES = (
+    "creature|spell|permanent|artifact|enchantment|land|planeswalker|Aura|Equipment|Vehicle|card|"
+    "token|Saga|Class|battle|Fortification|Siege|Case|Room|Background"
+)
+_THIS = re.compile(rf"\b[Tt]his (?:{_SELF_PHRASES})\b")
+
+
+@dataclass(frozen=True, slots=True)
+class Normalized:
+    """Normalized text (lines joined by ``\\n``) and the reminder texts removed from it."""
+
+    text: str
+    reminders: tuple[str, ...]
+
+    @property
+    def lines(self) -> list[str]:
+        return self.text.split("\n") if self.text else []
+
+
+def _self_pattern(name: str | None) -> re.Pattern[str] | None:
+    if not name:
+        return None
+    names = {name}
+    if "," in name:
+        names.add(name.split(",")[0].strip())
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True) if n)
+    return re.compile(rf"(?<![\w~])(?:{alternatives})(?![\w])") if alternatives else None
+
+
+def _outside_quotes(line: str, replace: re.Pattern[str], by: str) -> str:
+    parts = line.split('"')
+    for index in range(0, len(parts), 2):
+        parts[index] = replace.sub(by, parts[index])
+    return '"'.join(parts)
+
+
+def normalize_oracle(text: str | None, name: str | None = None) -> Normalized:
+    """The canonical form of ``text`` (a face's oracle text) for the card named ``name``."""
+    if not text:
+        return Normalized("", ())
+    text = text.replace("\r\n", "\n").replace("\r", "\n").translate(_CHARACTERS)
+    reminders: list[str] = []
+
+    def set_aside(match: re.Match[str]) -> str:
+        reminders.append(match.group(0).strip())
+        return ""
+
+    self_name = _self_pattern(name)
+    lines = []
+    for raw_line in text.split("\n"):
+        line = _REMINDER.sub(set_aside, raw_line)
+        line = _SPACES.sub(" ", line).strip()
+        if not line:
+            continue
+        if self_name is not None:
+            line = _outside_quotes(line, self_name, "~")
+        line = _outside_quotes(line, _THIS, "~")
+        line = _SPACED_LONG_COST.sub(r"\1—", line)
+        line = _TABLE_RANGE.sub(r"\1—\2 |", line)
+        lines.append(line)
+    return Normalized("\n".join(lines), tuple(reminders))

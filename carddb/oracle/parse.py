@@ -1,0 +1,234 @@
+"""Parsing a face's oracle text: normalize, find each line's shape, parse its parts with the
+grammar, and keep whatever is not understood as :class:`~carddb.oracle.model.Unimplemented`.
+
+Line shapes, tried in order: die-result rows (``1—14 | …``) and modes (``• …``) attach to the line
+before them; keyword lines (the keyword table); loyalty (``+1: …``); ability words
+(``Grant an Advantage — …``); triggered (``When/Whenever/At …, …``); activated (``cost: effect``);
+modal headers (``Choose one —``); then sentences (spell or static abilities).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+from lark.exceptions import UnexpectedInput
+
+from carddb.oracle.grammar import ToModel, parser
+from carddb.oracle.keywords import parse_keyword_line
+from carddb.oracle.model import (
+    Ability,
+    Action,
+    CostItem,
+    Kind,
+    Mode,
+    ObjectPhrase,
+    ParsedFace,
+    RollDie,
+    Span,
+    Step,
+    TableRow,
+    TargetSlot,
+    Timing,
+    Unimplemented,
+    Var,
+    X,
+)
+from carddb.oracle.normalize import normalize_oracle
+from carddb.oracle.render import render
+
+_TABLE_ROW = re.compile(r"^(\d+)(?:—(\d+)|(\+))? \| (.+)$")
+_LOYALTY = re.compile(r"^([+-]?(?:\d+|X)): (.+)$")
+_TRIGGER = re.compile(r"^(When|Whenever|At) (.+)$")
+_ABILITY_WORD = re.compile(r"^([A-Z][^—:•|]{1,40}?) — (.+)$")
+_CHOOSE = re.compile(r"^(Choose (?:one|two|three|one or both|one or more|any number)) —$")
+_SENTENCE_END = re.compile(r'(?<=[.!?])\s+(?=[A-Z~"{])')
+
+_TRANSFORM = ToModel()
+_REPLACEMENTS = frozenset({"replace_roll"})
+
+
+_SENTENCE_START = re.compile(r"(^|[.!?] )([A-Z])(?=[a-z])")
+
+
+def _parse(text: str, start: str) -> Any:
+    """Parse with the grammar, whose words are lowercase: a sentence's capital is dropped first
+    (the renderer puts it back)."""
+    text = _SENTENCE_START.sub(lambda m: m.group(1) + m.group(2).lower(), text)
+    return _TRANSFORM.transform(parser().parse(text, start=start))
+
+
+def parse_effects(text: str, offset: int) -> tuple[list[Step], list[Timing]]:
+    """Sentences into steps and restrictions; a sentence the grammar rejects is Unimplemented."""
+    try:
+        items = _parse(text, "effects")
+    except UnexpectedInput:
+        items = []
+        position = 0
+        for sentence in _SENTENCE_END.split(text):
+            start = text.find(sentence, position)
+            position = start + len(sentence)
+            try:
+                items.extend(_parse(sentence, "effects"))
+            except UnexpectedInput:
+                items.append(Unimplemented(sentence, Span(offset + start, offset + position)))
+    steps = [item for item in items if not isinstance(item, Timing)]
+    restrictions = [item for item in items if isinstance(item, Timing)]
+    return steps, restrictions
+
+
+def _targets(steps: list[Step]) -> tuple[TargetSlot, ...]:
+    slots: list[TargetSlot] = []
+    for step in steps:
+        if isinstance(step, Action):
+            for _name, value in step.args:
+                if isinstance(value, ObjectPhrase) and value.kind == "target":
+                    slots.append(TargetSlot(len(slots) + 1, value.description))
+    return tuple(slots)
+
+
+def _with_result(step: Step) -> Step:
+    """In a die-result table, X is the result of the roll."""
+    if isinstance(step, Action):
+        return Action(step.verb, tuple((k, Var("result") if isinstance(v, X) else v) for k, v in step.args))
+    return step
+
+
+def _line_ability(line: str, start: int, spell: bool) -> Ability:
+    """One line of text (not a table row or mode) as an ability."""
+    span = Span(start, start + len(line))
+
+    def unknown(kind: Kind = Kind.UNKNOWN) -> Ability:
+        return Ability(kind, span, unparsed=(Unimplemented(line, span),))
+
+    keywords = parse_keyword_line(line)
+    if keywords is not None:
+        return Ability(Kind.KEYWORD, span, keywords=keywords)
+    match = _CHOOSE.match(line)
+    if match:
+        return Ability(Kind.SPELL if spell else Kind.STATIC, span, choose=match.group(1))
+    match = _LOYALTY.match(line)
+    if match:
+        steps, restrictions = parse_effects(match.group(2), start + match.start(2))
+        return Ability(
+            Kind.LOYALTY,
+            span,
+            loyalty=match.group(1),
+            effects=tuple(steps),
+            restrictions=tuple(restrictions),
+            targets=_targets(steps),
+        )
+    match = _TRIGGER.match(line)
+    if match:
+        return _triggered(line, match.group(1), match.group(2), start, span) or unknown(Kind.TRIGGERED)
+    match = _ABILITY_WORD.match(line)
+    if match and ":" not in match.group(1):
+        inner = _line_ability(match.group(2), start + match.start(2), spell)
+        return replace(inner, span=span, ability_word=match.group(1))
+    if ": " in line and not line.startswith('"'):
+        head, body = line.split(": ", 1)
+        try:
+            cost: tuple[CostItem, ...] = tuple(_parse(head, "costs"))
+        except UnexpectedInput:
+            return unknown(Kind.ACTIVATED)
+        steps, restrictions = parse_effects(body, start + len(head) + 2)
+        mana = bool(steps) and all(isinstance(s, Action) and s.verb == "add_mana" for s in steps)
+        return Ability(
+            Kind.MANA if mana else Kind.ACTIVATED,
+            span,
+            cost=cost,
+            effects=tuple(steps),
+            restrictions=tuple(restrictions),
+            targets=_targets(steps),
+        )
+    steps, restrictions = parse_effects(line, start)
+    kind = Kind.SPELL if spell else Kind.STATIC
+    if any(isinstance(s, Action) and s.verb in _REPLACEMENTS for s in steps):
+        kind = Kind.REPLACEMENT
+    if all(isinstance(s, Unimplemented) for s in steps) and not restrictions:
+        return unknown(kind)
+    return Ability(
+        kind,
+        span,
+        effects=tuple(steps),
+        restrictions=tuple(restrictions),
+        targets=_targets(steps),
+    )
+
+
+def _triggered(line: str, word: str, rest: str, start: int, span: Span) -> Ability | None:
+    """Find the trigger condition: the longest prefix up to a comma that the grammar accepts."""
+    commas = [i for i, char in enumerate(rest) if char == ","]
+    for comma in commas:
+        try:
+            condition = _parse(rest[:comma], "condition")
+        except UnexpectedInput:
+            continue
+        body = rest[comma + 2 :]
+        offset = start + len(word) + 1 + comma + 2
+        steps, restrictions = parse_effects(body, offset)
+        return Ability(
+            Kind.TRIGGERED,
+            span,
+            trigger=str(condition),
+            trigger_word=word,
+            effects=tuple(steps),
+            restrictions=tuple(restrictions),
+            targets=_targets(steps),
+        )
+    return None
+
+
+def _attach_row(ability: Ability, line: str, start: int) -> Ability | None:
+    """A die-result row joins the roll that ends the ability before it."""
+    match = _TABLE_ROW.match(line)
+    if not match or not ability.effects or not isinstance(ability.effects[-1], RollDie):
+        return None
+    steps, _restrictions = parse_effects(match.group(4), start + match.start(4))
+    low = int(match.group(1))
+    row = TableRow(
+        low=low,
+        high=int(match.group(2)) if match.group(2) else (None if match.group(3) else low),
+        effects=tuple(_with_result(s) for s in steps),
+        open_ended=bool(match.group(3)),
+    )
+    roll = ability.effects[-1]
+    return replace(ability, effects=(*ability.effects[:-1], replace(roll, table=(*roll.table, row))))
+
+
+def _attach_mode(ability: Ability, line: str, start: int) -> Ability | None:
+    if ability.choose is None or not line.startswith("• "):
+        return None
+    steps, _restrictions = parse_effects(line[2:], start + 2)
+    mode = Mode(effects=tuple(steps), targets=_targets(steps))
+    return replace(ability, modes=(*ability.modes, mode))
+
+
+def parse_oracle(text: str | None, name: str | None = None, type_line: str | None = None) -> ParsedFace:
+    """Parse a face's oracle text into abilities.
+
+    ``name`` is the card (or face) name, so that the text's references to itself are recognized;
+    ``type_line`` tells spells (instants, sorceries) from permanents, whose sentences are static
+    abilities. Never raises for any text: what is not understood is Unimplemented.
+    """
+    normalized = normalize_oracle(text or "", name)
+    spell = type_line is None or "Instant" in type_line or "Sorcery" in type_line
+    abilities: list[Ability] = []
+    start = 0
+    for line in normalized.lines:
+        attached = None
+        if abilities:
+            attached = _attach_row(abilities[-1], line, start) or _attach_mode(abilities[-1], line, start)
+        if attached is not None:
+            abilities[-1] = attached
+        else:
+            abilities.append(_line_ability(line, start, spell))
+        start += len(line) + 1
+    return ParsedFace(
+        source=text or "",
+        normalized=normalized.text,
+        abilities=tuple(abilities),
+        reminders=normalized.reminders,
+        rendered=render(abilities),
+    )
