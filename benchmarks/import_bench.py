@@ -20,7 +20,6 @@ import argparse
 import json
 import lzma
 import os
-import resource
 import sqlite3
 import subprocess
 import sys
@@ -219,21 +218,10 @@ def check_postgres(base_url: str) -> str | None:
 
 
 def peak_rss_mb() -> float:
-    """This process's peak resident set size in MB.
+    """This process's peak resident set size in MB (see :func:`carddb.measure.peak_memory_mb`)."""
+    from carddb.measure import peak_memory_mb
 
-    On Linux, ``VmHWM`` from ``/proc/self/status``: ``ru_maxrss`` there survives ``exec`` and so
-    starts at the parent's peak (a child of a parent that peaked at 150 MB reports at least 150 MB).
-    Elsewhere ``resource.getrusage(RUSAGE_SELF).ru_maxrss``.
-    """
-    try:
-        with open("/proc/self/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+    return peak_memory_mb()
 
 
 def child_import(url: str, path: Path) -> dict[str, Any]:

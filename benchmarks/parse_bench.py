@@ -73,8 +73,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
     started = time.perf_counter()
+    from carddb.measure import peak_memory_mb
     from carddb.oracle import parse_oracle
-    from carddb.oracle.coverage import measure, peak_memory_mb
+    from carddb.oracle.coverage import measure
     from carddb.oracle.faces import read_faces
 
     import_seconds = time.perf_counter() - started

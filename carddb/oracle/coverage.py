@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from typing import Any, Protocol
 import click
 
 from carddb.errors import CarddbError
+from carddb.measure import peak_memory_mb
 from carddb.oracle.faces import Face, read_faces
 from carddb.oracle.model import ParsedFace
 
@@ -175,27 +175,6 @@ def _shapes(result: ParsedFace, name: str) -> list[str]:
     """The distinct shapes of an incomplete face's unimplemented text, in text order."""
     found = list(dict.fromkeys(shape(node.text, name) for node in result.unimplemented))
     return found or [RENDER_MISMATCH]
-
-
-def peak_memory_mb() -> float:
-    """This process's peak resident set size in MB.
-
-    On Linux ``VmHWM`` from ``/proc/self/status`` (``ru_maxrss`` survives ``exec``, so a child
-    would start at its parent's peak); elsewhere ``resource.getrusage(RUSAGE_SELF).ru_maxrss``.
-    """
-    try:
-        with open("/proc/self/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    try:
-        import resource
-    except ImportError:  # Windows
-        return 0.0
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
 
 
 def format_report(report: CoverageReport) -> str:
