@@ -10,6 +10,7 @@ from lark import Lark, Token, Transformer, v_args
 
 from carddb.oracle.model import (
     Action,
+    Count,
     DiscardCost,
     ExileSelfCost,
     ManaCost,
@@ -43,10 +44,6 @@ def parser() -> Lark:
         cache=True,
         start=["costs", "effects", "condition"],
     )
-
-
-def objects(kind: str, description: str = "") -> ObjectPhrase:
-    return ObjectPhrase(kind, description)
 
 
 @v_args(inline=True)
@@ -148,40 +145,40 @@ class ToModel(Transformer[Token, Any]):
         return SelfRef()
 
     def target_ref(self, description: str) -> ObjectPhrase:
-        return objects("target", description)
+        return ObjectPhrase("target", description)
 
     def it_ref(self) -> ObjectPhrase:
-        return objects("it")
+        return ObjectPhrase("it")
 
     def that_ref(self, description: str) -> ObjectPhrase:
-        return objects("that", description)
+        return ObjectPhrase("that", description)
 
     def enchanted_ref(self, noun: Token) -> ObjectPhrase:
-        return objects("enchanted", str(noun))
+        return ObjectPhrase("enchanted", str(noun))
 
     def equipped_ref(self, noun: Token) -> ObjectPhrase:
-        return objects("equipped", str(noun))
+        return ObjectPhrase("equipped", str(noun))
 
     def all_ref(self, description: str) -> ObjectPhrase:
-        return objects("all", description)
+        return ObjectPhrase("all", description)
 
     def each_ref(self, description: str) -> ObjectPhrase:
-        return objects("each", description)
+        return ObjectPhrase("each", description)
 
     def yours_ref(self, description: str) -> ObjectPhrase:
-        return objects("yours", description)
+        return ObjectPhrase("yours", description)
 
     def target_player_or_planeswalker(self) -> ObjectPhrase:
-        return objects("target", "player or planeswalker")
+        return ObjectPhrase("target", "player or planeswalker")
 
     def any_target(self) -> ObjectPhrase:
-        return objects("target", "any")
+        return ObjectPhrase("target", "any")
 
     def target_recipient(self, description: str) -> ObjectPhrase:
-        return objects("target", description)
+        return ObjectPhrase("target", description)
 
     def each_recipient(self, description: str) -> ObjectPhrase:
-        return objects("each", description)
+        return ObjectPhrase("each", description)
 
     def recipient(self, value: Any) -> Any:
         return value
@@ -237,7 +234,7 @@ class ToModel(Transformer[Token, Any]):
         return Action("damage", (("source", SelfRef()), ("amount", amount), ("to", recipient)))
 
     def damage_by_it(self, amount: Quantity, recipient: Any) -> Action:
-        return Action("damage", (("source", objects("it")), ("amount", amount), ("to", recipient)))
+        return Action("damage", (("source", ObjectPhrase("it")), ("amount", amount), ("to", recipient)))
 
     def regenerate(self, what: Any) -> Action:
         return Action("regenerate", (("object", what),))
@@ -304,7 +301,7 @@ class ToModel(Transformer[Token, Any]):
         return RollDie(sides=int(str(die)[1:]), count=count.value)
 
     def roll_plus(self, count: Number, die: Token, what: str) -> RollDie:
-        return RollDie(sides=int(str(die)[1:]), count=count.value, modifier=_count(what))
+        return RollDie(sides=int(str(die)[1:]), count=count.value, modifier=Count(what))
 
     def roll_ignore_lower(self, count: Number, die: Token) -> RollDie:
         return RollDie(sides=int(str(die)[1:]), count=count.value, ignore_lower=True)
@@ -375,9 +372,3 @@ def _then(step: Any) -> Any:
     if isinstance(step, Action):
         return Action(step.verb, (*step.args, ("then", True)))
     return step
-
-
-def _count(what: str) -> Quantity:
-    from carddb.oracle.model import Count
-
-    return Count(what)

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from carddb.oracle.keywords import Shape, lookup
+
 _CHARACTERS = str.maketrans(
     {
         "\u2019": "'",
@@ -30,11 +32,10 @@ _CHARACTERS = str.maketrans(
 _REMINDER = re.compile(r"\s*\((?:[^()]|\([^()]*\))*\)")
 _SPACES = re.compile(r"[ \t\u00a0\u3000]+")
 _TABLE_RANGE = re.compile(r"^(\d+)\s*[-—]\s*(\d+)\s*\|")
-_LONG_COST_KEYWORDS = (
-    "Ward|Kicker|Cumulative upkeep|Flashback|Echo|Escape|Buyback|Equip|Cycling|Companion|Retrace|"
-    "Suspend \\d+|Reinforce \\d+|Awaken \\d+|Impending \\d+|Multikicker|Morph|Disguise|Unearth|Ninjutsu"
-)
-_SPACED_LONG_COST = re.compile(rf"^((?:{_LONG_COST_KEYWORDS}))\s+—\s+(?=\S)")
+# "Name — cost" where Name may be a keyword with a cost (the keyword table decides), so that
+# "Ward — Pay 2 life." reads as "Ward—Pay 2 life." while ability words keep their spaced dash.
+_SPACED_DASH = re.compile(r"^([A-Z][A-Za-z' -]*?)( \d+| X)?\s+—\s+(?=\S)")
+_COST_SHAPES = frozenset({Shape.COST, Shape.LONG, Shape.NUMBER_COST})
 _SELF_PHRASES = (
     "creature|spell|permanent|artifact|enchantment|land|planeswalker|Aura|Equipment|Vehicle|card|"
     "token|Saga|Class|battle|Fortification|Siege|Case|Room|Background"
@@ -71,6 +72,13 @@ def _outside_quotes(line: str, replace: re.Pattern[str], by: str) -> str:
     return '"'.join(parts)
 
 
+def _unspace_long_cost(match: re.Match[str]) -> str:
+    spec = lookup(match.group(1))
+    if spec is None or spec.shape not in _COST_SHAPES:
+        return match.group(0)
+    return f"{match.group(1)}{match.group(2) or ''}—"
+
+
 def normalize_oracle(text: str | None, name: str | None = None) -> Normalized:
     """The canonical form of ``text`` (a face's oracle text) for the card named ``name``."""
     if not text:
@@ -92,7 +100,7 @@ def normalize_oracle(text: str | None, name: str | None = None) -> Normalized:
         if self_name is not None:
             line = _outside_quotes(line, self_name, "~")
         line = _outside_quotes(line, _THIS, "~")
-        line = _SPACED_LONG_COST.sub(r"\1—", line)
+        line = _SPACED_DASH.sub(_unspace_long_cost, line)
         line = _TABLE_RANGE.sub(r"\1—\2 |", line)
         lines.append(line)
     return Normalized("\n".join(lines), tuple(reminders))
