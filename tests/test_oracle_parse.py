@@ -14,15 +14,18 @@ from hypothesis import strategies as st
 from carddb.oracle import parse_oracle
 from carddb.oracle.model import (
     Action,
-    ExileSelfCost,
+    Clause,
     Kind,
     ManaCost,
+    Noun,
     Number,
-    ObjectPhrase,
+    Pronoun,
     RollDie,
+    SelfRef,
+    Sequence,
     TapCost,
-    Timing,
     Var,
+    X,
 )
 from carddb.oracle.normalize import normalize_oracle
 from carddb.oracle.show import face_to_dict
@@ -48,16 +51,21 @@ def test_underdark_rift_has_a_mana_ability_and_a_sorcery_speed_die_roll() -> Non
     mana, rift = parse_oracle(RIFT, "Underdark Rift", "Land").abilities
     assert mana.kind is Kind.MANA
     assert mana.cost == (TapCost(),)
-    assert mana.effects == (Action("add_mana", (("mana", ("{C}",)),)),)
+    assert mana.effects == (Clause(None, (Action("add_mana", (("mana", ManaCost(("{C}",))),)),)),)
     assert rift.kind is Kind.ACTIVATED
-    assert rift.cost == (ManaCost(("{5}",)), TapCost(), ExileSelfCost())
+    assert rift.cost == (ManaCost(("{5}",)), TapCost(), Action("exile", (("what", SelfRef()),)))
     assert [slot.description for slot in rift.targets] == ["artifact, creature, or planeswalker"]
     roll, put = rift.effects
     assert roll == RollDie(sides=10)
-    assert isinstance(put, Action) and put.verb == "put_into_library"
-    assert put.arg("object") == ObjectPhrase("target", "artifact, creature, or planeswalker")
-    assert put.arg("beneath_top") == Var("result")
-    assert rift.restrictions == (Timing.SORCERY,)
+    assert isinstance(put, Clause)
+    (action,) = put.predicates
+    assert action.verb == "put_into_library"
+    target = Noun(("target",), "artifact, creature, or planeswalker")
+    assert target.alternatives == ("artifact", "creature", "planeswalker")
+    assert action.arg("what") == target
+    assert action.arg("to") == Action("zone", (("owner", "its owner's"), ("zone", "library")))
+    assert action.arg("position") == X()
+    assert [r.verb for r in rift.restrictions] == ["sorcery_speed"]
 
 
 def test_diviners_portent_adds_cards_in_hand_and_reads_a_table() -> None:
@@ -72,15 +80,16 @@ def test_diviners_portent_adds_cards_in_hand_and_reads_a_table() -> None:
     assert roll.sides == 20 and roll.modifier is not None
     low, high = roll.table
     assert (low.low, low.high, high.low, high.open_ended) == (1, 14, 15, True)
-    assert low.effects[0] == Action(
-        "draw",
-        (
-            ("player", spell.effects[0].table[0].effects[0].arg("player")),
-            ("amount", Var("result")),
-            ("explicit", False),
-        ),
-    )
+    (draw,) = low.effects
+    assert draw == Clause(None, (Action("draw", (("what", Noun(("X",), "cards")),)),))
+    assert isinstance(high.effects[0], Sequence)
     assert face.complete
+
+
+def test_x_in_a_table_row_is_the_result_of_the_roll() -> None:
+    face = parse_oracle("Roll a d20.\n1—20 | You gain X life.", "Sampler", "Instant")
+    (row,) = face.abilities[0].effects[0].table
+    assert row.effects[0].predicates[0].arg("amount") == Var("result")
 
 
 def test_two_d20_keep_the_higher() -> None:
@@ -90,14 +99,45 @@ def test_two_d20_keep_the_higher() -> None:
 
 def test_mill_is_a_player_action() -> None:
     (ability,) = parse_oracle("Target player mills three cards.", None, "Sorcery").abilities
-    assert ability.effects[0] == Action(
-        "mill", (("player", ability.effects[0].arg("player")), ("amount", Number(3)), ("explicit", True))
-    )
+    (clause,) = ability.effects
+    assert clause.subject == Noun(("target",), "player")
+    assert clause.predicates == (Action("mill", (("what", Noun(("three",), "cards")),), form=1),)
+    assert clause.predicates[0].arg("what").amount == Number(3)
 
 
 def test_cloak_is_a_keyword_action() -> None:
     (ability,) = parse_oracle("Cloak the top card of your library.", None, "Sorcery").abilities
-    assert isinstance(ability.effects[0], Action) and ability.effects[0].verb == "cloak"
+    assert ability.effects[0].predicates[0].verb == "cloak"
+
+
+def test_predicates_share_their_subject_and_duration() -> None:
+    text = "Target creature gets +2/+0 and gains menace until end of turn."
+    (ability,) = parse_oracle(text, None, "Instant").abilities
+    (clause,) = ability.effects
+    assert [p.verb for p in clause.predicates] == ["gets", "gains"]
+    assert (clause.joins, clause.duration) == ((" and ",), "until end of turn")
+    assert clause.subject == Noun(("target",), "creature")
+
+
+def test_nouns_keep_their_qualifiers() -> None:
+    text = "Return target creature card with mana value 3 or less from your graveyard to the battlefield."
+    face = parse_oracle(text, None, "Sorcery")
+    assert face.complete
+    noun = face.abilities[0].effects[0].predicates[0].arg("what")
+    assert [q.verb for q in noun.qualifiers] == ["with_power", "in_zone"]
+    assert face.abilities[0].targets[0].description == "creature card"
+
+
+def test_quoted_abilities_are_parsed_as_abilities() -> None:
+    face = parse_oracle('Enchanted land has "{T}: Add {C}."', None, "Enchantment — Aura")
+    assert face.complete
+    granted = face.abilities[0].effects[0].predicates[0].arg("ability")
+    assert granted.kind is Kind.MANA
+
+
+def test_it_is_a_pronoun() -> None:
+    face = parse_oracle("Destroy target creature. It can't be regenerated.", None, "Instant")
+    assert face.abilities[0].effects[1].subject == Pronoun("it")
 
 
 def test_keyword_lines_come_from_the_keyword_table() -> None:
@@ -123,11 +163,8 @@ def test_triggered_abilities_keep_their_condition() -> None:
         "Brazen Dwarf",
         "Creature",
     ).abilities
-    assert (ability.kind, ability.trigger_word, ability.trigger) == (
-        Kind.TRIGGERED,
-        "Whenever",
-        "you roll one or more dice",
-    )
+    assert (ability.kind, ability.trigger_word) == (Kind.TRIGGERED, "Whenever")
+    assert ability.trigger == Action("roll_dice", (("who", Pronoun("you")),))
 
 
 def test_replacing_a_roll_is_a_replacement_ability() -> None:
@@ -155,11 +192,11 @@ def test_modal_spells_have_one_mode_per_bullet() -> None:
 
 
 def test_what_the_grammar_does_not_understand_is_unimplemented_never_dropped() -> None:
-    text = "Flying\nWhen ~ enters the battlefield, each player shuffles their hand into their library."
+    text = "Flying\nWhen ~ enters the battlefield, each player juggles their hand into their library."
     face = parse_oracle(text, "Someone", "Creature")
     assert not face.complete
     assert [node.text for node in face.unimplemented] == [
-        "each player shuffles their hand into their library."
+        "each player juggles their hand into their library."
     ]
     assert face.rendered == face.normalized
 

@@ -1,55 +1,110 @@
-"""Loading the oracle grammar and turning its trees into the ability model."""
+"""Building the oracle grammar (frame + word lists + phrase tables) and turning its trees into the
+ability model."""
 
 from __future__ import annotations
 
 import re
+import tomllib
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
 from lark import Lark, Token, Transformer, v_args
+from lark.tree import Meta
 
+from carddb.oracle.keywords import KEYWORDS, Shape
 from carddb.oracle.model import (
+    NUMBER_WORDS,
     Action,
+    Clause,
+    Conditional,
     Count,
-    DiscardCost,
-    ExileSelfCost,
     ManaCost,
+    Noun,
     Number,
-    ObjectPhrase,
-    PayLifeCost,
-    PlayerRef,
-    Quantity,
+    Pronoun,
     RollDie,
-    SacrificeCost,
-    SacrificeSelfCost,
     SelfRef,
+    Sequence,
     TapCost,
-    Timing,
     UntapCost,
-    Var,
     X,
 )
+from carddb.oracle.phrases import Template, by_rule, grammar_rules, templates
 from carddb.resources import grammars_dir
 
-NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+def _alternation(words: list[str]) -> str:
+    return "|".join(re.escape(word) for word in sorted(set(words), key=len, reverse=True))
+
+
+@cache
+def grammar_text() -> str:
+    """The whole grammar: the frame with its word placeholders filled, then the phrase rules."""
+    directory = grammars_dir() / "oracle"
+    words = tomllib.loads((directory / "words.toml").read_text(encoding="utf-8"))
+    adjective = "|".join([_alternation(words["adjectives"]), *words["adjective_patterns"]])
+    noun = _alternation(words["nouns"])
+    subtype = words["subtype_pattern"]
+    word = rf"(?:{adjective}|{noun}|{subtype})(?![\w'-])"
+    head = rf"(?:{noun}|{subtype})(?![\w'-])"
+    item = rf"(?:{word} )*{head}"
+    desc = rf"{item}(?:(?:, {item})*,? (?:or|and|and/or) {item})?"
+    desc_poss = rf"(?:{word} )*(?:{noun}|{subtype})(?:'s|s')"
+    names = [spec.name.lower() for spec in KEYWORDS if spec.shape is Shape.NONE and not spec.pattern]
+    keyword = f"(?:{_alternation(names)}|{'|'.join(words['keyword_patterns'])})(?![\\w-])"
+    keywords = rf"{keyword}(?:(?:, {keyword})*,? (?:and|or) {keyword})?"
+    frame = (directory / "oracle.lark").read_text(encoding="utf-8")
+    for placeholder, pattern in (("DESC", desc), ("DESC_POSS", desc_poss), ("KEYWORDS", keywords)):
+        frame = frame.replace(f"/@{placeholder}@/", "/" + pattern.replace("/", "\\/") + "/")
+    return frame + "\n" + grammar_rules(templates())
 
 
 @cache
 def parser() -> Lark:
     """The LALR parser for costs, effects and trigger conditions (tables cached on disk)."""
-    return Lark.open(
-        str(grammars_dir() / "oracle" / "oracle.lark"),
+    return Lark(
+        grammar_text(),
         parser="lalr",
-        strict=True,
+        strict=False,
         cache=True,
         start=["costs", "effects", "condition"],
     )
 
 
+@cache
+def vocabulary() -> frozenset[str]:
+    """The lowercase words the grammar knows: its literal words and the word lists' nouns,
+    adjectives, determiners and numbers."""
+    words = tomllib.loads((grammars_dir() / "oracle" / "words.toml").read_text(encoding="utf-8"))
+    known = {*words["nouns"], *words["adjectives"], *NUMBER_WORDS}
+    known.update(("another", "all", "those", "that", "these", "any", "each", "other", "nonland"))
+    for terminal in parser().terminals:
+        if terminal.pattern.type == "str":
+            known.update(str(terminal.pattern.value).split())
+    return frozenset(word.lower() for word in known)
+
+
+QuotedParser = Callable[[str], Any]
+_quoted_parser: list[QuotedParser] = []
+
+
+def set_quoted_parser(parse: QuotedParser) -> None:
+    """How quoted ability text (``It has "{T}: Add {C}."``) is parsed: set by carddb.oracle.parse."""
+    _quoted_parser[:] = [parse]
+
+
 @v_args(inline=True)
 class ToModel(Transformer[Token, Any]):
-    """Tree → model values. Sentences become lists of steps; ``then`` marks a step joined to the
-    previous one by ", then"."""
+    """Tree → model values. Phrase-table rules (``pred__draw__0``) become :class:`Action`; the
+    frame's rules have a method each."""
+
+    def __default__(self, data: Any, children: list[Any], meta: Meta) -> Any:
+        found: Template | None = by_rule().get(str(data))
+        if found is None:
+            raise ValueError(f"no transformer for grammar rule {data!r}")
+        roles = [slot.role for slot in found.slots]
+        return Action(found.verb, tuple(zip(roles, children, strict=True)), found.form)
 
     # -- costs
     def costs(self, *items: Any) -> tuple[Any, ...]:
@@ -64,239 +119,79 @@ class ToModel(Transformer[Token, Any]):
     def untap_cost(self) -> UntapCost:
         return UntapCost()
 
-    def exile_self_cost(self, _self: Token) -> ExileSelfCost:
-        return ExileSelfCost()
-
-    def sacrifice_self_cost(self, _self: Token) -> SacrificeSelfCost:
-        return SacrificeSelfCost()
-
-    def sacrifice_cost(self, what: str) -> SacrificeCost:
-        return SacrificeCost(what)
-
-    def discard_cost(self, what: str) -> DiscardCost:
-        return DiscardCost(what)
-
-    def pay_life_cost(self, amount: Quantity) -> PayLifeCost:
-        return PayLifeCost(amount)
-
-    def object(self, article: str, description: str) -> str:
-        return f"{article} {description}"
-
-    def article(self, token: Token) -> str:
-        return str(token).lower()
-
-    # -- quantities
-    def number(self, token: Token) -> Number:
-        return Number(int(token))
-
-    def number_word(self, token: Token) -> Number:
-        return Number(NUMBER_WORDS.index(str(token).lower()))
-
-    def x(self) -> X:
-        return X()
-
-    def one(self) -> Number:
-        return Number(1)
-
-    def two(self) -> Number:
-        return Number(2)
-
-    def one_card(self) -> Number:
-        return Number(1)
-
-    def cards(self, amount: Quantity) -> Quantity:
-        return amount
-
-    def count_word(self, amount: Quantity) -> Quantity:
-        return amount
-
-    def cards_in_hand(self) -> str:
-        return "cards in your hand"
-
-    def description(self, token: Token) -> str:
-        return str(token)
-
-    def description_plural(self, token: Token) -> str:
-        return str(token)
-
-    def keyword_list(self, token: Token) -> str:
-        return str(token)
-
-    # -- players and objects
-    def you(self) -> PlayerRef:
-        return PlayerRef("you")
-
-    def target_player(self) -> PlayerRef:
-        return PlayerRef("target player")
-
-    def target_opponent(self) -> PlayerRef:
-        return PlayerRef("target opponent")
-
-    def each_player(self) -> PlayerRef:
-        return PlayerRef("each player")
-
-    def each_opponent(self) -> PlayerRef:
-        return PlayerRef("each opponent")
-
-    def that_player(self) -> PlayerRef:
-        return PlayerRef("that player")
-
-    def self_ref(self, _self: Token) -> SelfRef:
-        return SelfRef()
-
-    def target_ref(self, description: str) -> ObjectPhrase:
-        return ObjectPhrase("target", description)
-
-    def it_ref(self) -> ObjectPhrase:
-        return ObjectPhrase("it")
-
-    def that_ref(self, description: str) -> ObjectPhrase:
-        return ObjectPhrase("that", description)
-
-    def enchanted_ref(self, noun: Token) -> ObjectPhrase:
-        return ObjectPhrase("enchanted", str(noun))
-
-    def equipped_ref(self, noun: Token) -> ObjectPhrase:
-        return ObjectPhrase("equipped", str(noun))
-
-    def all_ref(self, description: str) -> ObjectPhrase:
-        return ObjectPhrase("all", description)
-
-    def each_ref(self, description: str) -> ObjectPhrase:
-        return ObjectPhrase("each", description)
-
-    def yours_ref(self, description: str) -> ObjectPhrase:
-        return ObjectPhrase("yours", description)
-
-    def target_player_or_planeswalker(self) -> ObjectPhrase:
-        return ObjectPhrase("target", "player or planeswalker")
-
-    def any_target(self) -> ObjectPhrase:
-        return ObjectPhrase("target", "any")
-
-    def target_recipient(self, description: str) -> ObjectPhrase:
-        return ObjectPhrase("target", description)
-
-    def each_recipient(self, description: str) -> ObjectPhrase:
-        return ObjectPhrase("each", description)
-
-    def recipient(self, value: Any) -> Any:
-        return value
-
     # -- sentences
-    def effects(self, *sentences: list[Any]) -> list[Any]:
-        return [step for sentence in sentences for step in sentence]
+    def effects(self, *sentences: Any) -> list[Any]:
+        return list(sentences)
 
-    def sentence(self, value: Any) -> list[Any]:
-        return value if isinstance(value, list) else [value]
+    def restriction_sentence(self, restriction: Action) -> Action:
+        return restriction
 
-    def then(self, first: Any, second: Any) -> list[Any]:
-        return [first, _then(second)]
+    def if_first(self, condition: Any, body: Any) -> Conditional:
+        return Conditional("if", condition, body)
 
-    def sorcery_timing(self) -> Timing:
-        return Timing.SORCERY
+    def if_after(self, body: Any, condition: Any) -> Conditional:
+        return Conditional("if", condition, body, after=True)
 
-    def once_each_turn(self) -> Timing:
-        return Timing.ONCE_EACH_TURN
+    def unless_after(self, body: Any, condition: Any) -> Conditional:
+        return Conditional("unless", condition, body, after=True)
 
-    # -- actions
-    def draw_you(self, amount: Quantity) -> Action:
-        return Action("draw", (("player", PlayerRef("you")), ("amount", amount), ("explicit", False)))
+    def as_long_as_first(self, condition: Any, body: Any) -> Conditional:
+        return Conditional("as long as", condition, body)
 
-    def draw_player(self, player: PlayerRef, amount: Quantity) -> Action:
-        return Action("draw", (("player", player), ("amount", amount), ("explicit", True)))
+    def as_long_as_after(self, body: Any, condition: Any) -> Conditional:
+        return Conditional("as long as", condition, body, after=True)
 
-    def scry(self, amount: Quantity) -> Action:
-        return Action("scry", (("amount", amount),))
+    def otherwise(self, body: Any) -> Conditional:
+        return Conditional("otherwise", None, body)
 
-    def surveil(self, amount: Quantity) -> Action:
-        return Action("surveil", (("amount", amount),))
+    def then_first(self, body: Any) -> Conditional:
+        return Conditional("then", None, body)
 
-    def mill_player(self, player: PlayerRef, amount: Quantity) -> Action:
-        return Action("mill", (("player", player), ("amount", amount), ("explicit", True)))
+    def duration_first(self, duration: str, body: Any) -> Conditional:
+        return Conditional(duration, None, body)
 
-    def mill_you(self, amount: Quantity) -> Action:
-        return Action("mill", (("player", PlayerRef("you")), ("amount", amount), ("explicit", False)))
+    def sequence(self, *steps: Any) -> Sequence:
+        return Sequence(steps, tuple(", then " for _ in steps[1:]))
 
-    def discard_player(self, player: PlayerRef, amount: Quantity) -> Action:
-        return Action("discard", (("player", player), ("amount", amount), ("explicit", True)))
+    def imperative(self, preds: tuple[tuple[Action, ...], tuple[str, ...]], duration: str | None = None) -> Clause:
+        return Clause(None, preds[0], preds[1], duration)
 
-    def discard_you(self, amount: Quantity) -> Action:
-        return Action("discard", (("player", PlayerRef("you")), ("amount", amount), ("explicit", False)))
+    def subject_clause(
+        self, subject: Any, preds: tuple[tuple[Action, ...], tuple[str, ...]], duration: str | None = None
+    ) -> Clause:
+        return Clause(subject, preds[0], preds[1], duration)
 
-    def gain_life(self, player: PlayerRef, amount: Quantity) -> Action:
-        return Action("gain_life", (("player", player), ("amount", amount)))
+    def preds(self, *items: Any) -> tuple[tuple[Action, ...], tuple[str, ...]]:
+        return tuple(items[0::2]), tuple(items[1::2])
 
-    def lose_life(self, player: PlayerRef, amount: Quantity) -> Action:
-        return Action("lose_life", (("player", player), ("amount", amount)))
+    def and_join(self) -> str:
+        return " and "
 
-    def damage(self, _self: Token, amount: Quantity, recipient: Any) -> Action:
-        return Action("damage", (("source", SelfRef()), ("amount", amount), ("to", recipient)))
+    def comma_and_join(self) -> str:
+        return ", and "
 
-    def damage_by_it(self, amount: Quantity, recipient: Any) -> Action:
-        return Action("damage", (("source", ObjectPhrase("it")), ("amount", amount), ("to", recipient)))
+    def comma_join(self) -> str:
+        return ", "
 
-    def regenerate(self, what: Any) -> Action:
-        return Action("regenerate", (("object", what),))
+    def and_then_join(self) -> str:
+        return " and then "
 
-    def destroy(self, what: Any) -> Action:
-        return Action("destroy", (("object", what),))
+    def until_end_of_turn(self) -> str:
+        return "until end of turn"
 
-    def exile(self, what: Any) -> Action:
-        return Action("exile", (("object", what),))
+    def this_turn(self) -> str:
+        return "this turn"
 
-    def return_to_hand(self, what: Any) -> Action:
-        return Action("return_to_hand", (("object", what),))
+    def until_end_of_combat(self) -> str:
+        return "until end of combat"
 
-    def counter(self, what: Any) -> Action:
-        return Action("counter", (("object", what),))
+    def until_your_next_turn(self) -> str:
+        return "until your next turn"
 
-    def tap(self, what: Any) -> Action:
-        return Action("tap", (("object", what),))
+    def for_as_long_as(self, condition: Any) -> Action:
+        return Action("for_as_long_as", (("condition", condition),))
 
-    def untap(self, what: Any) -> Action:
-        return Action("untap", (("object", what),))
-
-    def cloak(self) -> Action:
-        return Action("cloak", (("what", "top card of your library"),))
-
-    def pump_until_eot(self, what: Any, gets: Token, pt: Token) -> Action:
-        return Action(
-            "pump", (("object", what), ("gets", str(gets)), ("pt", str(pt)), ("duration", "end of turn"))
-        )
-
-    def gains_until_eot(self, what: Any, gains: Token, keywords: str) -> Action:
-        return Action(
-            "gain_keywords",
-            (("object", what), ("gains", str(gains)), ("keywords", keywords), ("duration", "end of turn")),
-        )
-
-    def put_counter(self, amount: Quantity, kind: Token, what: Any) -> Action:
-        return Action("put_counters", (("amount", amount), ("kind", str(kind)), ("object", what)))
-
-    put_counters = put_counter
-
-    def put_counters_result(self, kind: Token, what: Any) -> Action:
-        return Action("put_counters", (("amount", Var("result")), ("kind", str(kind)), ("object", what)))
-
-    def then_win_with_counters(self, number: Token, kind: Token, _self: Token) -> list[Any]:
-        condition = Action(
-            "counters_at_least", (("object", SelfRef()), ("kind", str(kind)), ("amount", Number(int(number))))
-        )
-        return [Action("win_the_game", (("player", PlayerRef("you")), ("if", condition)))]
-
-    def extra_die_ignore_lowest(self) -> Action:
-        return Action("replace_roll", (("extra_dice", Number(1)), ("ignore_lowest", True)))
-
-    def add_mana(self, mana: ManaCost) -> Action:
-        return Action("add_mana", (("mana", mana.symbols),))
-
-    def add_mana_choice(self, choice: Token) -> Action:
-        return Action("add_mana", (("choice", tuple(re.findall(r"\{[^{}\s]+\}", str(choice)))),))
-
-    def add_any_color(self) -> Action:
-        return Action("add_mana", (("any_color", 1),))
-
+    # -- dice
     def roll(self, count: Number, die: Token) -> RollDie:
         return RollDie(sides=int(str(die)[1:]), count=count.value)
 
@@ -306,69 +201,94 @@ class ToModel(Transformer[Token, Any]):
     def roll_ignore_lower(self, count: Number, die: Token) -> RollDie:
         return RollDie(sides=int(str(die)[1:]), count=count.value, ignore_lower=True)
 
-    def beneath_top(self, what: Any, amount: Quantity) -> Action:
-        position = Var("result") if isinstance(amount, X) else amount
-        return Action(
-            "put_into_library", (("object", what), ("beneath_top", position), ("where_x", "result"))
-        )
+    def cards_in_hand(self) -> str:
+        return "cards in your hand"
 
-    # -- statics
-    def enters_tapped(self, _self: Token) -> Action:
-        return Action("enters_tapped", (("object", SelfRef()),))
+    # -- conditions
+    def condition(self, cond: Any) -> Any:
+        return cond
 
-    def cant_block(self, _self: Token) -> Action:
-        return Action("cant_block", (("object", SelfRef()),))
+    def either_condition(self, first: Any, second: Any) -> Action:
+        return Action("either", (("first", first), ("second", second)))
 
-    def cant_be_blocked(self, _self: Token) -> Action:
-        return Action("cant_be_blocked", (("object", SelfRef()),))
+    # -- noun phrases
+    def self_ref(self, _self: Token) -> SelfRef:
+        return SelfRef()
 
-    def cant_be_countered(self, _self: Token) -> Action:
-        return Action("cant_be_countered", (("object", SelfRef()),))
+    def you(self) -> Pronoun:
+        return Pronoun("you")
 
-    def attacks_each_combat(self, _self: Token) -> Action:
-        return Action("attacks_each_combat", (("object", SelfRef()),))
+    def pronoun(self, token: Token) -> Pronoun:
+        return Pronoun(str(token))
 
-    def anthem(self, what: Any, gets: Token, pt: Token) -> Action:
-        return Action("anthem", (("object", what), ("gets", str(gets)), ("pt", str(pt))))
+    def noun(self, *parts: Any) -> Noun:
+        determiners = tuple(p for p in parts if isinstance(p, str) and not isinstance(p, Token))
+        description = next(str(p) for p in parts if isinstance(p, Token))
+        qualifiers = tuple(p for p in parts if isinstance(p, Action))
+        return Noun(determiners, description, qualifiers)
 
-    def anthem_with_keywords(self, what: Any, gets: Token, pt: Token, keywords: str) -> Action:
-        return Action(
-            "anthem", (("object", what), ("gets", str(gets)), ("pt", str(pt)), ("keywords", keywords))
-        )
+    def this_noun(self, description: Token) -> Noun:
+        return Noun(("this",), str(description))
 
-    def grant_keywords(self, what: Any, have: Token, keywords: str) -> Action:
-        return Action("grant_keywords", (("object", what), ("have", str(have)), ("keywords", keywords)))
+    def top_cards(self, count: Any, zone: Any) -> Action:
+        return Action("top_cards", (("amount", count), ("zone", zone)))
 
-    # -- trigger conditions
-    def self_enters(self, _self: Token) -> str:
-        return "~ enters the battlefield"
+    def bottom_cards(self, count: Any, zone: Any) -> Action:
+        return Action("bottom_cards", (("amount", count), ("zone", zone)))
 
-    def self_dies(self, _self: Token) -> str:
-        return "~ dies"
+    def determiner(self, token: Token) -> str:
+        return str(token)
 
-    def you_roll_dice(self) -> str:
-        return "you roll one or more dice"
+    def poss(self, *parts: Any) -> str:
+        """``your``, ``its owner's``, ``target player's``, ``~'s``: kept as written."""
+        text = " ".join(str(part) for part in parts)
+        return text.replace("~ 's", "~'s")
 
-    def you_roll_die(self) -> str:
-        return "you roll a die"
+    def zone(self, owner: str, zone: Token) -> Action:
+        return Action("zone", (("owner", owner), ("zone", str(zone))))
 
-    def you_cast_spell(self) -> str:
-        return "you cast a spell"
+    # -- values
+    def number(self, token: Token) -> Number:
+        return Number(int(token))
 
-    def your_upkeep(self) -> str:
-        return "the beginning of your upkeep"
+    def number_word(self, token: Token) -> Number:
+        return Number(NUMBER_WORDS.index(str(token).lower()))
 
-    def your_end_step(self) -> str:
-        return "the beginning of your end step"
+    def x(self) -> X:
+        return X()
 
-    def each_upkeep(self) -> str:
-        return "the beginning of each upkeep"
+    def nw(self, token: Token) -> Number | X:
+        """A number in words, kept as written: "a", "an", "two", "X"."""
+        word = str(token)
+        if word == "X":
+            return X()
+        value = 1 if word in ("a", "an") else NUMBER_WORDS.index(word.lower())
+        return Number(value, word)
 
-    def each_end_step(self) -> str:
-        return "the beginning of each end step"
+    def one(self) -> Number:
+        return Number(1)
 
+    def counters(self, amount: Any, kind: Token) -> Action:
+        return Action("counters", (("amount", amount), ("kind", str(kind))))
 
-def _then(step: Any) -> Any:
-    if isinstance(step, Action):
-        return Action(step.verb, (*step.args, ("then", True)))
-    return step
+    def counters_variable(self, kind: Token) -> Action:
+        return Action("counters", (("amount", None), ("kind", str(kind))))
+
+    def counter(self, token: Token) -> str:
+        return str(token)
+
+    def pt(self, token: Token) -> str:
+        return str(token)
+
+    def mana(self, *symbols: Token) -> ManaCost:
+        return ManaCost(tuple(str(s) for s in symbols))
+
+    def keywords(self, token: Token) -> str:
+        return str(token)
+
+    def color(self, token: Token) -> str:
+        return str(token)
+
+    def quoted(self, token: Token) -> Any:
+        inner = str(token)[1:-1]
+        return _quoted_parser[0](inner) if _quoted_parser else inner

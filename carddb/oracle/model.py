@@ -7,6 +7,7 @@ by the coverage harness.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -23,6 +24,8 @@ class Span:
 @dataclass(frozen=True, slots=True)
 class Number:
     value: int
+    word: str | None = field(default=None, compare=False)
+    """How the text wrote it when not in digits ("a", "two"): kept for printing, not compared."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,33 +57,69 @@ class SelfRef:
 
 
 @dataclass(frozen=True, slots=True)
-class TargetRef:
-    slot: int
+class Pronoun:
+    """``it``, ``them``, ``you``, ``its controller``…: an object or player named earlier or by role."""
+
+    word: str
 
 
 @dataclass(frozen=True, slots=True)
-class PlayerRef:
-    """``you``, ``each opponent``, ``target player`` (with its slot), ``that player``…"""
+class Noun:
+    """A noun phrase naming objects or players: ``target artifact, creature, or planeswalker``,
+    ``two cards``, ``each opponent``, ``creatures you control``, ``a creature card with mana value 3
+    or less from your graveyard``.
 
-    who: str
-    slot: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ObjectPhrase:
-    """Objects a step acts on, as the text names them.
-
-    ``kind`` is one of ``target`` (a :class:`TargetSlot` of the ability; description ``any`` for
-    "any target"), ``it``, ``that``, ``enchanted``, ``equipped``, ``all``, ``each``, ``yours``
-    ("creatures you control"); ``description`` is the noun phrase: "artifact, creature, or
-    planeswalker".
+    ``determiners`` are the words before the description (``("up to", "two", "target")``);
+    ``description`` is the description token itself, adjectives and types with their list words
+    (``"nonblack creature"``, ``"artifact or enchantment"``); ``qualifiers`` are the phrases after
+    it (``you control``, ``with flying``), each a :class:`Action` of the qualifier table.
     """
 
-    kind: str
-    description: str = ""
+    determiners: tuple[str, ...]
+    description: str
+    qualifiers: tuple[Action, ...] = ()
+
+    @property
+    def targeted(self) -> bool:
+        return "target" in self.determiners
+
+    @property
+    def alternatives(self) -> tuple[str, ...]:
+        """The description's alternatives: ``("artifact", "creature", "planeswalker")``."""
+        return tuple(
+            part
+            for part in re.split(r", (?:or |and |and/or )?| (?:or|and|and/or) ", self.description)
+            if part
+        )
+
+    @property
+    def amount(self) -> Quantity | None:
+        """How many: ``two cards`` → 2, ``a card`` → 1, ``X target creatures`` → X."""
+        for word in self.determiners:
+            if word in ("a", "an", "another", "target", "that", "the"):
+                continue
+            if word == "X":
+                return X()
+            if word.isdigit():
+                return Number(int(word))
+            if word in NUMBER_WORDS:
+                return Number(NUMBER_WORDS.index(word))
+            return None
+        return Number(1) if self.determiners and not self.plural else None
+
+    @property
+    def plural(self) -> bool:
+        last = self.alternatives[-1] if self.alternatives else ""
+        return last.endswith("s") and not last.endswith("ss")
 
 
-ObjRef = SelfRef | TargetRef | ObjectPhrase
+NounPhrase = SelfRef | Pronoun | Noun
+
+NUMBER_WORDS = (
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+    "nineteen", "twenty",
+)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,57 +150,62 @@ class UntapCost:
     pass
 
 
-@dataclass(frozen=True, slots=True)
-class ExileSelfCost:
-    pass
 
 
-@dataclass(frozen=True, slots=True)
-class SacrificeSelfCost:
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class SacrificeCost:
-    what: str
-
-
-@dataclass(frozen=True, slots=True)
-class DiscardCost:
-    what: str
-
-
-@dataclass(frozen=True, slots=True)
-class PayLifeCost:
-    amount: Quantity
-
-
-CostItem = (
-    ManaCost
-    | TapCost
-    | UntapCost
-    | ExileSelfCost
-    | SacrificeSelfCost
-    | SacrificeCost
-    | DiscardCost
-    | PayLifeCost
-)
-
-
-# -- effects ------------------------------------------------------------------------------------
+# -- phrases and effects ------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Action:
-    """One instruction: ``verb`` with its arguments, e.g. ``Action("draw", (("amount", Number(2)),))``.
+    """One phrase of a phrase table (``grammars/oracle/phrases/*.toml``): its ``verb`` (the
+    table entry), its arguments by role, and which of the entry's written ``form`` it was, e.g.
+    ``Action("draw", (("what", Noun(("two",), "cards")),))``.
 
-    Verbs are a closed vocabulary (see :data:`carddb.oracle.render.VERBS`); the engine has one
-    handler per verb.
+    Verbs are a closed vocabulary, the tables' entries; the renderer prints an action with its
+    template and the engine has one handler per verb.
     """
 
     verb: str
     args: tuple[tuple[str, object], ...] = ()
+    form: int = 0
 
     def arg(self, name: str) -> object:
         return dict(self.args).get(name)
+
+
+CostItem = ManaCost | TapCost | UntapCost | Action
+"""A cost: mana, {T}, {Q}, or a phrase of the cost table (``Action("exile", object=SelfRef())``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """A subject (or none: an instruction to the ability's controller) with one or more
+    predicates joined by "and": ``target creature gets +2/+0 and gains menace until end of turn``.
+    ``duration`` applies to every predicate."""
+
+    subject: NounPhrase | None
+    predicates: tuple[Action, ...]
+    joins: tuple[str, ...] = ()
+    """The words between predicates: ``" and "``, ``", and "``, ``", "``."""
+    duration: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Sequence:
+    """Steps of one sentence joined by ``, then``: ``scry 2, then draw two cards``."""
+
+    steps: tuple[Step, ...]
+    joins: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Conditional:
+    """A step that happens only under a condition: ``If you do, draw a card``, ``Sacrifice ~
+    unless you pay {1}``, ``You may draw a card`` (``word`` "may", ``condition`` the player)."""
+
+    word: str
+    condition: object
+    body: Step
+    after: bool = False
+    """The condition is written after the body (``… unless you pay {1}``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +240,33 @@ class Unimplemented:
     reason: str = ""
 
 
-Step = Action | RollDie | Unimplemented
+Step = Clause | Sequence | Conditional | Action | RollDie | Unimplemented
+
+
+def walk(step: object) -> list[object]:
+    """Every node below ``step`` (itself included), depth first."""
+    found: list[object] = []
+    stack = [step]
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        if isinstance(node, tuple | list):
+            stack.extend(node)
+        elif isinstance(node, Clause):
+            stack.extend((node.subject, *node.predicates))
+        elif isinstance(node, Sequence):
+            stack.extend(node.steps)
+        elif isinstance(node, Conditional):
+            stack.extend((node.condition, node.body))
+        elif isinstance(node, RollDie):
+            stack.extend(row for row in node.table)
+        elif isinstance(node, TableRow):
+            stack.extend(node.effects)
+        elif isinstance(node, Action):
+            stack.extend(value for _, value in node.args)
+        elif isinstance(node, Noun):
+            stack.extend(node.qualifiers)
+    return found
 
 
 # -- abilities ----------------------------------------------------------------------------------
@@ -212,11 +282,6 @@ class Kind(StrEnum):
     CHAPTER = "chapter"
     LEVEL = "level"
     UNKNOWN = "unknown"
-
-
-class Timing(StrEnum):
-    SORCERY = "sorcery"
-    ONCE_EACH_TURN = "once each turn"
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,16 +306,22 @@ class Ability:
     kind: Kind
     span: Span
     cost: tuple[CostItem, ...] = ()
-    trigger: str | None = None
-    """For triggered abilities, the trigger condition as canonical text ("you roll one or more dice")."""
+    trigger: Step | None = None
+    """For triggered abilities, the trigger condition: a phrase of the condition table."""
     trigger_word: str | None = None
     """``When``, ``Whenever`` or ``At``."""
     targets: tuple[TargetSlot, ...] = ()
     effects: tuple[Step, ...] = ()
-    restrictions: tuple[Timing, ...] = ()
+    """One step per sentence."""
+    restrictions: tuple[Action, ...] = ()
+    """Sentences that limit when the ability may be used (``Activate only as a sorcery.``)."""
     keywords: tuple[Keyword, ...] = ()
     ability_word: str | None = None
     loyalty: str | None = None
+    level: str | None = None
+    """A class level (``{1}{R}: Level 2`` → "2") or a level-up bracket (``LEVEL 1-4`` → "1-4")."""
+    pt: str | None = None
+    """The power and toughness line of a level-up bracket: "2/3"."""
     modes: tuple[Mode, ...] = ()
     choose: str | None = None
     """The modal header: "Choose one", "Choose one or both"…"""
@@ -259,18 +330,10 @@ class Ability:
 
     def unimplemented(self) -> tuple[Unimplemented, ...]:
         """Every Unimplemented node in this ability."""
-        found = list(self.unparsed)
-        steps: list[Step] = list(self.effects)
-        for mode in self.modes:
-            steps.extend(mode.effects)
-        while steps:
-            step = steps.pop()
-            if isinstance(step, Unimplemented):
-                found.append(step)
-            elif isinstance(step, RollDie):
-                for row in step.table:
-                    steps.extend(row.effects)
-        return tuple(found)
+        roots: list[object] = [*self.unparsed, *self.effects, *(m.effects for m in self.modes)]
+        return tuple(
+            node for root in roots for node in walk(root) if isinstance(node, Unimplemented)
+        )
 
 
 @dataclass(frozen=True, slots=True)

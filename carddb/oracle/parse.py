@@ -10,12 +10,12 @@ modal headers (``Choose one —``); then sentences (spell or static abilities).
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import fields, is_dataclass, replace
 from typing import Any
 
 from lark.exceptions import UnexpectedInput
 
-from carddb.oracle.grammar import ToModel, parser
+from carddb.oracle.grammar import ToModel, parser, set_quoted_parser, vocabulary
 from carddb.oracle.keywords import parse_keyword_line
 from carddb.oracle.model import (
     Ability,
@@ -23,44 +23,66 @@ from carddb.oracle.model import (
     CostItem,
     Kind,
     Mode,
-    ObjectPhrase,
+    Noun,
     ParsedFace,
     RollDie,
     Span,
     Step,
     TableRow,
     TargetSlot,
-    Timing,
     Unimplemented,
     Var,
     X,
+    walk,
 )
 from carddb.oracle.normalize import normalize_oracle
+from carddb.oracle.phrases import template
 from carddb.oracle.render import render
 
 _TABLE_ROW = re.compile(r"^(\d+)(?:—(\d+)|(\+))? \| (.+)$")
 _LOYALTY = re.compile(r"^([+-]?(?:\d+|X)): (.+)$")
 _TRIGGER = re.compile(r"^(When|Whenever|At) (.+)$")
 _ABILITY_WORD = re.compile(r"^([A-Z][^—:•|]{1,40}?) — (.+)$")
-_CHOOSE = re.compile(r"^(Choose (?:one|two|three|one or both|one or more|any number)) —$")
-_SENTENCE_END = re.compile(r'(?<=[.!?])\s+(?=[A-Z~"{])')
+_CHOOSE = re.compile(r"^(Choose (?:one|two|three|four|one or both|one or more|any number|up to (?:one|two|three)|one or two)) —$")
+_SENTENCE_END = re.compile(r'(?:(?<=[.!?])|(?<=[.!?]"))\s+(?=[A-Z~"{])')
+_QUOTE_ENDS_SENTENCE = re.compile(r'\."(?=\s+[A-Z~"{]|$)')
+_CLASS_LEVEL = re.compile(r"^((?:\{[^{}]+\})+): Level (\d+)$")
+_LEVEL_BRACKET = re.compile(r"^LEVEL (\d+(?:-\d+|\+))$")
+_PT_LINE = re.compile(r"^(\d+|\*)/(\d+|\*)$")
+_FIRST_WORD = re.compile(r"(^|[.!?] )([A-Z][a-z'-]*)")
 
 _TRANSFORM = ToModel()
-_REPLACEMENTS = frozenset({"replace_roll"})
 
 
-_SENTENCE_START = re.compile(r"(^|[.!?] )([A-Z])(?=[a-z])")
+def _lower_first_words(text: str, first: re.Pattern[str] = _FIRST_WORD) -> str:
+    """A sentence's first word loses its capital when the grammar knows it in lowercase ("Draw",
+    "Target", "Creatures"), not when it is a subtype or a name ("Goblins", "Urza"); the renderer
+    capitalizes sentences again."""
+    words = vocabulary()
+
+    def lower(match: re.Match[str]) -> str:
+        word = match.group(2)
+        return match.group(1) + (word.lower() if word.lower() in words else word)
+
+    return first.sub(lower, text)
+
+
+_COST_ITEM = re.compile(r"(^|, )([A-Z][a-z'-]*)")
 
 
 def _parse(text: str, start: str) -> Any:
-    """Parse with the grammar, whose words are lowercase: a sentence's capital is dropped first
-    (the renderer puts it back)."""
-    text = _SENTENCE_START.sub(lambda m: m.group(1) + m.group(2).lower(), text)
+    """Parse with the grammar, whose words are lowercase: a sentence's (or a cost's) capital is
+    dropped first."""
+    text = _lower_first_words(text, _COST_ITEM if start == "costs" else _FIRST_WORD)
+    if start == "effects":
+        # a sentence that ends with a quoted ability ends with the quote's period
+        text = _QUOTE_ENDS_SENTENCE.sub('.".', text)
     return _TRANSFORM.transform(parser().parse(text, start=start))
 
 
-def parse_effects(text: str, offset: int) -> tuple[list[Step], list[Timing]]:
-    """Sentences into steps and restrictions; a sentence the grammar rejects is Unimplemented."""
+def parse_effects(text: str, offset: int) -> tuple[list[Step], list[Action]]:
+    """Sentences into steps (one per sentence) and restrictions; a sentence the grammar rejects
+    is Unimplemented."""
     try:
         items = _parse(text, "effects")
     except UnexpectedInput:
@@ -73,26 +95,46 @@ def parse_effects(text: str, offset: int) -> tuple[list[Step], list[Timing]]:
                 items.extend(_parse(sentence, "effects"))
             except UnexpectedInput:
                 items.append(Unimplemented(sentence, Span(offset + start, offset + position)))
-    steps = [item for item in items if not isinstance(item, Timing)]
-    restrictions = [item for item in items if isinstance(item, Timing)]
+    steps = [item for item in items if not _is_restriction(item)]
+    restrictions = [item for item in items if _is_restriction(item)]
     return steps, restrictions
+
+
+def _is_restriction(item: object) -> bool:
+    return isinstance(item, Action) and template(item.verb, item.form).family == "restriction"
 
 
 def _targets(steps: list[Step]) -> tuple[TargetSlot, ...]:
     slots: list[TargetSlot] = []
     for step in steps:
-        if isinstance(step, Action):
-            for _name, value in step.args:
-                if isinstance(value, ObjectPhrase) and value.kind == "target":
-                    slots.append(TargetSlot(len(slots) + 1, value.description))
-    return tuple(slots)
+        for node in walk(step):
+            if isinstance(node, Noun) and node.targeted:
+                slots.append(TargetSlot(len(slots) + 1, node.description))
+    return tuple(reversed(slots))
 
 
-def _with_result(step: Step) -> Step:
+def _with_result(node: Any) -> Any:
     """In a die-result table, X is the result of the roll."""
-    if isinstance(step, Action):
-        return Action(step.verb, tuple((k, Var("result") if isinstance(v, X) else v) for k, v in step.args))
-    return step
+    if isinstance(node, X):
+        return Var("result")
+    if isinstance(node, tuple):
+        return tuple(_with_result(item) for item in node)
+    if is_dataclass(node) and not isinstance(node, type):
+        changes = {f.name: _with_result(getattr(node, f.name)) for f in fields(node) if f.compare}
+        return replace(node, **changes)
+    return node
+
+
+def _is_replacement(steps: list[Step]) -> bool:
+    return any(
+        isinstance(node, Action) and " would " in f" {template(node.verb, node.form).text} "
+        for step in steps
+        for node in walk(step)
+        if isinstance(node, Action) and node.verb not in _FRAME_VERBS
+    )
+
+
+_FRAME_VERBS = frozenset({"counters", "zone", "top_cards", "bottom_cards", "either", "for_as_long_as"})
 
 
 def _line_ability(line: str, start: int, spell: bool) -> Ability:
@@ -105,6 +147,14 @@ def _line_ability(line: str, start: int, spell: bool) -> Ability:
     keywords = parse_keyword_line(line)
     if keywords is not None:
         return Ability(Kind.KEYWORD, span, keywords=keywords)
+    match = _CLASS_LEVEL.match(line)
+    if match:
+        return Ability(Kind.LEVEL, span, cost=(_parse(match.group(1), "costs")[0],), level=match.group(2))
+    match = _LEVEL_BRACKET.match(line)
+    if match:
+        return Ability(Kind.LEVEL, span, level=match.group(1))
+    if _PT_LINE.match(line):
+        return Ability(Kind.LEVEL, span, pt=line)
     match = _CHOOSE.match(line)
     if match:
         return Ability(Kind.SPELL if spell else Kind.STATIC, span, choose=match.group(1))
@@ -126,14 +176,15 @@ def _line_ability(line: str, start: int, spell: bool) -> Ability:
     if match and ":" not in match.group(1):
         inner = _line_ability(match.group(2), start + match.start(2), spell)
         return replace(inner, span=span, ability_word=match.group(1))
-    if ": " in line and not line.startswith('"'):
-        head, body = line.split(": ", 1)
+    colon = _cost_colon(line)
+    if colon is not None:
+        head, body = line[:colon], line[colon + 2 :]
         try:
             cost: tuple[CostItem, ...] = tuple(_parse(head, "costs"))
         except UnexpectedInput:
             return unknown(Kind.ACTIVATED)
         steps, restrictions = parse_effects(body, start + len(head) + 2)
-        mana = bool(steps) and all(isinstance(s, Action) and s.verb == "add_mana" for s in steps)
+        mana = bool(steps) and all(_adds_mana(s) for s in steps)
         return Ability(
             Kind.MANA if mana else Kind.ACTIVATED,
             span,
@@ -144,7 +195,7 @@ def _line_ability(line: str, start: int, spell: bool) -> Ability:
         )
     steps, restrictions = parse_effects(line, start)
     kind = Kind.SPELL if spell else Kind.STATIC
-    if any(isinstance(s, Action) and s.verb in _REPLACEMENTS for s in steps):
+    if _is_replacement(steps):
         kind = Kind.REPLACEMENT
     if all(isinstance(s, Unimplemented) for s in steps) and not restrictions:
         return unknown(kind)
@@ -171,7 +222,7 @@ def _triggered(line: str, word: str, rest: str, start: int, span: Span) -> Abili
         return Ability(
             Kind.TRIGGERED,
             span,
-            trigger=str(condition),
+            trigger=condition,
             trigger_word=word,
             effects=tuple(steps),
             restrictions=tuple(restrictions),
@@ -194,6 +245,7 @@ def _attach_row(ability: Ability, line: str, start: int) -> Ability | None:
         open_ended=bool(match.group(3)),
     )
     roll = ability.effects[-1]
+    assert isinstance(roll, RollDie)
     return replace(ability, effects=(*ability.effects[:-1], replace(roll, table=(*roll.table, row))))
 
 
@@ -232,3 +284,29 @@ def parse_oracle(text: str | None, name: str | None = None, type_line: str | Non
         reminders=normalized.reminders,
         rendered=render(abilities),
     )
+
+
+def _cost_colon(line: str) -> int | None:
+    """Where the ": " after an activated ability's cost is (never inside quoted text)."""
+    position = 0
+    for index, part in enumerate(line.split('"')):
+        if index % 2 == 0 and ": " in part:
+            return position + part.index(": ")
+        position += len(part) + 1
+    return None
+
+
+def _adds_mana(step: Step) -> bool:
+    """A mana ability's effect: add mana (with no target)."""
+    nodes = walk(step)
+    return any(isinstance(n, Action) and n.verb == "add_mana" for n in nodes) and not any(
+        isinstance(n, Noun) and n.targeted for n in nodes
+    )
+
+
+def _quoted(text: str) -> Ability:
+    """A quoted ability granted by another ("It has \"{T}: Add {C}.\""), parsed as a line."""
+    return _line_ability(text, 0, spell=False)
+
+
+set_quoted_parser(_quoted)

@@ -1,45 +1,40 @@
 """Printing abilities back as canonical oracle text (the normalized form, ``~`` for the card).
 
 The corpus gate is ``render(parse(text)) == normalize(text)``: a face counts as parsed only when
-its abilities print back exactly as the text they came from.
+its abilities print back exactly as the text they came from. Phrases print with the very template
+of the phrase table they were parsed by (:func:`carddb.oracle.phrases.template`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Iterable
+from collections.abc import Sequence as Seq
 
-from carddb.oracle.grammar import NUMBER_WORDS
 from carddb.oracle.keywords import render_keyword_line
 from carddb.oracle.model import (
+    NUMBER_WORDS,
     Ability,
     Action,
+    Clause,
+    Conditional,
     CostItem,
     Count,
-    DiscardCost,
-    ExileSelfCost,
     Kind,
     ManaCost,
+    Noun,
     Number,
-    ObjectPhrase,
-    PayLifeCost,
-    PlayerRef,
+    Pronoun,
     RollDie,
-    SacrificeCost,
-    SacrificeSelfCost,
     SelfRef,
+    Sequence,
     Step,
     TapCost,
-    Timing,
     Unimplemented,
     UntapCost,
     Var,
     X,
 )
-
-RESTRICTIONS = {
-    Timing.SORCERY: "Activate only as a sorcery.",
-    Timing.ONCE_EACH_TURN: "Activate only once each turn.",
-}
+from carddb.oracle.phrases import Slot, template
 
 
 def capitalize(text: str) -> str:
@@ -61,152 +56,98 @@ def quantity(value: object) -> str:
     raise ValueError(f"not a quantity: {value!r}")
 
 
-def cards(value: object) -> str:
-    """A number of cards in words: ``a card``, ``two cards``, ``X cards``."""
+def in_words(value: object) -> str:
+    """A number as the text wrote it in words: ``a``, ``two``, ``X``."""
     if isinstance(value, Number):
-        if value.value == 1:
-            return "a card"
-        word = NUMBER_WORDS[value.value] if value.value < len(NUMBER_WORDS) else str(value.value)
-        return f"{word} cards"
-    return f"{quantity(value)} cards"
+        if value.word is not None:
+            return value.word
+        return NUMBER_WORDS[value.value] if value.value < len(NUMBER_WORDS) else str(value.value)
+    return quantity(value)
 
 
-def counted(value: object, noun: str) -> str:
-    """``a +1/+1 counter``, ``two +1/+1 counters``, ``a number of luck counters``."""
-    if isinstance(value, Var):
-        return f"a number of {noun}s"
-    if isinstance(value, Number):
-        if value.value == 1:
-            return f"a {noun}"
-        word = NUMBER_WORDS[value.value] if value.value < len(NUMBER_WORDS) else str(value.value)
-        return f"{word} {noun}s"
-    return f"{quantity(value)} {noun}s"
-
-
-def obj(value: object) -> str:
+def noun_phrase(value: object) -> str:
     if isinstance(value, SelfRef):
         return "~"
-    if isinstance(value, PlayerRef):
-        return value.who
-    if isinstance(value, ObjectPhrase):
-        if value.kind == "target":
-            return "any target" if value.description == "any" else f"target {value.description}"
-        if value.kind == "it":
-            return "it"
-        if value.kind == "yours":
-            return f"{value.description} you control"
-        return f"{value.kind} {value.description}"
-    raise ValueError(f"not an object: {value!r}")
+    if isinstance(value, Pronoun):
+        return value.word
+    if isinstance(value, Noun):
+        words = [*value.determiners, value.description]
+        words.extend(action(qualifier) for qualifier in value.qualifiers)
+        return " ".join(words)
+    if isinstance(value, Action):
+        return action(value)
+    raise ValueError(f"not a noun phrase: {value!r}")
 
 
-def _player_verb(player: object, verb: str, third_person: str) -> str:
-    who = obj(player)
-    return f"{who} {verb if who == 'you' else third_person}"
+def _slot(slot: Slot, value: object) -> str:
+    kind = slot.type
+    if kind == "np":
+        return noun_phrase(value)
+    if kind == "n":
+        return quantity(value)
+    if kind == "nw":
+        return in_words(value)
+    if kind == "mana":
+        assert isinstance(value, ManaCost)
+        return "".join(value.symbols)
+    if kind == "quoted":
+        if isinstance(value, Ability):
+            return f'"{render_ability(value)}"'
+        return f'"{value}"'
+    if isinstance(value, Action):
+        return action(value)
+    return str(value)
 
 
-def _draw_like(verb: str, third: str) -> Callable[[Action], str]:
-    def render(action: Action) -> str:
-        amount = cards(action.arg("amount"))
-        if action.arg("explicit"):
-            return f"{_player_verb(action.arg('player'), verb, third)} {amount}"
-        return f"{verb} {amount}"
-
-    return render
-
-
-def _life(verb: str, third: str) -> Callable[[Action], str]:
-    def render(action: Action) -> str:
-        return f"{_player_verb(action.arg('player'), verb, third)} {quantity(action.arg('amount'))} life"
-
-    return render
+def action(value: Action) -> str:
+    """A phrase printed with the form of its table entry it was written in."""
+    frame = _FRAME.get(value.verb)
+    if frame is not None:
+        return frame(value)
+    form = template(value.verb, value.form)
+    args = dict(value.args)
+    return join_words(_slot(part, args[part.role]) if isinstance(part, Slot) else part for part in form.parts)
 
 
-def _object_verb(verb: str, suffix: str = "") -> Callable[[Action], str]:
-    def render(action: Action) -> str:
-        return f"{verb} {obj(action.arg('object'))}{suffix}"
-
-    return render
-
-
-def _static(phrase: str) -> Callable[[Action], str]:
-    def render(action: Action) -> str:
-        return f"{obj(action.arg('object'))} {phrase}"
-
-    return render
+def join_words(pieces: Iterable[str]) -> str:
+    """Words with single spaces, none before a comma or a possessive ``'s``."""
+    text = ""
+    for piece in pieces:
+        text += piece if not text or piece == "," or piece.startswith("'") else " " + piece
+    return text
 
 
-def _add_mana(action: Action) -> str:
-    if action.arg("any_color"):
-        return "add one mana of any color"
-    choice = action.arg("choice")
-    if isinstance(choice, tuple):
-        if len(choice) == 2:
-            return f"add {choice[0]} or {choice[1]}"
-        return "add " + ", ".join(choice[:-1]) + f", or {choice[-1]}"
-    symbols = action.arg("mana")
-    assert isinstance(symbols, tuple)
-    return "add " + "".join(symbols)
+def _counters(value: Action) -> str:
+    amount = value.arg("amount")
+    if amount is None:
+        return f"a number of {value.arg('kind')}"
+    return f"{in_words(amount)} {value.arg('kind')}"
 
 
-def _anthem(action: Action) -> str:
-    text = f"{obj(action.arg('object'))} {action.arg('gets')} {action.arg('pt')}"
-    keywords = action.arg("keywords")
-    return f"{text} and has {keywords}" if keywords else text
+def _cards(amount: object) -> str:
+    if isinstance(amount, Number) and amount.value == 1 and amount.word is None:
+        return "card"
+    return f"{in_words(amount)} cards"
 
 
-VERBS: dict[str, Callable[[Action], str]] = {
-    "draw": _draw_like("draw", "draws"),
-    "mill": _draw_like("mill", "mills"),
-    "discard": _draw_like("discard", "discards"),
-    "scry": lambda a: f"scry {quantity(a.arg('amount'))}",
-    "surveil": lambda a: f"surveil {quantity(a.arg('amount'))}",
-    "gain_life": _life("gain", "gains"),
-    "lose_life": _life("lose", "loses"),
-    "damage": lambda a: (
-        f"{obj(a.arg('source'))} deals {quantity(a.arg('amount'))} damage to {obj(a.arg('to'))}"
-    ),
-    "regenerate": _object_verb("regenerate"),
-    "gain_keywords": lambda a: (
-        f"{obj(a.arg('object'))} {a.arg('gains')} {a.arg('keywords')} until end of turn"
-    ),
-    "destroy": _object_verb("destroy"),
-    "exile": _object_verb("exile"),
-    "return_to_hand": _object_verb("return", " to its owner's hand"),
-    "counter": _object_verb("counter"),
-    "tap": _object_verb("tap"),
-    "untap": _object_verb("untap"),
-    "cloak": lambda a: "cloak the top card of your library",
-    "pump": lambda a: f"{obj(a.arg('object'))} {a.arg('gets')} {a.arg('pt')} until end of turn",
-    "put_counters": lambda a: (
-        f"put {counted(a.arg('amount'), str(a.arg('kind')) + ' counter')} on {obj(a.arg('object'))}"
-        + (" equal to the result" if isinstance(a.arg("amount"), Var) else "")
-    ),
-    "add_mana": _add_mana,
-    "put_into_library": lambda a: (
-        f"put {obj(a.arg('object'))} into its owner's library just beneath the top X cards of that library, "
-        "where X is the result"
-    ),
-    "enters_tapped": _static("enters the battlefield tapped"),
-    "cant_block": _static("can't block"),
-    "cant_be_blocked": _static("can't be blocked"),
-    "cant_be_countered": _static("can't be countered"),
-    "attacks_each_combat": _static("attacks each combat if able"),
-    "anthem": _anthem,
-    "win_the_game": lambda a: (
-        f"then if there are {quantity(_arg(a.arg('if'), 'amount'))} or more "
-        f"{_arg(a.arg('if'), 'kind')} counters on ~, you win the game"
-    ),
-    "replace_roll": lambda a: (
-        "if you would roll one or more dice, instead roll that many dice plus one and ignore the lowest roll"
-    ),
-    "grant_keywords": lambda a: f"{obj(a.arg('object'))} {a.arg('have')} {a.arg('keywords')}",
+_FRAME = {
+    "counters": _counters,
+    "zone": lambda a: f"{a.arg('owner')} {a.arg('zone')}",
+    "top_cards": lambda a: f"the top {_cards(a.arg('amount'))} of {action(_action(a.arg('zone')))}",
+    "bottom_cards": lambda a: f"the bottom {_cards(a.arg('amount'))} of {action(_action(a.arg('zone')))}",
+    "either": lambda a: f"{step(a.arg('first'))} or {step(a.arg('second'))}",
+    "for_as_long_as": lambda a: f"for as long as {step(a.arg('condition'))}",
 }
-"""One renderer per verb: the closed vocabulary of actions the grammar produces."""
+"""Frame-grammar values that print without a phrase-table template (slot spacing in _slot)."""
 
 
-def _arg(action: object, name: str) -> object:
-    assert isinstance(action, Action)
-    return action.arg(name)
+def _action(value: object) -> Action:
+    assert isinstance(value, Action)
+    return value
+
+
+def _duration(value: object) -> str:
+    return action(value) if isinstance(value, Action) else str(value)
 
 
 def render_roll(roll: RollDie) -> str:
@@ -219,28 +160,55 @@ def render_roll(roll: RollDie) -> str:
     return text
 
 
-def render_step(step: Step) -> str:
-    if isinstance(step, RollDie):
-        return render_roll(step)
-    if isinstance(step, Unimplemented):
-        return step.text
-    return VERBS[step.verb](step)
+def step(value: object) -> str:
+    """A step (or a condition) as running text, not capitalized, without its period."""
+    if isinstance(value, Clause):
+        text = "" if value.subject is None else noun_phrase(value.subject)
+        for index, predicate in enumerate(value.predicates):
+            text = join_words((text, action(predicate))) if index == 0 else text + value.joins[index - 1] + action(predicate)
+        if value.duration is not None:
+            text += " " + _duration(value.duration)
+        return text
+    if isinstance(value, Sequence):
+        text = step(value.steps[0])
+        for join, item in zip(value.joins, value.steps[1:], strict=True):
+            text += join + step(item)
+        return text
+    if isinstance(value, Conditional):
+        return _conditional(value)
+    if isinstance(value, RollDie):
+        return render_roll(value)
+    if isinstance(value, Unimplemented):
+        return value.text
+    if isinstance(value, Action):
+        return action(value)
+    raise ValueError(f"not a step: {value!r}")
 
 
-def render_steps(steps: Sequence[Step], restrictions: Sequence[Timing] = ()) -> str:
-    """Steps as sentences: each ends with a period; a step marked ``then`` joins the previous
-    sentence with ", then"."""
-    text = ""
-    for step in steps:
-        if isinstance(step, Unimplemented):
-            text += (" " if text else "") + step.text
-        elif isinstance(step, Action) and step.arg("then") and text.endswith("."):
-            text = text[:-1] + ", then " + lowercase(render_step(step)) + "."
-        else:
-            text += (" " if text else "") + capitalize(render_step(step)) + "."
-    for restriction in restrictions:
-        text += (" " if text else "") + RESTRICTIONS[restriction]
-    return text
+def _conditional(value: Conditional) -> str:
+    body = step(value.body)
+    if value.condition is None:
+        separator = " " if value.word == "then" else ", "
+        return f"{value.word}{separator}{body}"
+    if value.after:
+        return f"{body} {value.word} {step(value.condition)}"
+    return f"{value.word} {step(value.condition)}, {body}"
+
+
+def render_steps(steps: Seq[Step], restrictions: Seq[Action] = (), *, first: bool = True) -> str:
+    """Steps as sentences, each ending with a period and capitalized (the first one only if
+    ``first``: the body of a triggered ability goes on after its condition); unimplemented text as
+    it was."""
+    sentences = [
+        item.text if isinstance(item, Unimplemented) else _sentence(step(item), first or index > 0)
+        for index, item in enumerate((*steps, *restrictions))
+    ]
+    return " ".join(sentences)
+
+
+def _sentence(text: str, capital: bool) -> str:
+    """A sentence with its period, unless it ends with a quoted ability's own (``has "… {C}."``)."""
+    return (capitalize(text) if capital else text) + ("" if text.endswith('."') else ".")
 
 
 def render_cost(item: CostItem) -> str:
@@ -250,24 +218,14 @@ def render_cost(item: CostItem) -> str:
         return "{T}"
     if isinstance(item, UntapCost):
         return "{Q}"
-    if isinstance(item, ExileSelfCost):
-        return "Exile ~"
-    if isinstance(item, SacrificeSelfCost):
-        return "Sacrifice ~"
-    if isinstance(item, SacrificeCost):
-        return f"Sacrifice {item.what}"
-    if isinstance(item, DiscardCost):
-        return f"Discard {item.what}"
-    if isinstance(item, PayLifeCost):
-        return f"Pay {quantity(item.amount)} life"
-    raise ValueError(f"unknown cost {item!r}")
+    return capitalize(action(item))
 
 
-def render_table(steps: Sequence[Step]) -> list[str]:
+def render_table(steps: Seq[Step]) -> list[str]:
     lines: list[str] = []
-    for step in steps:
-        if isinstance(step, RollDie):
-            for row in step.table:
+    for item in steps:
+        if isinstance(item, RollDie):
+            for row in item.table:
                 if row.open_ended:
                     label = f"{row.low}+"
                 elif row.high is None or row.high == row.low:
@@ -284,7 +242,14 @@ def render_ability(ability: Ability) -> str:
     prefix = f"{ability.ability_word} — " if ability.ability_word else ""
     if ability.kind is Kind.KEYWORD:
         return prefix + render_keyword_line(ability.keywords)
-    body = render_steps(ability.effects, ability.restrictions)
+    if ability.kind is Kind.LEVEL:
+        if ability.pt is not None:
+            return ability.pt
+        if ability.cost:
+            return f"{render_cost(ability.cost[0])}: Level {ability.level}"
+        return f"LEVEL {ability.level}"
+    trigger = ability.kind is Kind.TRIGGERED
+    body = render_steps(ability.effects, ability.restrictions, first=not trigger)
     if ability.choose is not None:
         lines = [f"{ability.choose} —"] + [f"• {render_steps(mode.effects)}" for mode in ability.modes]
         body = "\n".join(lines)
@@ -294,13 +259,13 @@ def render_ability(ability: Ability) -> str:
     elif ability.kind is Kind.LOYALTY:
         text = f"{ability.loyalty}: {body}"
     elif ability.kind is Kind.TRIGGERED:
-        text = f"{ability.trigger_word} {ability.trigger}, {lowercase(body)}"
+        text = f"{ability.trigger_word} {step(ability.trigger)}, {body}"
     else:
         text = body
     return "\n".join([prefix + text, *render_table(ability.effects)])
 
 
-def render(abilities: Sequence[Ability]) -> str:
+def render(abilities: Seq[Ability]) -> str:
     """The canonical oracle text of a face's abilities, one line per ability (plus its modes and
     die-result rows)."""
     return "\n".join(render_ability(ability) for ability in abilities)
