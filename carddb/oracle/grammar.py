@@ -141,6 +141,13 @@ class ToModel(Transformer[Token, Any]):
     def as_long_as_after(self, body: Any, condition: Any) -> Conditional:
         return Conditional("as long as", condition, body, after=True)
 
+    def as_first(self, condition: Any, body: Any) -> Conditional:
+        return Conditional("as", condition, body)
+
+    def at_after(self, body: Any, condition: Any) -> Conditional:
+        """A delayed trigger: "Draw a card at the beginning of the next turn's upkeep"."""
+        return Conditional("at", condition, body, after=True)
+
     def otherwise(self, body: Any) -> Conditional:
         return Conditional("otherwise", None, body)
 
@@ -212,8 +219,11 @@ class ToModel(Transformer[Token, Any]):
         return Action("either", (("first", first), ("second", second)))
 
     # -- noun phrases
-    def self_ref(self, _self: Token) -> SelfRef:
-        return SelfRef()
+    def self_ref(self, _self: Token, *qualifiers: Action) -> SelfRef:
+        return SelfRef(qualifiers)
+
+    def other_subject(self, subject: Any, predicate: Action) -> Clause:
+        return Clause(subject, (predicate,))
 
     def you(self) -> Pronoun:
         return Pronoun("you")

@@ -53,7 +53,10 @@ Quantity = Number | X | Var | Count
 # -- objects and players ------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class SelfRef:
-    """The object whose text this is ("~", "this creature", the card's name)."""
+    """The object whose text this is ("~", "this creature", the card's name), perhaps with
+    qualifiers ("~ from your graveyard")."""
+
+    qualifiers: tuple[Action, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +185,9 @@ class Clause:
     ``duration`` applies to every predicate."""
 
     subject: NounPhrase | None
-    predicates: tuple[Action, ...]
+    predicates: tuple[Action | Clause, ...]
+    """Each predicate has the clause's subject, except a clause joined with its own subject
+    ("target player loses 2 life and you gain 2 life")."""
     joins: tuple[str, ...] = ()
     """The words between predicates: ``" and "``, ``", and "``, ``", "``."""
     duration: str | None = None
@@ -254,6 +259,8 @@ def walk(step: object) -> list[object]:
             stack.extend(node)
         elif isinstance(node, Clause):
             stack.extend((node.subject, *node.predicates))
+        elif isinstance(node, SelfRef | Noun):
+            stack.extend(node.qualifiers)
         elif isinstance(node, Sequence):
             stack.extend(node.steps)
         elif isinstance(node, Conditional):
@@ -264,8 +271,6 @@ def walk(step: object) -> list[object]:
             stack.extend(node.effects)
         elif isinstance(node, Action):
             stack.extend(value for _, value in node.args)
-        elif isinstance(node, Noun):
-            stack.extend(node.qualifiers)
     return found
 
 

@@ -90,7 +90,8 @@ def normalize_oracle(text: str | None, name: str | None = None) -> Normalized:
         reminders.append(match.group(0).strip())
         return ""
 
-    self_name = _self_pattern(name)
+    # compiling a pattern per card costs more than the rest of normalizing: only when it is needed
+    self_name = _self_pattern(name) if name and name.split(",")[0].strip() in text else None
     lines = []
     for raw_line in text.split("\n"):
         line = _REMINDER.sub(set_aside, raw_line)

@@ -43,7 +43,11 @@ _TABLE_ROW = re.compile(r"^(\d+)(?:—(\d+)|(\+))? \| (.+)$")
 _LOYALTY = re.compile(r"^([+-]?(?:\d+|X)): (.+)$")
 _TRIGGER = re.compile(r"^(When|Whenever|At) (.+)$")
 _ABILITY_WORD = re.compile(r"^([A-Z][^—:•|]{1,40}?) — (.+)$")
-_CHOOSE = re.compile(r"^(Choose (?:one|two|three|four|one or both|one or more|any number|up to (?:one|two|three)|one or two)) —$")
+_CHOOSE = re.compile(
+    r"^([Cc]hoose (?:one|two|three|four|five|one or both|one or more|any number|up to (?:one|two|three|four)"
+    r"|one or two|one that hasn't been chosen|one that hasn't been chosen this turn|one\. You may choose the same "
+    r"mode more than once|one or more\. Each mode must target a different player)) —$"
+)
 _SENTENCE_END = re.compile(r'(?:(?<=[.!?])|(?<=[.!?]"))\s+(?=[A-Z~"{])')
 _QUOTE_ENDS_SENTENCE = re.compile(r'\."(?=\s+[A-Z~"{]|$)')
 _CLASS_LEVEL = re.compile(r"^((?:\{[^{}]+\})+): Level (\d+)$")
@@ -80,21 +84,27 @@ def _parse(text: str, start: str) -> Any:
     return _TRANSFORM.transform(parser().parse(text, start=start))
 
 
+def sentences(text: str) -> list[tuple[int, str]]:
+    """The sentences of ``text`` with their offsets; a period inside quoted text ends no sentence."""
+    found: list[tuple[int, str]] = []
+    start = 0
+    for match in _SENTENCE_END.finditer(text):
+        if text.count('"', 0, match.start()) % 2 == 0:
+            found.append((start, text[start : match.start()]))
+            start = match.end()
+    found.append((start, text[start:]))
+    return found
+
+
 def parse_effects(text: str, offset: int) -> tuple[list[Step], list[Action]]:
     """Sentences into steps (one per sentence) and restrictions; a sentence the grammar rejects
     is Unimplemented."""
-    try:
-        items = _parse(text, "effects")
-    except UnexpectedInput:
-        items = []
-        position = 0
-        for sentence in _SENTENCE_END.split(text):
-            start = text.find(sentence, position)
-            position = start + len(sentence)
-            try:
-                items.extend(_parse(sentence, "effects"))
-            except UnexpectedInput:
-                items.append(Unimplemented(sentence, Span(offset + start, offset + position)))
+    items: list[Any] = []
+    for start, sentence in sentences(text):
+        try:
+            items.extend(_parse(sentence, "effects"))
+        except UnexpectedInput:
+            items.append(Unimplemented(sentence, Span(offset + start, offset + start + len(sentence))))
     steps = [item for item in items if not _is_restriction(item)]
     restrictions = [item for item in items if _is_restriction(item)]
     return steps, restrictions
@@ -149,7 +159,8 @@ def _line_ability(line: str, start: int, spell: bool) -> Ability:
         return Ability(Kind.KEYWORD, span, keywords=keywords)
     match = _CLASS_LEVEL.match(line)
     if match:
-        return Ability(Kind.LEVEL, span, cost=(_parse(match.group(1), "costs")[0],), level=match.group(2))
+        cost = tuple(_parse(match.group(1), "costs"))
+        return Ability(Kind.LEVEL, span, cost=cost, level=match.group(2))
     match = _LEVEL_BRACKET.match(line)
     if match:
         return Ability(Kind.LEVEL, span, level=match.group(1))
@@ -160,15 +171,7 @@ def _line_ability(line: str, start: int, spell: bool) -> Ability:
         return Ability(Kind.SPELL if spell else Kind.STATIC, span, choose=match.group(1))
     match = _LOYALTY.match(line)
     if match:
-        steps, restrictions = parse_effects(match.group(2), start + match.start(2))
-        return Ability(
-            Kind.LOYALTY,
-            span,
-            loyalty=match.group(1),
-            effects=tuple(steps),
-            restrictions=tuple(restrictions),
-            targets=_targets(steps),
-        )
+        return Ability(Kind.LOYALTY, span, loyalty=match.group(1), **_body(match.group(2), start + match.start(2)))
     match = _TRIGGER.match(line)
     if match:
         return _triggered(line, match.group(1), match.group(2), start, span) or unknown(Kind.TRIGGERED)
@@ -183,16 +186,10 @@ def _line_ability(line: str, start: int, spell: bool) -> Ability:
             cost: tuple[CostItem, ...] = tuple(_parse(head, "costs"))
         except UnexpectedInput:
             return unknown(Kind.ACTIVATED)
-        steps, restrictions = parse_effects(body, start + len(head) + 2)
+        parts = _body(body, start + len(head) + 2)
+        steps = parts.get("effects", ())
         mana = bool(steps) and all(_adds_mana(s) for s in steps)
-        return Ability(
-            Kind.MANA if mana else Kind.ACTIVATED,
-            span,
-            cost=cost,
-            effects=tuple(steps),
-            restrictions=tuple(restrictions),
-            targets=_targets(steps),
-        )
+        return Ability(Kind.MANA if mana else Kind.ACTIVATED, span, cost=cost, **parts)
     steps, restrictions = parse_effects(line, start)
     kind = Kind.SPELL if spell else Kind.STATIC
     if _is_replacement(steps):
@@ -208,6 +205,16 @@ def _line_ability(line: str, start: int, spell: bool) -> Ability:
     )
 
 
+def _body(text: str, offset: int) -> dict[str, Any]:
+    """The effect part of an ability: sentences, or the header of a modal ability ("choose one —",
+    its modes follow on the next lines)."""
+    match = _CHOOSE.match(text)
+    if match:
+        return {"choose": match.group(1)}
+    steps, restrictions = parse_effects(text, offset)
+    return {"effects": tuple(steps), "restrictions": tuple(restrictions), "targets": _targets(steps)}
+
+
 def _triggered(line: str, word: str, rest: str, start: int, span: Span) -> Ability | None:
     """Find the trigger condition: the longest prefix up to a comma that the grammar accepts."""
     commas = [i for i, char in enumerate(rest) if char == ","]
@@ -218,16 +225,7 @@ def _triggered(line: str, word: str, rest: str, start: int, span: Span) -> Abili
             continue
         body = rest[comma + 2 :]
         offset = start + len(word) + 1 + comma + 2
-        steps, restrictions = parse_effects(body, offset)
-        return Ability(
-            Kind.TRIGGERED,
-            span,
-            trigger=condition,
-            trigger_word=word,
-            effects=tuple(steps),
-            restrictions=tuple(restrictions),
-            targets=_targets(steps),
-        )
+        return Ability(Kind.TRIGGERED, span, trigger=condition, trigger_word=word, **_body(body, offset))
     return None
 
 

@@ -67,7 +67,7 @@ def in_words(value: object) -> str:
 
 def noun_phrase(value: object) -> str:
     if isinstance(value, SelfRef):
-        return "~"
+        return join_words(("~", *(action(qualifier) for qualifier in value.qualifiers)))
     if isinstance(value, Pronoun):
         return value.word
     if isinstance(value, Noun):
@@ -165,7 +165,8 @@ def step(value: object) -> str:
     if isinstance(value, Clause):
         text = "" if value.subject is None else noun_phrase(value.subject)
         for index, predicate in enumerate(value.predicates):
-            text = join_words((text, action(predicate))) if index == 0 else text + value.joins[index - 1] + action(predicate)
+            words = step(predicate)
+            text = join_words((text, words)) if index == 0 else text + value.joins[index - 1] + words
         if value.duration is not None:
             text += " " + _duration(value.duration)
         return text
