@@ -154,13 +154,17 @@ class ToModel(Transformer[Token, Any]):
     def then_first(self, body: Any) -> Conditional:
         return Conditional("then", None, body)
 
-    def duration_first(self, duration: str, body: Any) -> Conditional:
+    def duration_first(self, duration: str | Action, body: Any) -> Conditional:
+        if isinstance(duration, Action):
+            return Conditional("for as long as", duration.arg("condition"), body)
         return Conditional(duration, None, body)
 
     def sequence(self, *steps: Any) -> Sequence:
         return Sequence(steps, tuple(", then " for _ in steps[1:]))
 
-    def imperative(self, preds: tuple[tuple[Action, ...], tuple[str, ...]], duration: str | None = None) -> Clause:
+    def imperative(
+        self, preds: tuple[tuple[Action, ...], tuple[str, ...]], duration: str | None = None
+    ) -> Clause:
         return Clause(None, preds[0], preds[1], duration)
 
     def subject_clause(

@@ -153,8 +153,6 @@ class UntapCost:
     pass
 
 
-
-
 # -- phrases and effects ------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Action:
@@ -336,9 +334,7 @@ class Ability:
     def unimplemented(self) -> tuple[Unimplemented, ...]:
         """Every Unimplemented node in this ability."""
         roots: list[object] = [*self.unparsed, *self.effects, *(m.effects for m in self.modes)]
-        return tuple(
-            node for root in roots for node in walk(root) if isinstance(node, Unimplemented)
-        )
+        return tuple(node for root in roots for node in walk(root) if isinstance(node, Unimplemented))
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,8 +45,9 @@ _TRIGGER = re.compile(r"^(When|Whenever|At) (.+)$")
 _ABILITY_WORD = re.compile(r"^([A-Z][^—:•|]{1,40}?) — (.+)$")
 _CHOOSE = re.compile(
     r"^([Cc]hoose (?:one|two|three|four|five|one or both|one or more|any number|up to (?:one|two|three|four)"
-    r"|one or two|one that hasn't been chosen|one that hasn't been chosen this turn|one\. You may choose the same "
-    r"mode more than once|one or more\. Each mode must target a different player)) —$"
+    r"|one or two|one that hasn't been chosen|one that hasn't been chosen this turn"
+    r"|one\. You may choose the same mode more than once"
+    r"|one or more\. Each mode must target a different player)) —$"
 )
 _SENTENCE_END = re.compile(r'(?:(?<=[.!?])|(?<=[.!?]"))\s+(?=[A-Z~"{])')
 _QUOTE_ENDS_SENTENCE = re.compile(r'\."(?=\s+[A-Z~"{]|$)')
@@ -68,7 +69,9 @@ def _lower_first_words(text: str, first: re.Pattern[str] = _FIRST_WORD) -> str:
         word = match.group(2)
         return match.group(1) + (word.lower() if word.lower() in words else word)
 
-    return first.sub(lower, text)
+    parts = text.split('"')
+    parts[0::2] = [first.sub(lower, part) for part in parts[0::2]]
+    return '"'.join(parts)
 
 
 _COST_ITEM = re.compile(r"(^|, )([A-Z][a-z'-]*)")
@@ -159,8 +162,7 @@ def _line_ability(line: str, start: int, spell: bool) -> Ability:
         return Ability(Kind.KEYWORD, span, keywords=keywords)
     match = _CLASS_LEVEL.match(line)
     if match:
-        cost = tuple(_parse(match.group(1), "costs"))
-        return Ability(Kind.LEVEL, span, cost=cost, level=match.group(2))
+        return Ability(Kind.LEVEL, span, cost=tuple(_parse(match.group(1), "costs")), level=match.group(2))
     match = _LEVEL_BRACKET.match(line)
     if match:
         return Ability(Kind.LEVEL, span, level=match.group(1))
@@ -171,7 +173,9 @@ def _line_ability(line: str, start: int, spell: bool) -> Ability:
         return Ability(Kind.SPELL if spell else Kind.STATIC, span, choose=match.group(1))
     match = _LOYALTY.match(line)
     if match:
-        return Ability(Kind.LOYALTY, span, loyalty=match.group(1), **_body(match.group(2), start + match.start(2)))
+        return Ability(
+            Kind.LOYALTY, span, loyalty=match.group(1), **_body(match.group(2), start + match.start(2))
+        )
     match = _TRIGGER.match(line)
     if match:
         return _triggered(line, match.group(1), match.group(2), start, span) or unknown(Kind.TRIGGERED)

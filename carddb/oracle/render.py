@@ -7,7 +7,7 @@ of the phrase table they were parsed by (:func:`carddb.oracle.phrases.template`)
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from collections.abc import Sequence as Seq
 
 from carddb.oracle.keywords import render_keyword_line
@@ -130,7 +130,7 @@ def _cards(amount: object) -> str:
     return f"{in_words(amount)} cards"
 
 
-_FRAME = {
+_FRAME: dict[str, Callable[[Action], str]] = {
     "counters": _counters,
     "zone": lambda a: f"{a.arg('owner')} {a.arg('zone')}",
     "top_cards": lambda a: f"the top {_cards(a.arg('amount'))} of {action(_action(a.arg('zone')))}",
