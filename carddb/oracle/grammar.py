@@ -3,13 +3,16 @@ ability model."""
 
 from __future__ import annotations
 
+import io
+import logging
 import re
 import tomllib
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, logger, v_args
 from lark.tree import Meta
 
 from carddb.oracle.keywords import KEYWORDS, Shape
@@ -306,3 +309,42 @@ class ToModel(Transformer[Token, Any]):
     def quoted(self, token: Token) -> Any:
         inner = str(token)[1:-1]
         return _quoted_parser[0](inner) if _quoted_parser else inner
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """A shift/reduce conflict of the LALR tables, resolved by shifting: ``word`` is the text of
+    the terminal shifted, ``rule`` the item that could have been reduced instead."""
+
+    word: str
+    rule: str
+
+
+def shift_reduce_conflicts() -> list[Conflict]:
+    """The grammar's shift/reduce conflicts (Lark resolves them by shifting, as yacc does).
+
+    The grammar is built with ``strict=False`` because a noun's qualifiers ("target creature *you
+    control*", "a card *from your graveyard*") and lists ("gets +1/+1 *and* gains flying") attach
+    to the nearest phrase, which is the shift; ``tests/test_oracle_grammar.py`` checks that every
+    conflict is one of those. Reduce/reduce conflicts are always errors.
+    """
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    logger.addHandler(handler)
+    previous = logger.level
+    logger.setLevel(logging.DEBUG)
+    try:
+        built = Lark(
+            grammar_text(), parser="lalr", strict=False, debug=True, start=["costs", "effects", "condition"]
+        )
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(previous)
+    words = {t.name: str(t.pattern.value) for t in built.terminals}
+    found = set()
+    for match in _CONFLICT.finditer(stream.getvalue()):
+        found.add(Conflict(words.get(match.group(1), match.group(1)), match.group(2).strip()))
+    return sorted(found, key=lambda c: (c.word, c.rule))
+
+
+_CONFLICT = re.compile(r"Shift/Reduce conflict for terminal (\w+): \(resolving as shift\)\n \* <([^>]*)>")
