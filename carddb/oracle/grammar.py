@@ -51,7 +51,7 @@ def grammar_text() -> str:
     subtype = words["subtype_pattern"]
     word = rf"(?:{adjective}|{noun}|{subtype})(?![\w'-])"
     head = rf"(?:{noun}|{subtype})(?![\w'-])"
-    item = rf"(?:{word} )*{head}"
+    item = rf"(?:{word} (?:(?:or|and) )?)*{head}"  # "attacking or blocking creature"
     desc = rf"{item}(?:(?:, {item})*,? (?:or|and|and/or) {item})?"
     desc_poss = rf"(?:{word} )*(?:{noun}|{subtype})(?:'s|s')"
     names = [spec.name.lower() for spec in KEYWORDS if spec.shape is Shape.NONE and not spec.pattern]
