@@ -60,7 +60,12 @@ def grammar_text() -> str:
     frame = (directory / "oracle.lark").read_text(encoding="utf-8")
     for placeholder, pattern in (("DESC", desc), ("DESC_POSS", desc_poss), ("KEYWORDS", keywords)):
         frame = frame.replace(f"/@{placeholder}@/", "/" + pattern.replace("/", "\\/") + "/")
-    return frame + "\n" + grammar_rules(templates())
+    phrases = frozenset(_MULTIWORD.findall(frame))
+    return frame + "\n" + grammar_rules(templates(), phrases)
+
+
+_MULTIWORD = re.compile(r'"([^"\s]+(?: [^"\s]+)+|, [^"\s]+)"')
+"""The frame's literal tokens of several words: "this turn", "as long as", ", then"."""
 
 
 @cache
@@ -150,6 +155,24 @@ class ToModel(Transformer[Token, Any]):
     def at_after(self, body: Any, condition: Any) -> Conditional:
         """A delayed trigger: "Draw a card at the beginning of the next turn's upkeep"."""
         return Conditional("at", condition, body, after=True)
+
+    def where_x(self, body: Any, value: Any) -> Conditional:
+        """ "…, where X is the number of Elves you control": X bound for the sentence."""
+        return Conditional("where X is", value, body, after=True)
+
+    def number_of(self, what: Any) -> Action:
+        return Action("number_of", (("what", what),))
+
+    def stat_of(self, owner: str, stat: Token) -> Action:
+        return Action("stat_of", (("owner", owner), ("stat", str(stat))))
+
+    def the_result(self) -> Action:
+        return Action("the_result")
+
+    def owner_of(self, *parts: Any) -> Noun:
+        """ "that creature's controller": the player, named by the object's role."""
+        determiners = tuple(p for p in parts[:-2])
+        return Noun(determiners, f"{parts[-2]} {parts[-1]}")
 
     def otherwise(self, body: Any) -> Conditional:
         return Conditional("otherwise", None, body)

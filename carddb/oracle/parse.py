@@ -40,7 +40,7 @@ from carddb.oracle.phrases import template
 from carddb.oracle.render import render
 
 _TABLE_ROW = re.compile(r"^(\d+)(?:—(\d+)|(\+))? \| (.+)$")
-_LOYALTY = re.compile(r"^([+-]?(?:\d+|X)): (.+)$")
+_LOYALTY = re.compile(r"^(\[[+-]?(?:\d+|X)\]|[+-]?(?:\d+|X)): (.+)$")
 _TRIGGER = re.compile(r"^(When|Whenever|At) (.+)$")
 _ABILITY_WORD = re.compile(r"^([A-Z][^—:•|]{1,40}?) — (.+)$")
 _CHOOSE = re.compile(
@@ -147,7 +147,19 @@ def _is_replacement(steps: list[Step]) -> bool:
     )
 
 
-_FRAME_VERBS = frozenset({"counters", "zone", "top_cards", "bottom_cards", "either", "for_as_long_as"})
+_FRAME_VERBS = frozenset(
+    {
+        "counters",
+        "zone",
+        "top_cards",
+        "bottom_cards",
+        "either",
+        "for_as_long_as",
+        "number_of",
+        "stat_of",
+        "the_result",
+    }
+)
 
 
 def _line_ability(line: str, start: int, spell: bool) -> Ability:

@@ -151,8 +151,33 @@ def _literal(word: str) -> str:
     return '"' + word.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def grammar_rules(templates: tuple[Template, ...]) -> str:
-    """Lark rules for the templates, and one alternation per family."""
+def _symbols(parts: tuple[str | Slot, ...], phrases: frozenset[str]) -> list[str]:
+    """A form's grammar symbols. Runs of words that the frame lexes as one token ("this turn",
+    "as long as", ", then") become that token, or the frame's token would win and the form would
+    never match."""
+    longest = max((len(phrase.split()) for phrase in phrases), default=1)
+    symbols: list[str] = []
+    index = 0
+    while index < len(parts):
+        part = parts[index]
+        if isinstance(part, Slot):
+            symbols.append(part.type)
+            index += 1
+            continue
+        for size in range(longest, 0, -1):
+            words = parts[index : index + size]
+            if all(isinstance(w, str) for w in words):
+                phrase = " ".join(str(w) for w in words).replace(" ,", ",")
+                if size == 1 or phrase in phrases:
+                    symbols.append(_literal(phrase))
+                    index += size
+                    break
+    return symbols
+
+
+def grammar_rules(templates: tuple[Template, ...], phrases: frozenset[str] = frozenset()) -> str:
+    """Lark rules for the templates, and one alternation per family; ``phrases`` are the frame's
+    tokens of several words."""
     lines: list[str] = []
     for family, rule in FAMILIES.items():
         members = [t.rule for t in templates if t.family == family]
@@ -160,7 +185,7 @@ def grammar_rules(templates: tuple[Template, ...]) -> str:
             raise PhraseTableError(f"the phrase tables define no [{family}] entries")
         lines.append(f"?{rule}: " + "\n    | ".join(members))
     for template in templates:
-        symbols = [part.type if isinstance(part, Slot) else _literal(part) for part in template.parts]
+        symbols = _symbols(template.parts, phrases)
         lines.append(f"{template.rule}: {' '.join(symbols)}")
     return "\n".join(lines) + "\n"
 

@@ -137,6 +137,9 @@ _FRAME: dict[str, Callable[[Action], str]] = {
     "bottom_cards": lambda a: f"the bottom {_cards(a.arg('amount'))} of {action(_action(a.arg('zone')))}",
     "either": lambda a: f"{step(a.arg('first'))} or {step(a.arg('second'))}",
     "for_as_long_as": lambda a: f"for as long as {step(a.arg('condition'))}",
+    "number_of": lambda a: f"the number of {noun_phrase(a.arg('what'))}",
+    "stat_of": lambda a: join_words((str(a.arg("owner")), str(a.arg("stat")))),
+    "the_result": lambda a: "the result",
 }
 """Frame-grammar values that print without a phrase-table template (slot spacing in _slot)."""
 
@@ -192,7 +195,8 @@ def _conditional(value: Conditional) -> str:
         separator = " " if value.word == "then" else ", "
         return f"{value.word}{separator}{body}"
     if value.after:
-        return f"{body} {value.word} {step(value.condition)}"
+        comma = "," if value.word == "where X is" else ""
+        return f"{body}{comma} {value.word} {step(value.condition)}"
     return f"{value.word} {step(value.condition)}, {body}"
 
 
