@@ -10,7 +10,21 @@ import pytest
 from carddb.oracle.grammar import shift_reduce_conflicts
 from carddb.oracle.phrases import PhraseTableError, Slot, grammar_rules, load_tables, templates
 
-CONTINUATIONS = {"and", "or", ",", ", and", "instead", "rather", "if", "activated", "mana", "next"}
+CONTINUATIONS = {
+    "and",
+    "or",
+    ",",
+    ", and",
+    "instead",
+    "rather",
+    "if",
+    "activated",
+    "mana",
+    "next",
+    "for each",
+    "or more",
+    "or fewer",
+}
 """Words that go on with a longer phrase of the tables ("… instead", "… rather than pay …", "cast …
 as though it had flash if …", "its activated abilities", "their mana abilities", "its controller's
 next untap step"): shifting them

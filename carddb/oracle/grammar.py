@@ -189,14 +189,14 @@ class ToModel(Transformer[Token, Any]):
         return Sequence(steps, tuple(", then " for _ in steps[1:]))
 
     def imperative(
-        self, preds: tuple[tuple[Action, ...], tuple[str, ...]], duration: str | None = None
+        self, preds: tuple[tuple[Action, ...], tuple[str, ...]], duration: Any, for_each: Any
     ) -> Clause:
-        return Clause(None, preds[0], preds[1], duration)
+        return Clause(None, preds[0], preds[1], duration, for_each)
 
     def subject_clause(
-        self, subject: Any, preds: tuple[tuple[Action, ...], tuple[str, ...]], duration: str | None = None
+        self, subject: Any, preds: tuple[tuple[Action, ...], tuple[str, ...]], duration: Any, for_each: Any
     ) -> Clause:
-        return Clause(subject, preds[0], preds[1], duration)
+        return Clause(subject, preds[0], preds[1], duration, for_each)
 
     def preds(self, *items: Any) -> tuple[tuple[Action, ...], tuple[str, ...]]:
         return tuple(items[0::2]), tuple(items[1::2])
@@ -276,8 +276,8 @@ class ToModel(Transformer[Token, Any]):
     def bottom_cards(self, count: Any, zone: Any) -> Action:
         return Action("bottom_cards", (("amount", count), ("zone", zone)))
 
-    def determiner(self, token: Token) -> str:
-        return str(token)
+    def determiner(self, *tokens: Token) -> str:
+        return " ".join(str(token) for token in tokens)
 
     def poss(self, *parts: Any) -> str:
         """``your``, ``its owner's``, ``target player's``, ``~'s``: kept as written."""
@@ -302,6 +302,8 @@ class ToModel(Transformer[Token, Any]):
         word = str(token)
         if word == "X":
             return X()
+        if word.isdigit():
+            return Number(int(word), word)
         value = 1 if word in ("a", "an") else NUMBER_WORDS.index(word.lower())
         return Number(value, word)
 

@@ -188,7 +188,9 @@ class Clause:
     ("target player loses 2 life and you gain 2 life")."""
     joins: tuple[str, ...] = ()
     """The words between predicates: ``" and "``, ``", and "``, ``", "``."""
-    duration: str | None = None
+    duration: str | Action | None = None
+    for_each: NounPhrase | None = None
+    """"… until end of turn for each creature blocking it": the predicates count once per object."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,7 +258,7 @@ def walk(step: object) -> list[object]:
         if isinstance(node, tuple | list):
             stack.extend(node)
         elif isinstance(node, Clause):
-            stack.extend((node.subject, *node.predicates))
+            stack.extend((node.subject, *node.predicates, node.for_each))
         elif isinstance(node, SelfRef | Noun):
             stack.extend(node.qualifiers)
         elif isinstance(node, Sequence):

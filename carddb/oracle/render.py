@@ -172,6 +172,8 @@ def step(value: object) -> str:
             text = join_words((text, words)) if index == 0 else text + value.joins[index - 1] + words
         if value.duration is not None:
             text += " " + _duration(value.duration)
+        if value.for_each is not None:
+            text += " for each " + noun_phrase(value.for_each)
         return text
     if isinstance(value, Sequence):
         text = step(value.steps[0])
