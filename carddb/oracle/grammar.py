@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from lark import Lark, Token, Transformer, logger, v_args
+from lark import Lark, Token, Transformer, Tree, logger, v_args
 from lark.tree import Meta
 
 from carddb.oracle.keywords import KEYWORDS, Shape
@@ -38,7 +38,7 @@ from carddb.resources import grammars_dir
 
 
 def _alternation(words: list[str]) -> str:
-    return "|".join(re.escape(word) for word in sorted(set(words), key=len, reverse=True))
+    return "|".join(re.escape(word) for word in sorted(set(words), key=lambda w: (-len(w), w)))
 
 
 @cache
@@ -70,12 +70,15 @@ _MULTIWORD = re.compile(r'"([^"\s]+(?: [^"\s]+)+|, [^"\s]+)"')
 
 @cache
 def parser() -> Lark:
-    """The LALR parser for costs, effects and trigger conditions (tables cached on disk)."""
+    """The LALR parser for costs, effects and trigger conditions (tables cached on disk). It
+    builds model values while it parses (:class:`ToModel` as Lark's ``transformer``): no parse
+    tree is made."""
     return Lark(
         grammar_text(),
         parser="lalr",
         strict=False,
         cache=True,
+        transformer=ToModel(),
         start=["costs", "effects", "condition"],
     )
 
@@ -108,6 +111,8 @@ class ToModel(Transformer[Token, Any]):
     frame's rules have a method each."""
 
     def __default__(self, data: Any, children: list[Any], meta: Meta) -> Any:
+        if str(data).startswith("_"):
+            return Tree(data, children)  # Lark's own repetition rules, spliced into their parent
         found: Template | None = by_rule().get(str(data))
         if found is None:
             raise ValueError(f"no transformer for grammar rule {data!r}")
@@ -312,6 +317,17 @@ class ToModel(Transformer[Token, Any]):
 
     def counters(self, amount: Any, kind: Token) -> Action:
         return Action("counters", (("amount", amount), ("kind", str(kind))))
+
+    def counters_determined(self, determiner: Token, kind: Token) -> Action:
+        """ "all -1/-1 counters", "any number of storage counters", "that many +1/+1 counters"."""
+        return Action("counters", (("amount", None), ("kind", str(kind)), ("determiner", str(determiner))))
+
+    def at_random(self) -> Action:
+        return Action("at_random")
+
+    def partitive(self, amount: Any, whole: Any) -> Action:
+        """ "two of them": how many of a group named before."""
+        return Action("part_of", (("amount", amount), ("of", whole)))
 
     def counters_variable(self, kind: Token) -> Action:
         return Action("counters", (("amount", None), ("kind", str(kind))))

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from carddb.oracle.keywords import Shape, lookup
@@ -55,20 +56,36 @@ class Normalized:
         return self.text.split("\n") if self.text else []
 
 
-def _self_pattern(name: str | None) -> re.Pattern[str] | None:
+def _self_names(name: str | None) -> tuple[str, ...]:
+    """The card's name and a legendary card's short name, longest first."""
     if not name:
-        return None
-    names = {name}
+        return ()
+    names = {name.strip()}
     if "," in name:
         names.add(name.split(",")[0].strip())
-    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True) if n)
-    return re.compile(rf"(?<![\w~])(?:{alternatives})(?![\w])") if alternatives else None
+    return tuple(sorted((n for n in names if n), key=len, reverse=True))
 
 
-def _outside_quotes(line: str, replace: re.Pattern[str], by: str) -> str:
+def _replace_names(text: str, names: tuple[str, ...]) -> str:
+    """Each whole-word occurrence of one of ``names`` becomes ``~`` (plain string search: a
+    pattern compiled per card would cost more than all the rest of normalizing)."""
+    for name in names:
+        start = text.find(name)
+        while start != -1:
+            end = start + len(name)
+            before = text[start - 1] if start else " "
+            after = text[end] if end < len(text) else " "
+            if not (before.isalnum() or before in "_~") and not (after.isalnum() or after == "_"):
+                text = text[:start] + "~" + text[end:]
+                end = start + 1
+            start = text.find(name, end)
+    return text
+
+
+def _outside_quotes(line: str, replace: Callable[[str], str]) -> str:
     parts = line.split('"')
     for index in range(0, len(parts), 2):
-        parts[index] = replace.sub(by, parts[index])
+        parts[index] = replace(parts[index])
     return '"'.join(parts)
 
 
@@ -90,17 +107,16 @@ def normalize_oracle(text: str | None, name: str | None = None) -> Normalized:
         reminders.append(match.group(0).strip())
         return ""
 
-    # compiling a pattern per card costs more than the rest of normalizing: only when it is needed
-    self_name = _self_pattern(name) if name and name.split(",")[0].strip() in text else None
+    names = _self_names(name)
     lines = []
     for raw_line in text.split("\n"):
         line = _REMINDER.sub(set_aside, raw_line)
         line = _SPACES.sub(" ", line).strip()
         if not line:
             continue
-        if self_name is not None:
-            line = _outside_quotes(line, self_name, "~")
-        line = _outside_quotes(line, _THIS, "~")
+        if names:
+            line = _outside_quotes(line, lambda part: _replace_names(part, names))
+        line = _outside_quotes(line, lambda part: _THIS.sub("~", part))
         line = _SPACED_DASH.sub(_unspace_long_cost, line)
         line = _TABLE_RANGE.sub(r"\1—\2 |", line)
         lines.append(line)

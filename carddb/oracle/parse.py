@@ -15,7 +15,7 @@ from typing import Any
 
 from lark.exceptions import UnexpectedInput
 
-from carddb.oracle.grammar import ToModel, parser, set_quoted_parser, vocabulary
+from carddb.oracle.grammar import parser, set_quoted_parser, vocabulary
 from carddb.oracle.keywords import parse_keyword_line
 from carddb.oracle.model import (
     Ability,
@@ -36,7 +36,7 @@ from carddb.oracle.model import (
     walk,
 )
 from carddb.oracle.normalize import normalize_oracle
-from carddb.oracle.phrases import template
+from carddb.oracle.phrases import find
 from carddb.oracle.render import render
 
 _TABLE_ROW = re.compile(r"^(\d+)(?:—(\d+)|(\+))? \| (.+)$")
@@ -55,8 +55,6 @@ _CLASS_LEVEL = re.compile(r"^((?:\{[^{}]+\})+): Level (\d+)$")
 _LEVEL_BRACKET = re.compile(r"^LEVEL (\d+(?:-\d+|\+))$")
 _PT_LINE = re.compile(r"^(\d+|\*)/(\d+|\*)$")
 _FIRST_WORD = re.compile(r"(^|[.!?] )([A-Z][a-z'-]*)")
-
-_TRANSFORM = ToModel()
 
 
 def _lower_first_words(text: str, first: re.Pattern[str] = _FIRST_WORD) -> str:
@@ -84,15 +82,19 @@ def _parse(text: str, start: str) -> Any:
     if start == "effects":
         # a sentence that ends with a quoted ability ends with the quote's period
         text = _QUOTE_ENDS_SENTENCE.sub('.".', text)
-    return _TRANSFORM.transform(parser().parse(text, start=start))
+    return parser().parse(text, start=start)
 
 
 def sentences(text: str) -> list[tuple[int, str]]:
     """The sentences of ``text`` with their offsets; a period inside quoted text ends no sentence."""
     found: list[tuple[int, str]] = []
     start = 0
+    quotes = 0
+    counted = 0
     for match in _SENTENCE_END.finditer(text):
-        if text.count('"', 0, match.start()) % 2 == 0:
+        quotes += text.count('"', counted, match.start())
+        counted = match.start()
+        if quotes % 2 == 0:
             found.append((start, text[start : match.start()]))
             start = match.end()
     found.append((start, text[start:]))
@@ -114,7 +116,8 @@ def parse_effects(text: str, offset: int) -> tuple[list[Step], list[Action]]:
 
 
 def _is_restriction(item: object) -> bool:
-    return isinstance(item, Action) and template(item.verb, item.form).family == "restriction"
+    form = find(item.verb, item.form) if isinstance(item, Action) else None
+    return form is not None and form.family == "restriction"
 
 
 def _targets(steps: list[Step]) -> tuple[TargetSlot, ...]:
@@ -139,27 +142,12 @@ def _with_result(node: Any) -> Any:
 
 
 def _is_replacement(steps: list[Step]) -> bool:
-    return any(
-        isinstance(node, Action) and " would " in f" {template(node.verb, node.form).text} "
-        for step in steps
-        for node in walk(step)
-        if isinstance(node, Action) and node.verb not in _FRAME_VERBS
-    )
-
-
-_FRAME_VERBS = frozenset(
-    {
-        "counters",
-        "zone",
-        "top_cards",
-        "bottom_cards",
-        "either",
-        "for_as_long_as",
-        "number_of",
-        "stat_of",
-        "the_result",
-    }
-)
+    for step in steps:
+        for node in walk(step):
+            form = find(node.verb, node.form) if isinstance(node, Action) else None
+            if form is not None and " would " in f" {form.text} ":
+                return True
+    return False
 
 
 def _line_ability(line: str, start: int, spell: bool) -> Ability:

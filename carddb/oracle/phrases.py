@@ -208,3 +208,8 @@ def _by_verb() -> dict[tuple[str, int], Template]:
 def template(verb: str, form: int) -> Template:
     """The written form ``form`` of the entry ``verb``."""
     return _by_verb()[(verb, form)]
+
+
+def find(verb: str, form: int) -> Template | None:
+    """The written form, or None for an action of the frame grammar itself (``zone``, ``counters``)."""
+    return _by_verb().get((verb, form))

@@ -119,6 +119,9 @@ def join_words(pieces: Iterable[str]) -> str:
 
 def _counters(value: Action) -> str:
     amount = value.arg("amount")
+    determiner = value.arg("determiner")
+    if determiner is not None:
+        return f"{determiner} {value.arg('kind')}"
     if amount is None:
         return f"a number of {value.arg('kind')}"
     return f"{in_words(amount)} {value.arg('kind')}"
@@ -140,6 +143,8 @@ _FRAME: dict[str, Callable[[Action], str]] = {
     "number_of": lambda a: f"the number of {noun_phrase(a.arg('what'))}",
     "stat_of": lambda a: join_words((str(a.arg("owner")), str(a.arg("stat")))),
     "the_result": lambda a: "the result",
+    "at_random": lambda a: "at random",
+    "part_of": lambda a: f"{in_words(a.arg('amount'))} of {noun_phrase(a.arg('of'))}",
 }
 """Frame-grammar values that print without a phrase-table template (slot spacing in _slot)."""
 
