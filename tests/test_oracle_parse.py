@@ -15,6 +15,7 @@ from carddb.oracle import parse_oracle
 from carddb.oracle.model import (
     Action,
     Clause,
+    Conditional,
     Kind,
     ManaCost,
     Noun,
@@ -55,8 +56,11 @@ def test_underdark_rift_has_a_mana_ability_and_a_sorcery_speed_die_roll() -> Non
     assert rift.kind is Kind.ACTIVATED
     assert rift.cost == (ManaCost(("{5}",)), TapCost(), Action("exile", (("what", SelfRef()),)))
     assert [slot.description for slot in rift.targets] == ["artifact, creature, or planeswalker"]
-    roll, put = rift.effects
+    roll, where = rift.effects
     assert roll == RollDie(sides=10)
+    assert isinstance(where, Conditional)
+    assert (where.word, where.condition) == ("where X is", Action("the_result"))
+    put = where.body
     assert isinstance(put, Clause)
     (action,) = put.predicates
     assert action.verb == "put_into_library"
