@@ -219,12 +219,46 @@ def parse_command(
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.option("--min-rate", type=float, metavar="R", help="Exit 1 when the parsed rate is below R (0..1).")
 @click.option("--top", type=int, default=20, show_default=True, help="How many unimplemented shapes to list.")
+@click.option("--engine", is_flag=True, help="Also count the faces the rules engine executes entirely.")
 @click.pass_context
-def coverage_cli(ctx: click.Context, path: Path, as_json: bool, min_rate: float | None, top: int) -> None:
+def coverage_cli(
+    ctx: click.Context, path: Path, as_json: bool, min_rate: float | None, top: int, engine: bool
+) -> None:
     """How much of a file of faces (JSONL, MTGJSON or Scryfall) the oracle grammar parses."""
     from carddb.oracle.coverage import coverage_command
 
-    ctx.exit(coverage_command(path, as_json=as_json, min_rate=min_rate, top=top))
+    ctx.exit(coverage_command(path, as_json=as_json, min_rate=min_rate, top=top, engine=engine))
+
+
+@cli.group("scenario")
+def scenario_group() -> None:
+    """Rules-engine scenarios (TOML files; see docs/scenarios.md)."""
+
+
+@scenario_group.command("run")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--db", "db_url", metavar="URL", help="Database with the cards (default: carddb's own).")
+@click.pass_obj
+def scenario_run(obj: Context, paths: tuple[Path, ...], db_url: str | None) -> None:
+    """Run scenario files: one line each, pass or fail with what differs. Exit 0 when all pass,
+    1 when any fails, 2 when a file is invalid."""
+    from carddb.engine.cards import CardPool
+    from carddb.engine.scenario import ScenarioError, run_file
+
+    pool = CardPool(open_database(db_url) if db_url else obj.db())
+    failed = invalid = 0
+    for path in paths:
+        try:
+            result = run_file(path, pool)
+        except ScenarioError as error:
+            invalid += 1
+            click.echo(f"INVALID {error}")
+            continue
+        click.echo(f"{'PASS' if result.passed else 'FAIL'} {path}  {result.title}")
+        for difference in result.differences:
+            click.echo(f"    {difference}")
+        failed += not result.passed
+    raise SystemExit(2 if invalid else 1 if failed else 0)
 
 
 @cli.group("db")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from time import perf_counter
@@ -94,6 +94,10 @@ class CoverageReport:
     """The most frequent shapes of unimplemented text, each with the number of faces it occurs in."""
     examples: tuple[tuple[str, tuple[str, ...]], ...] = ()
     """For each shape of ``top_unimplemented``, in the same order, a few faces it occurs in."""
+    executable: int | None = None
+    """With ``--engine``: faces the rules engine can execute entirely (every node has a handler)."""
+    top_missing: tuple[tuple[str, int], ...] = ()
+    """With ``--engine``: what most often keeps a parsed face from executing, with face counts."""
 
     @property
     def rate(self) -> float:
@@ -121,10 +125,21 @@ class CoverageReport:
                 {"shape": shape, "count": count, "examples": list(self.examples_of(shape))}
                 for shape, count in self.top_unimplemented
             ],
+            **(
+                {
+                    "executable": self.executable,
+                    "executable_rate": round(self.executable / max(self.faces, 1), 6),
+                    "top_missing": [{"reason": r, "count": c} for r, c in self.top_missing],
+                }
+                if self.executable is not None
+                else {}
+            ),
         }
 
 
-def measure(faces: Iterable[Face], parse: ParseFn | None = None, top: int = 20) -> CoverageReport:
+def measure(
+    faces: Iterable[Face], parse: ParseFn | None = None, top: int = 20, *, engine: bool = False
+) -> CoverageReport:
     """Parse every face with ``parse`` (default :func:`carddb.oracle.parse_oracle`) and report.
 
     Each face is parsed as ``parse(face.text, face.face_name or face.name, face.type_line)``.
@@ -137,6 +152,11 @@ def measure(faces: Iterable[Face], parse: ParseFn | None = None, top: int = 20) 
         from carddb.oracle import parse_oracle
 
         parse = parse_oracle
+    face_missing: Callable[[ParsedFace], list[str]] | None = None
+    if engine:
+        from carddb.engine.game import face_missing  # registers the handlers too
+    lacking: Counter[str] = Counter()
+    executable = 0
     shapes: Counter[str] = Counter()
     examples: dict[str, list[str]] = {}
     count = parsed = 0
@@ -154,6 +174,10 @@ def measure(faces: Iterable[Face], parse: ParseFn | None = None, top: int = 20) 
         seconds += perf_counter() - started
         if result.complete:
             parsed += 1
+            if face_missing is not None:
+                problems = face_missing(result)
+                executable += not problems
+                lacking.update(problems)
             continue
         for found in _shapes(result, name):
             shapes[found] += 1
@@ -168,6 +192,8 @@ def measure(faces: Iterable[Face], parse: ParseFn | None = None, top: int = 20) 
         peak_memory_mb=peak_memory_mb(),
         top_unimplemented=most_common,
         examples=tuple((found, tuple(examples[found])) for found, _ in most_common),
+        executable=executable if engine else None,
+        top_missing=tuple(lacking.most_common(top)) if engine and top > 0 else (),
     )
 
 
@@ -186,8 +212,15 @@ def format_report(report: CoverageReport) -> str:
         f"faces/s      {report.faces_per_second:,.0f}",
         f"peak memory  {report.peak_memory_mb:.1f} MB",
     ]
+    if report.executable is not None:
+        lines.insert(
+            2, f"executable   {report.executable:,} ({report.executable / max(report.faces, 1):.1%})"
+        )
     if report.parsed == report.faces:
         lines.append("every face parsed")
+    if report.top_missing:
+        lines.append("most frequent reasons a parsed face does not execute (faces, reason):")
+        lines.extend(f"  {count:>6,}  {reason}" for reason, count in report.top_missing)
     if not report.top_unimplemented:
         return "\n".join(lines)
     lines.append("most frequent unimplemented shapes (faces, shape, an example):")
@@ -199,13 +232,19 @@ def format_report(report: CoverageReport) -> str:
 
 
 def coverage_command(
-    path: Path, as_json: bool, min_rate: float | None, top: int, *, parse: ParseFn | None = None
+    path: Path,
+    as_json: bool,
+    min_rate: float | None,
+    top: int,
+    *,
+    parse: ParseFn | None = None,
+    engine: bool = False,
 ) -> int:
     """``carddb coverage FILE [--json] [--min-rate R] [--top N]``: parse every face of FILE, print the
     report (text, or JSON with ``as_json``) and return the exit status: 1 when the rate is below
     ``min_rate`` (a fraction, 0 to 1), else 0. Faces are read first, so the time is the parser's."""
     faces = list(read_faces(path))
-    report = measure(faces, parse=parse, top=top)
+    report = measure(faces, parse=parse, top=top, engine=engine)
     if as_json:
         click.echo(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
     else:

@@ -1,0 +1,386 @@
+"""Playing: casting spells, activating abilities, playing lands, passing priority, resolving the
+stack and moving through the steps of a turn. Every action either happens entirely or raises an
+:class:`~carddb.engine.errors.EngineError` and leaves the game exactly as it was."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+
+from carddb.engine import handlers as _handlers  # noqa: F401  (registers the phrase handlers)
+from carddb.engine import mana
+from carddb.engine.decisions import Decider
+from carddb.engine.effects import Context, Ref, execute, face_missing, matches, missing
+from carddb.engine.errors import CostError, EngineError, IllegalActionError, NotExecutableError, TargetError
+from carddb.engine.state import STEPS, Game, GameObject, StackItem, Step
+from carddb.oracle.model import (
+    Ability,
+    Action,
+    Clause,
+    Conditional,
+    Kind,
+    ManaCost,
+    Noun,
+    RollDie,
+    SelfRef,
+    TapCost,
+    UntapCost,
+)
+from carddb.oracle.model import (
+    Sequence as StepSequence,
+)
+
+HAND_SIZE = 7
+__all__ = ["activate", "advance", "cast", "face_missing", "pass_priority", "play_land", "resolve_all"]
+
+
+def _sorcery_speed(game: Game, player: str, item: GameObject) -> None:
+    if game.active != player or not game.step.is_main or game.stack:
+        raise IllegalActionError(f"{item.name}: only as a sorcery (your main phase, with an empty stack)")
+
+
+RESTRICTIONS: dict[str, Callable[[Game, str, GameObject], None]] = {
+    "sorcery_speed": _sorcery_speed,
+    "during_your_turn": lambda game, player, item: _require(
+        game.active == player, f"{item.name}: only during your turn"
+    ),
+    "during_upkeep": lambda game, player, item: _require(
+        game.active == player and game.step is Step.UPKEEP, f"{item.name}: only during your upkeep"
+    ),
+}
+"""Checks for the restriction phrases (``restrictions.toml``), by verb."""
+
+
+def _require(condition: bool, message: str) -> None:
+    if not condition:
+        raise IllegalActionError(message)
+
+
+@contextmanager
+def atomic(game: Game) -> Iterator[None]:
+    """On an error, put the game back exactly as it was."""
+    saved = copy.deepcopy(game.__dict__)
+    try:
+        yield
+    except EngineError:
+        game.__dict__.clear()
+        game.__dict__.update(saved)
+        raise
+
+
+# -- targets ------------------------------------------------------------------------------------
+def target_nouns(ability: Ability) -> list[Noun]:
+    """The ability's target phrases in the order the text names them (modes excluded)."""
+    found: list[Noun] = []
+
+    def visit(node: object) -> None:
+        if isinstance(node, Noun) and node.targeted:
+            found.append(node)
+            return
+        if isinstance(node, Clause):
+            visit(node.subject)
+            for predicate in node.predicates:
+                visit(predicate)
+        elif isinstance(node, StepSequence):
+            for step in node.steps:
+                visit(step)
+        elif isinstance(node, Conditional):
+            visit(node.condition)
+            visit(node.body)
+        elif isinstance(node, RollDie):
+            for row in node.table:
+                for step in row.effects:
+                    visit(step)
+        elif isinstance(node, Action):
+            for _, value in node.args:
+                visit(value)
+
+    for step in ability.effects:
+        visit(step)
+    return found
+
+
+def _legal_target(game: Game, ctx: Context, noun: Noun, ref: Ref) -> bool:
+    if isinstance(ref, str):
+        return ref in game.players and matches(ctx, ref, noun)
+    if noun.description.endswith(("spell", "spells")):
+        return ref.zone == "stack" and matches(ctx, ref, noun)
+    return ref.zone == "battlefield" and matches(ctx, ref, noun)
+
+
+def _any_target(ref: Ref) -> bool:
+    return isinstance(ref, str) or (
+        ref.zone == "battlefield" and (ref.is_a("Creature") or ref.is_a("Planeswalker"))
+    )
+
+
+def choose_targets(
+    game: Game, ctx: Context, ability: Ability, chosen: Sequence[Sequence[Ref]]
+) -> list[list[Ref]]:
+    nouns = target_nouns(ability)
+    if len(chosen) != len(nouns):
+        names = ", ".join(f"target {n.description}" for n in nouns) or "no target"
+        raise TargetError(f"{ctx.source.name} needs {len(nouns)} target(s) ({names}), got {len(chosen)}")
+    picked: list[list[Ref]] = []
+    for noun, refs in zip(nouns, chosen, strict=True):
+        for ref in refs:
+            if not _legal_target(game, ctx, noun, ref):
+                name = ref if isinstance(ref, str) else ref.name
+                raise TargetError(f"{name} is not a legal target (target {noun.description})")
+        picked.append(list(refs))
+    return picked
+
+
+# -- costs --------------------------------------------------------------------------------------
+def pay_costs(
+    game: Game,
+    player: str,
+    source: GameObject,
+    cost: Sequence[object],
+    *,
+    x: int | None,
+    pay_with: Sequence[GameObject] | None,
+) -> None:
+    taps_itself = any(isinstance(item, TapCost) for item in cost)
+    if taps_itself and source.tapped:
+        raise CostError(f"{source.name} is already tapped")
+    for item in cost:
+        if isinstance(item, ManaCost):
+            exclude = {source.id} if taps_itself else set()
+            mana.pay(game, player, item.symbols, x=x, exclude=exclude, named=pay_with)
+    for item in cost:
+        if isinstance(item, TapCost):
+            source.tapped = True
+        elif isinstance(item, UntapCost):
+            if not source.tapped:
+                raise CostError(f"{source.name} is not tapped")
+            source.tapped = False
+        elif isinstance(item, Action):
+            _pay_action(game, player, source, item)
+
+
+def _pay_action(game: Game, player: str, source: GameObject, action: Action) -> None:
+    what = action.arg("what")
+    if action.verb in ("exile", "sacrifice") and isinstance(what, SelfRef):
+        if source.zone != "battlefield":
+            raise CostError(f"{source.name} is not on the battlefield")
+        game.move(source, "exile" if action.verb == "exile" else "graveyard")
+    elif action.verb == "pay_life":
+        amount = action.arg("amount")
+        player_state = game.players[player]
+        needed = getattr(amount, "value", 0)
+        if player_state.life < needed:
+            raise CostError(f"{player} has only {player_state.life} life")
+        player_state.life -= needed
+    else:
+        raise CostError(f"cannot pay the cost {action.verb!r}")
+
+
+# -- actions ------------------------------------------------------------------------------------
+def _executable(obj: GameObject, ability: Ability) -> None:
+    problems = missing(ability)
+    if problems:
+        raise NotExecutableError(obj.name, problems)
+
+
+def activate(
+    game: Game,
+    decider: Decider,
+    player: str,
+    obj: GameObject,
+    index: int,
+    targets: Sequence[Sequence[Ref]] = (),
+    *,
+    x: int | None = None,
+    pay_with: Sequence[GameObject] | None = None,
+) -> None:
+    """Activate the ``index``-th (1-based) ability of ``obj``, listed as the card's text lists them."""
+    with atomic(game):
+        if obj.zone != "battlefield" or obj.controller != player:
+            raise IllegalActionError(f"{player} controls no {obj.name} on the battlefield")
+        abilities = obj.card.abilities
+        if not 1 <= index <= len(abilities):
+            raise IllegalActionError(f"{obj.name} has no ability {index} (it has {len(abilities)})")
+        ability = abilities[index - 1]
+        if ability.kind not in (Kind.ACTIVATED, Kind.MANA):
+            raise IllegalActionError(f"ability {index} of {obj.name} is not an activated ability")
+        _executable(obj, ability)
+        for restriction in ability.restrictions:
+            RESTRICTIONS[restriction.verb](game, player, obj)
+        ctx = Context(game, decider, player, obj)
+        chosen = choose_targets(game, ctx, ability, targets)
+        pay_costs(game, player, obj, ability.cost, x=x, pay_with=pay_with)
+        item = StackItem(obj.id, player, index - 1, chosen, x)
+        if ability.kind is Kind.MANA:
+            _resolve_item(game, decider, item)
+        else:
+            game.stack.append(item)
+            game.log.append(f"{player} activates {obj.name}")
+
+
+def cast(
+    game: Game,
+    decider: Decider,
+    player: str,
+    obj: GameObject,
+    targets: Sequence[Sequence[Ref]] = (),
+    *,
+    x: int | None = None,
+    pay_with: Sequence[GameObject] | None = None,
+) -> None:
+    """Cast ``obj`` from its owner's hand."""
+    with atomic(game):
+        if obj.zone != "hand" or obj.owner != player:
+            raise IllegalActionError(f"{obj.name} is not in {player}'s hand")
+        card = obj.card
+        if "Land" in card.types:
+            raise IllegalActionError(f"{obj.name} is a land: play it, don't cast it")
+        if "Instant" not in card.types:
+            _sorcery_speed(game, player, obj)
+        spell = _spell_ability(obj)
+        if spell is not None:
+            _executable(obj, spell)
+        ctx = Context(game, decider, player, obj)
+        chosen = choose_targets(game, ctx, spell, targets) if spell is not None else []
+        mana.pay(game, player, card.mana_symbols, x=x, named=pay_with)
+        game.move(obj, "stack")
+        game.stack.append(StackItem(obj.id, player, None, chosen, x))
+        game.log.append(f"{player} casts {obj.name}")
+
+
+def _spell_ability(obj: GameObject) -> Ability | None:
+    """An instant's or sorcery's text as one ability (its lines joined)."""
+    if obj.card.is_permanent:
+        return None
+    abilities = [a for a in obj.card.abilities if a.kind is Kind.SPELL]
+    if len(abilities) == 1:
+        return abilities[0]
+    effects = tuple(step for ability in abilities for step in ability.effects)
+    return Ability(Kind.SPELL, abilities[0].span, effects=effects) if abilities else None
+
+
+def play_land(game: Game, player: str, obj: GameObject) -> None:
+    with atomic(game):
+        if "Land" not in obj.card.types or obj.zone != "hand" or obj.owner != player:
+            raise IllegalActionError(f"{obj.name} is not a land in {player}'s hand")
+        _sorcery_speed(game, player, obj)
+        if game.players[player].lands_played:
+            raise IllegalActionError(f"{player} has already played a land this turn")
+        game.players[player].lands_played += 1
+        game.move(obj, "battlefield")
+
+
+def resolve_top(game: Game, decider: Decider) -> None:
+    """All players passed: the top of the stack resolves."""
+    if not game.stack:
+        raise IllegalActionError("the stack is empty")
+    item = game.stack.pop()
+    _resolve_item(game, decider, item)
+    state_based_actions(game)
+    game.stack.extend(game.pending)
+    game.pending.clear()
+
+
+def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
+    source = game.objects[item.source]
+    ability = _spell_ability(source) if item.is_spell else source.card.abilities[item.ability or 0]
+    ctx = Context(game, decider, item.controller, source)
+    if item.x is not None:
+        ctx.bindings["X"] = item.x
+    if ability is not None:
+        nouns = target_nouns(ability)
+        legal_any = not nouns
+        for noun, refs in zip(nouns, item.targets, strict=False):
+            still = [ref for ref in refs if _still_legal(game, ctx, noun, ref)]
+            ctx.slots[id(noun)] = still
+            legal_any = legal_any or bool(still)
+        if legal_any:
+            for step in ability.effects:
+                execute(ctx, step)
+        else:
+            game.log.append(f"{source.name}: every target is illegal, nothing happens")
+    if item.is_spell:
+        game.move(source, "battlefield" if source.card.is_permanent else "graveyard")
+        if source.card.is_permanent:
+            source.controller = item.controller
+
+
+def _still_legal(game: Game, ctx: Context, noun: Noun, ref: Ref) -> bool:
+    if isinstance(ref, GameObject) and ref.id not in game.objects:
+        return False
+    return _legal_target(game, ctx, noun, ref)
+
+
+def resolve_all(game: Game, decider: Decider) -> None:
+    with atomic(game):
+        while game.stack:
+            resolve_top(game, decider)
+
+
+def pass_priority(game: Game, decider: Decider) -> None:
+    """Every player passes once: the top of the stack resolves, or the game goes to the next step."""
+    with atomic(game):
+        if game.stack:
+            resolve_top(game, decider)
+        else:
+            _next_step(game, decider)
+
+
+def advance(game: Game, decider: Decider, step: Step) -> None:
+    """Move through the steps (doing their turn-based actions) to the next ``step``."""
+    with atomic(game):
+        if game.stack:
+            raise IllegalActionError("the stack is not empty")
+        _next_step(game, decider)
+        while game.step is not step:
+            _next_step(game, decider)
+
+
+def _next_step(game: Game, decider: Decider) -> None:
+    for player in game.players.values():
+        player.mana_pool.clear()
+    index = STEPS.index(game.step)
+    if index + 1 == len(STEPS):
+        order = list(game.players)
+        game.active = order[(order.index(game.active) + 1) % len(order)]
+        game.turn += 1
+        game.step = Step.UNTAP
+        for player in game.players.values():
+            player.lands_played = 0
+    else:
+        game.step = STEPS[index + 1]
+    if game.step is Step.UNTAP:
+        for obj in game.permanents(game.active):
+            obj.tapped = False
+    elif game.step is Step.DRAW:
+        library = game.players[game.active].zones["library"]
+        if library:
+            game.move(game.objects[library[0]], "hand")
+    elif game.step is Step.CLEANUP:
+        hand = game.in_zone("hand", game.active)
+        while len(hand) > HAND_SIZE:
+            name = decider.choose(f"{game.active} discards to hand size", [o.name for o in hand])
+            chosen = next(o for o in hand if o.name == name)
+            game.move(chosen, "graveyard")
+            hand.remove(chosen)
+        for obj in game.permanents():
+            obj.damage = 0
+            obj.until_end_of_turn.clear()
+            obj.keywords_until_end_of_turn.clear()
+
+
+def state_based_actions(game: Game) -> None:
+    for obj in list(game.permanents()):
+        toughness = obj.toughness
+        if obj.is_a("Creature") and toughness is not None and (toughness <= 0 or obj.damage >= toughness):
+            game.move(obj, "graveyard")
+
+
+def after_roll(game: Game, player: str, count: int) -> None:
+    """Abilities that trigger when ``player`` rolls dice wait to go on the stack."""
+    for obj in game.permanents(player):
+        for index, ability in enumerate(obj.card.abilities):
+            trigger = ability.trigger
+            if ability.kind is Kind.TRIGGERED and isinstance(trigger, Action) and trigger.verb == "roll_dice":
+                game.pending.append(StackItem(obj.id, player, index, []))

@@ -1,0 +1,198 @@
+"""Game state: players in turn order, zones, game objects, the stack and the turn's step.
+
+Every card in a game is one :class:`GameObject` with an id; each zone is an ordered list of ids
+(a library's first id is its top card). An object's ``zone`` always names the list that holds it:
+:meth:`Game.move` is the only place that moves objects, so no card is ever lost or duplicated
+(:meth:`Game.check` proves it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from carddb.engine.cards import CardDef
+from carddb.engine.errors import EngineError
+
+PLAYER_ZONES = ("library", "hand", "graveyard", "exile", "command")
+SHARED_ZONES = ("battlefield", "stack")
+ZONES = PLAYER_ZONES + SHARED_ZONES
+
+
+class Step(StrEnum):
+    UNTAP = "untap"
+    UPKEEP = "upkeep"
+    DRAW = "draw"
+    MAIN1 = "main1"
+    COMBAT = "combat"
+    MAIN2 = "main2"
+    END = "end"
+    CLEANUP = "cleanup"
+
+    @property
+    def is_main(self) -> bool:
+        return self in (Step.MAIN1, Step.MAIN2)
+
+
+STEPS = tuple(Step)
+
+
+@dataclass
+class GameObject:
+    id: int
+    card: CardDef
+    owner: str
+    controller: str
+    zone: str
+    tapped: bool = False
+    counters: dict[str, int] = field(default_factory=dict)
+    token: bool = False
+    face_down: bool = False
+    damage: int = 0
+    until_end_of_turn: list[tuple[int, int]] = field(default_factory=list)
+    """Power/toughness changes that end at cleanup."""
+    keywords_until_end_of_turn: list[str] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return self.card.name
+
+    @property
+    def power(self) -> int | None:
+        return self._stat(self.card.power, 0)
+
+    @property
+    def toughness(self) -> int | None:
+        return self._stat(self.card.toughness, 1)
+
+    def _stat(self, printed: str | None, index: int) -> int | None:
+        if printed is None or not printed.lstrip("-").isdigit():
+            return None
+        value = int(printed) + sum(change[index] for change in self.until_end_of_turn)
+        for kind, count in self.counters.items():
+            if "/" in kind:
+                value += int(kind.split("/")[index]) * count
+        return value
+
+    def is_a(self, card_type: str) -> bool:
+        return card_type in self.card.types or card_type in self.card.subtypes
+
+
+@dataclass
+class Player:
+    name: str
+    life: int = 20
+    zones: dict[str, list[int]] = field(default_factory=lambda: {zone: [] for zone in PLAYER_ZONES})
+    mana_pool: list[str] = field(default_factory=list)
+    """Mana symbols without braces: "C", "G"."""
+    lands_played: int = 0
+
+
+@dataclass
+class StackItem:
+    """A spell (``ability`` None) or an activated or triggered ability on the stack."""
+
+    source: int
+    controller: str
+    ability: int | None
+    targets: list[list[GameObject | str]]
+    """One list per target slot: objects or player names."""
+    x: int | None = None
+    modes: list[int] = field(default_factory=list)
+
+    @property
+    def is_spell(self) -> bool:
+        return self.ability is None
+
+
+@dataclass
+class Game:
+    players: dict[str, Player]
+    active: str
+    step: Step = Step.MAIN1
+    turn: int = 1
+    objects: dict[int, GameObject] = field(default_factory=dict)
+    battlefield: list[int] = field(default_factory=list)
+    stack: list[StackItem] = field(default_factory=list)
+    """Bottom first: the top of the stack is the last item."""
+    log: list[str] = field(default_factory=list)
+    pending: list[StackItem] = field(default_factory=list)
+    """Triggered abilities waiting to be put on the stack."""
+    next_id: int = 1
+
+    # -- objects and zones
+    def create(self, card: CardDef, owner: str, zone: str, *, token: bool = False) -> GameObject:
+        if owner not in self.players:
+            raise EngineError(f"no player named {owner!r}")
+        obj = GameObject(self.next_id, card, owner, owner, zone, token=token)
+        self.next_id += 1
+        self.objects[obj.id] = obj
+        self.zone_list(zone, owner).append(obj.id)
+        return obj
+
+    def zone_list(self, zone: str, player: str) -> list[int]:
+        if zone == "battlefield":
+            return self.battlefield
+        if zone == "stack":
+            return [item.source for item in self.stack if item.is_spell]
+        if zone not in PLAYER_ZONES:
+            raise EngineError(f"no zone named {zone!r}")
+        return self.players[player].zones[zone]
+
+    def move(self, obj: GameObject, zone: str, position: int | None = None) -> None:
+        """Move ``obj`` to ``zone`` (its owner's, for player zones); ``position`` counts from the top
+        of a library (0 = top; None = the end of the list: a library's bottom)."""
+        if obj.zone != "stack":
+            self.zone_list(obj.zone, obj.owner).remove(obj.id)
+        if obj.zone == "battlefield" and zone != "battlefield":
+            obj.tapped = False
+            obj.counters.clear()
+            obj.damage = 0
+            obj.until_end_of_turn.clear()
+            obj.keywords_until_end_of_turn.clear()
+            obj.controller = obj.owner
+        obj.zone = zone
+        if obj.token and zone != "battlefield":
+            del self.objects[obj.id]  # a token that leaves the battlefield ceases to exist
+            return
+        if zone == "stack":
+            return
+        target = self.zone_list(zone, obj.owner)
+        if position is None or position >= len(target):
+            target.append(obj.id)
+        else:
+            target.insert(position, obj.id)
+
+    def in_zone(self, zone: str, player: str) -> list[GameObject]:
+        return [self.objects[i] for i in self.zone_list(zone, player)]
+
+    def permanents(self, controller: str | None = None) -> list[GameObject]:
+        return [
+            self.objects[i]
+            for i in self.battlefield
+            if controller is None or self.objects[i].controller == controller
+        ]
+
+    def opponents(self, player: str) -> list[str]:
+        return [name for name in self.players if name != player]
+
+    @property
+    def turn_order(self) -> list[str]:
+        names = list(self.players)
+        start = names.index(self.active)
+        return names[start:] + names[:start]
+
+    def check(self) -> None:
+        """Every object is in exactly the zone it says, once (raises :class:`EngineError` if not)."""
+        seen: dict[int, str] = {}
+        places = [("battlefield", self.battlefield)]
+        places += [(f"{p.name}:{z}", ids) for p in self.players.values() for z, ids in p.zones.items()]
+        places += [("stack", [item.source for item in self.stack if item.is_spell])]
+        for place, ids in places:
+            for object_id in ids:
+                if object_id in seen:
+                    raise EngineError(f"object {object_id} is in {seen[object_id]} and {place}")
+                seen[object_id] = place
+        for obj in self.objects.values():
+            if obj.id not in seen:
+                raise EngineError(f"{obj.name} ({obj.id}) is in no zone")
