@@ -47,6 +47,9 @@ class CardDef:
                 text = f"{{T}}: Add {{{color}}}.\n{text}" if text else f"{{T}}: Add {{{color}}}."
         object.__setattr__(self, "parsed", parse_oracle(text, self.name, self.type_line))
 
+    def __deepcopy__(self, memo: dict[int, object]) -> CardDef:
+        return self  # immutable: a game's snapshot shares its card definitions
+
     @property
     def abilities(self) -> tuple[Ability, ...]:
         return self.parsed.abilities
@@ -89,6 +92,12 @@ class CardPool:
         self.database = database
         self.extra = {name.casefold(): card for name, card in (extra or {}).items()}
         self._cache: dict[str, CardDef] = {}
+
+    def with_cards(self, extra: Mapping[str, CardDef]) -> CardPool:
+        """This pool with more cards of its own (a scenario's), sharing the database's cache."""
+        pool = CardPool(self.database, {**self.extra, **{n.casefold(): c for n, c in extra.items()}})
+        pool._cache = self._cache
+        return pool
 
     def get(self, name: str) -> CardDef:
         key = name.casefold()

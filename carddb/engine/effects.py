@@ -280,8 +280,14 @@ def _roll(ctx: Context, roll: RollDie) -> None:
         if row.open_ended:
             high = 10**9
         if row.low <= result <= high:
+            outer = ctx.bindings.get("X")
+            ctx.bindings["X"] = result  # in a results table, X is the result
             for step in row.effects:
                 execute(ctx, step)
+            if outer is None:
+                del ctx.bindings["X"]
+            else:
+                ctx.bindings["X"] = outer
             break
 
 

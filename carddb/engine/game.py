@@ -4,7 +4,6 @@ stack and moving through the steps of a turn. Every action either happens entire
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
@@ -60,12 +59,11 @@ def _require(condition: bool, message: str) -> None:
 @contextmanager
 def atomic(game: Game) -> Iterator[None]:
     """On an error, put the game back exactly as it was."""
-    saved = copy.deepcopy(game.__dict__)
+    saved = game.snapshot()
     try:
         yield
     except EngineError:
-        game.__dict__.clear()
-        game.__dict__.update(saved)
+        game.restore(saved)
         raise
 
 
@@ -238,7 +236,7 @@ def cast(
             raise IllegalActionError(f"{obj.name} is a land: play it, don't cast it")
         if "Instant" not in card.types:
             _sorcery_speed(game, player, obj)
-        spell = _spell_ability(obj)
+        spell = spell_ability(obj)
         if spell is not None:
             _executable(obj, spell)
         ctx = Context(game, decider, player, obj)
@@ -249,7 +247,7 @@ def cast(
         game.log.append(f"{player} casts {obj.name}")
 
 
-def _spell_ability(obj: GameObject) -> Ability | None:
+def spell_ability(obj: GameObject) -> Ability | None:
     """An instant's or sorcery's text as one ability (its lines joined)."""
     if obj.card.is_permanent:
         return None
@@ -284,7 +282,7 @@ def resolve_top(game: Game, decider: Decider) -> None:
 
 def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
     source = game.objects[item.source]
-    ability = _spell_ability(source) if item.is_spell else source.card.abilities[item.ability or 0]
+    ability = spell_ability(source) if item.is_spell else source.card.abilities[item.ability or 0]
     ctx = Context(game, decider, item.controller, source)
     if item.x is not None:
         ctx.bindings["X"] = item.x

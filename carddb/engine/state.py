@@ -8,7 +8,7 @@ Every card in a game is one :class:`GameObject` with an id; each zone is an orde
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from carddb.engine.cards import CardDef
@@ -181,6 +181,61 @@ class Game:
         names = list(self.players)
         start = names.index(self.active)
         return names[start:] + names[:start]
+
+    def snapshot(self) -> Game:
+        """A copy to go back to (:meth:`restore`): objects, players, zones and the stack copied;
+        card definitions (immutable) and the log (only appended to) shared."""
+        objects = {
+            i: replace(
+                o,
+                counters=dict(o.counters),
+                until_end_of_turn=list(o.until_end_of_turn),
+                keywords_until_end_of_turn=list(o.keywords_until_end_of_turn),
+            )
+            for i, o in self.objects.items()
+        }
+        players = {
+            name: replace(p, zones={z: list(ids) for z, ids in p.zones.items()}, mana_pool=list(p.mana_pool))
+            for name, p in self.players.items()
+        }
+        stack = [replace(item, targets=[list(t) for t in item.targets], modes=list(item.modes)) for item in self.stack]
+        copy = replace(
+            self,
+            players=players,
+            objects=objects,
+            battlefield=list(self.battlefield),
+            stack=stack,
+            pending=list(self.pending),
+        )
+        copy.log = self.log
+        self._log_length = len(self.log)
+        return copy
+
+    def restore(self, snapshot: Game) -> None:
+        """Go back to ``snapshot`` (taken by :meth:`snapshot` of this game)."""
+        length = getattr(self, "_log_length", len(self.log))
+        log = self.log
+        del log[length:]
+        self.__dict__.update(snapshot.__dict__)
+        self.log = log
+        # stack items and targets refer to objects of the snapshot: they are the restored ones
+        # because objects are looked up by id everywhere but in targets, which keep identities
+        for item in self.stack:
+            item.targets = [[self.objects.get(r.id, r) if isinstance(r, GameObject) else r for r in t] for t in item.targets]
+
+    def fingerprint(self) -> tuple[object, ...]:
+        """Everything a game action can change, cheap to compare: equal fingerprints, same game."""
+        objects = tuple(
+            (o.id, o.zone, o.controller, o.tapped, tuple(sorted(o.counters.items())), o.damage,
+             tuple(o.until_end_of_turn), tuple(o.keywords_until_end_of_turn), o.face_down)
+            for o in self.objects.values()
+        )  # fmt: skip
+        players = tuple(
+            (p.name, p.life, tuple(p.mana_pool), p.lands_played, tuple(tuple(z) for z in p.zones.values()))
+            for p in self.players.values()
+        )
+        stack = tuple((i.source, i.controller, i.ability, i.x, repr(i.targets)) for i in self.stack)
+        return (self.active, self.step, self.turn, tuple(self.battlefield), objects, players, stack)
 
     def check(self) -> None:
         """Every object is in exactly the zone it says, once (raises :class:`EngineError` if not)."""

@@ -1,0 +1,133 @@
+"""The rules engine's core: decisions, mana payment, refusing actions without changing the game,
+and random play that never loses a card."""
+
+from __future__ import annotations
+
+import pytest
+
+from carddb.engine import game as play
+from carddb.engine.cards import CardDef
+from carddb.engine.decisions import RandomDecider, ScriptedDecider
+from carddb.engine.errors import CostError, IllegalActionError, NotExecutableError, UnscriptedDecisionError
+from carddb.engine.random_play import new_game, random_play
+from carddb.engine.state import Game, Player, Step
+
+RIFT = CardDef(
+    "Underdark Rift",
+    "Land",
+    "{T}: Add {C}.\n{5}, {T}, Exile Underdark Rift: Roll a d10. Put target artifact, creature, or "
+    "planeswalker into its owner's library just beneath the top X cards of that library, where X is "
+    "the result. Activate only as a sorcery.",
+)
+WASTES = CardDef("Wastes", "Basic Land", "{T}: Add {C}.")
+FOREST = CardDef("Forest", "Basic Land — Forest")
+BEARS = CardDef("Grizzly Bears", "Creature — Bear", mana_cost="{1}{G}", power="2", toughness="2")
+PORTENT = CardDef(
+    "Diviner's Portent",
+    "Instant",
+    "Roll a d20 and add the number of cards in your hand.\n1—14 | Draw X cards.\n15+ | Scry X, then draw X cards.",
+    mana_cost="{X}{U}{U}{U}",
+)
+
+
+def two_players() -> Game:
+    return Game({"Alice": Player("Alice"), "Bob": Player("Bob")}, "Alice", Step.MAIN1)
+
+
+def test_a_scripted_decider_answers_in_order_and_refuses_what_it_was_not_told() -> None:
+    decider = ScriptedDecider(rolls=[3], choices=["top"])
+    assert decider.roll(10, "Underdark Rift") == 3
+    assert decider.choose("scry", ["top", "bottom"]) == "top"
+    with pytest.raises(UnscriptedDecisionError, match="roll a d20"):
+        decider.roll(20, "Diviner's Portent")
+
+
+def test_a_scripted_roll_must_be_a_result_of_the_die() -> None:
+    with pytest.raises(Exception, match="not a result of a d10"):
+        ScriptedDecider(rolls=[11]).roll(10, "Underdark Rift")
+
+
+def test_the_same_seed_rolls_the_same_dice() -> None:
+    first, second = RandomDecider(7), RandomDecider(7)
+    assert [first.roll(20, "") for _ in range(10)] == [second.roll(20, "") for _ in range(10)]
+
+
+def test_basic_land_types_give_their_mana_ability() -> None:
+    (ability,) = FOREST.abilities
+    assert FOREST.parsed.rendered == "{T}: Add {G}."
+    assert ability.kind.value == "mana"
+
+
+def test_the_rift_does_not_pay_for_itself_with_its_own_mana() -> None:
+    game = two_players()
+    rift = game.create(RIFT, "Alice", "battlefield")
+    for _ in range(4):
+        game.create(WASTES, "Alice", "battlefield")
+    bears = game.create(BEARS, "Bob", "battlefield")
+    before = game.fingerprint()
+    with pytest.raises(CostError, match="4 mana available"):
+        play.activate(game, ScriptedDecider(), "Alice", rift, 2, [[bears]])
+    assert game.fingerprint() == before
+
+
+def test_a_refused_action_leaves_the_game_exactly_as_it_was() -> None:
+    game = two_players()
+    rift = game.create(RIFT, "Alice", "battlefield")
+    for _ in range(5):
+        game.create(WASTES, "Alice", "battlefield")
+    forest = game.create(FOREST, "Bob", "battlefield")
+    before = game.fingerprint()
+    with pytest.raises(IllegalActionError, match="not a legal target"):
+        play.activate(game, ScriptedDecider(), "Alice", rift, 2, [[forest]])
+    assert game.fingerprint() == before
+
+
+def test_sorcery_speed_needs_the_active_players_main_phase() -> None:
+    game = two_players()
+    game.active = "Bob"
+    rift = game.create(RIFT, "Alice", "battlefield")
+    bears = game.create(BEARS, "Bob", "battlefield")
+    with pytest.raises(IllegalActionError, match="only as a sorcery"):
+        play.activate(game, ScriptedDecider(), "Alice", rift, 2, [[bears]])
+
+
+def test_an_ability_with_unimplemented_text_is_refused_before_anything_happens() -> None:
+    odd = CardDef("Oddity", "Artifact", "{T}: Juggle three cards.")
+    game = two_players()
+    oddity = game.create(odd, "Alice", "battlefield")
+    with pytest.raises(NotExecutableError, match="unimplemented text"):
+        play.activate(game, ScriptedDecider(), "Alice", oddity, 1)
+    assert not oddity.tapped
+
+
+def test_mana_is_paid_from_the_named_sources() -> None:
+    game = two_players()
+    game.players["Alice"].zones["hand"]
+    forests = [game.create(FOREST, "Alice", "battlefield") for _ in range(3)]
+    bears = game.create(BEARS, "Alice", "hand")
+    play.cast(game, ScriptedDecider(), "Alice", bears, pay_with=forests[1:])
+    assert [f.tapped for f in forests] == [False, True, True]
+
+
+def test_x_spells_pay_x_and_read_the_table_with_the_modified_result() -> None:
+    game = two_players()
+    islands = [game.create(CardDef("Island", "Basic Land — Island"), "Alice", "battlefield") for _ in range(5)]
+    portent = game.create(PORTENT, "Alice", "hand")
+    game.create(BEARS, "Alice", "hand")
+    for _ in range(5):
+        game.create(BEARS, "Alice", "library")
+    decider = ScriptedDecider(rolls=[13])
+    play.cast(game, decider, "Alice", portent, x=2)
+    assert all(island.tapped for island in islands)
+    play.resolve_all(game, decider)
+    # 13 + 1 card in hand = 14: "Draw X cards" with X the result
+    assert len(game.in_zone("hand", "Alice")) == 1 + 5
+    assert [o.name for o in game.in_zone("graveyard", "Alice")] == ["Diviner's Portent"]
+
+
+def test_random_play_never_loses_a_card() -> None:
+    game = new_game([RIFT, WASTES, FOREST, BEARS, PORTENT] * 6)
+    report = random_play(game, 400, seed=3)
+    assert report.accepted > 0 and report.refused > 0
+    total = sum(len(ids) for p in game.players.values() for ids in p.zones.values())
+    assert total + len(game.battlefield) + len([i for i in game.stack if i.is_spell]) == len(game.objects)
