@@ -131,3 +131,21 @@ def test_random_play_never_loses_a_card() -> None:
     assert report.accepted > 0 and report.refused > 0
     total = sum(len(ids) for p in game.players.values() for ids in p.zones.values())
     assert total + len(game.battlefield) + len([i for i in game.stack if i.is_spell]) == len(game.objects)
+
+
+def test_a_cost_can_sacrifice_a_permanent_chosen_by_description() -> None:
+    altar = CardDef("Ashnod's Altar", "Artifact", "Sacrifice a creature: Add {C}{C}.")
+    game = two_players()
+    source = game.create(altar, "Alice", "battlefield")
+    game.create(BEARS, "Alice", "battlefield")
+    play.activate(game, ScriptedDecider(choices=["Grizzly Bears"]), "Alice", source, 1)
+    assert [o.name for o in game.in_zone("graveyard", "Alice")] == ["Grizzly Bears"]
+    assert game.players["Alice"].mana_pool == ["C", "C"]
+
+
+def test_a_cost_that_cannot_be_paid_is_refused() -> None:
+    altar = CardDef("Ashnod's Altar", "Artifact", "Sacrifice a creature: Add {C}{C}.")
+    game = two_players()
+    source = game.create(altar, "Alice", "battlefield")
+    with pytest.raises(CostError, match="no creature to sacrifice"):
+        play.activate(game, ScriptedDecider(), "Alice", source, 1)

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from carddb.engine import handlers as _handlers  # noqa: F401  (registers the phrase handlers)
 from carddb.engine import mana
 from carddb.engine.decisions import Decider
-from carddb.engine.effects import Context, Ref, execute, face_missing, matches, missing
+from carddb.engine.effects import Context, Ref, amount_of, execute, face_missing, matches, missing, value
 from carddb.engine.errors import CostError, EngineError, IllegalActionError, NotExecutableError, TargetError
 from carddb.engine.state import STEPS, Game, GameObject, StackItem, Step
 from carddb.oracle.model import (
@@ -133,6 +133,7 @@ def choose_targets(
 # -- costs --------------------------------------------------------------------------------------
 def pay_costs(
     game: Game,
+    decider: Decider,
     player: str,
     source: GameObject,
     cost: Sequence[object],
@@ -155,24 +156,55 @@ def pay_costs(
                 raise CostError(f"{source.name} is not tapped")
             source.tapped = False
         elif isinstance(item, Action):
-            _pay_action(game, player, source, item)
+            _pay_action(game, decider, player, source, item)
 
 
-def _pay_action(game: Game, player: str, source: GameObject, action: Action) -> None:
+def _pay_action(game: Game, decider: Decider, player: str, source: GameObject, action: Action) -> None:
+    """A cost written as a phrase: exile or sacrifice this permanent; sacrifice, discard or exile
+    cards by a description (chosen through the decider); pay life."""
     what = action.arg("what")
     if action.verb in ("exile", "sacrifice") and isinstance(what, SelfRef):
         if source.zone != "battlefield":
             raise CostError(f"{source.name} is not on the battlefield")
         game.move(source, "exile" if action.verb == "exile" else "graveyard")
     elif action.verb == "pay_life":
-        amount = action.arg("amount")
-        player_state = game.players[player]
-        needed = getattr(amount, "value", 0)
-        if player_state.life < needed:
-            raise CostError(f"{player} has only {player_state.life} life")
-        player_state.life -= needed
+        needed = value(Context(game, decider, player, source), action.arg("amount"))
+        if game.players[player].life < needed:
+            raise CostError(f"{player} has only {game.players[player].life} life, not {needed}")
+        game.players[player].life -= needed
+    elif action.verb in ("sacrifice", "discard", "exile") and isinstance(what, Noun):
+        ctx = Context(game, decider, player, source)
+        zone = {"sacrifice": "battlefield", "discard": "hand", "exile": _cost_zone(what)}[action.verb]
+        candidates = [
+            obj
+            for obj in (game.permanents(player) if zone == "battlefield" else game.in_zone(zone, player))
+            if _cost_matches(ctx, obj, what)
+        ]
+        count = amount_of(ctx, what)
+        if len(candidates) < count:
+            raise CostError(f"{player} has no {what.description} to {action.verb}")
+        for _ in range(count):
+            name = decider.choose(f"{action.verb} which {what.description}?", [o.name for o in candidates])
+            chosen = next(o for o in candidates if o.name == name)
+            candidates.remove(chosen)
+            game.move(chosen, "graveyard" if action.verb != "exile" else "exile")
     else:
         raise CostError(f"cannot pay the cost {action.verb!r}")
+
+
+def _cost_zone(noun: Noun) -> str:
+    for qualifier in noun.qualifiers:
+        if qualifier.verb == "in_zone":
+            zone = qualifier.arg("zone")
+            if isinstance(zone, Action):
+                return str(zone.arg("zone"))
+    return "battlefield"
+
+
+def _cost_matches(ctx: Context, obj: GameObject, noun: Noun) -> bool:
+    """Cards in a hand or a graveyard match by their description alone ("a card", "a creature card")."""
+    plain = Noun((), noun.description)
+    return matches(ctx, obj, plain if obj.zone != "battlefield" else noun)
 
 
 # -- actions ------------------------------------------------------------------------------------
@@ -208,7 +240,7 @@ def activate(
             RESTRICTIONS[restriction.verb](game, player, obj)
         ctx = Context(game, decider, player, obj)
         chosen = choose_targets(game, ctx, ability, targets)
-        pay_costs(game, player, obj, ability.cost, x=x, pay_with=pay_with)
+        pay_costs(game, decider, player, obj, ability.cost, x=x, pay_with=pay_with)
         item = StackItem(obj.id, player, index - 1, chosen, x)
         if ability.kind is Kind.MANA:
             _resolve_item(game, decider, item)
