@@ -25,7 +25,8 @@ BEARS = CardDef("Grizzly Bears", "Creature — Bear", mana_cost="{1}{G}", power=
 PORTENT = CardDef(
     "Diviner's Portent",
     "Instant",
-    "Roll a d20 and add the number of cards in your hand.\n1—14 | Draw X cards.\n15+ | Scry X, then draw X cards.",
+    "Roll a d20 and add the number of cards in your hand.\n"
+    "1—14 | Draw X cards.\n15+ | Scry X, then draw X cards.",
     mana_cost="{X}{U}{U}{U}",
 )
 
@@ -102,7 +103,6 @@ def test_an_ability_with_unimplemented_text_is_refused_before_anything_happens()
 
 def test_mana_is_paid_from_the_named_sources() -> None:
     game = two_players()
-    game.players["Alice"].zones["hand"]
     forests = [game.create(FOREST, "Alice", "battlefield") for _ in range(3)]
     bears = game.create(BEARS, "Alice", "hand")
     play.cast(game, ScriptedDecider(), "Alice", bears, pay_with=forests[1:])
@@ -111,7 +111,9 @@ def test_mana_is_paid_from_the_named_sources() -> None:
 
 def test_x_spells_pay_x_and_read_the_table_with_the_modified_result() -> None:
     game = two_players()
-    islands = [game.create(CardDef("Island", "Basic Land — Island"), "Alice", "battlefield") for _ in range(5)]
+    islands = [
+        game.create(CardDef("Island", "Basic Land — Island"), "Alice", "battlefield") for _ in range(5)
+    ]
     portent = game.create(PORTENT, "Alice", "hand")
     game.create(BEARS, "Alice", "hand")
     for _ in range(5):
