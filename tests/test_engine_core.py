@@ -151,3 +151,29 @@ def test_a_cost_that_cannot_be_paid_is_refused() -> None:
     source = game.create(altar, "Alice", "battlefield")
     with pytest.raises(CostError, match="no creature to sacrifice"):
         play.activate(game, ScriptedDecider(), "Alice", source, 1)
+
+
+MODAL = CardDef(
+    "Sample Charm",
+    "Instant",
+    "Choose one —\n• Destroy target artifact.\n• You gain 3 life.",
+    mana_cost="{G}",
+)
+
+
+def test_a_modal_spell_runs_the_chosen_mode_only() -> None:
+    game = two_players()
+    game.create(FOREST, "Alice", "battlefield")
+    charm = game.create(MODAL, "Alice", "hand")
+    decider = ScriptedDecider()
+    play.cast(game, decider, "Alice", charm, modes=[2])
+    play.resolve_all(game, decider)
+    assert game.players["Alice"].life == 23
+
+
+def test_choose_one_takes_exactly_one_mode() -> None:
+    game = two_players()
+    game.create(FOREST, "Alice", "battlefield")
+    charm = game.create(MODAL, "Alice", "hand")
+    with pytest.raises(IllegalActionError, match="Choose one: choose 1–1 different modes"):
+        play.cast(game, ScriptedDecider(), "Alice", charm, modes=[1, 2])

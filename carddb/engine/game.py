@@ -68,8 +68,31 @@ def atomic(game: Game) -> Iterator[None]:
 
 
 # -- targets ------------------------------------------------------------------------------------
-def target_nouns(ability: Ability) -> list[Noun]:
-    """The ability's target phrases in the order the text names them (modes excluded)."""
+_MODE_COUNTS = {
+    "one": (1, 1), "two": (2, 2), "three": (3, 3), "one or both": (1, 2), "one or more": (1, 99),
+    "any number": (0, 99), "up to one": (0, 1), "up to two": (0, 2), "one or two": (1, 2),
+}  # fmt: skip
+
+
+def chosen_steps(ability: Ability, modes: Sequence[int] = ()) -> tuple[object, ...]:
+    """The steps that run: the ability's own, then the chosen modes' (1-based, checked against
+    the header: "Choose one" takes exactly one mode)."""
+    if not ability.modes:
+        if modes:
+            raise IllegalActionError("this has no modes to choose")
+        return ability.effects
+    header = (ability.choose or "").split(" ", 1)[-1].lower()
+    low, high = _MODE_COUNTS.get(header, (1, 1))
+    if not low <= len(modes) <= high or len(set(modes)) != len(modes):
+        raise IllegalActionError(f"{ability.choose}: choose {low}–{high} different modes, not {list(modes)}")
+    for mode in modes:
+        if not 1 <= mode <= len(ability.modes):
+            raise IllegalActionError(f"there is no mode {mode} (there are {len(ability.modes)})")
+    return (*ability.effects, *(step for mode in modes for step in ability.modes[mode - 1].effects))
+
+
+def target_nouns(ability: Ability, modes: Sequence[int] = ()) -> list[Noun]:
+    """The target phrases of the steps that run, in the order the text names them."""
     found: list[Noun] = []
 
     def visit(node: object) -> None:
@@ -94,7 +117,7 @@ def target_nouns(ability: Ability) -> list[Noun]:
             for _, value in node.args:
                 visit(value)
 
-    for step in ability.effects:
+    for step in ability.effects if not ability.modes else chosen_steps(ability, modes):
         visit(step)
     return found
 
@@ -114,9 +137,9 @@ def _any_target(ref: Ref) -> bool:
 
 
 def choose_targets(
-    game: Game, ctx: Context, ability: Ability, chosen: Sequence[Sequence[Ref]]
+    game: Game, ctx: Context, ability: Ability, chosen: Sequence[Sequence[Ref]], modes: Sequence[int] = ()
 ) -> list[list[Ref]]:
-    nouns = target_nouns(ability)
+    nouns = target_nouns(ability, modes)
     if len(chosen) != len(nouns):
         names = ", ".join(f"target {n.description}" for n in nouns) or "no target"
         raise TargetError(f"{ctx.source.name} needs {len(nouns)} target(s) ({names}), got {len(chosen)}")
@@ -258,8 +281,9 @@ def cast(
     *,
     x: int | None = None,
     pay_with: Sequence[GameObject] | None = None,
+    modes: Sequence[int] = (),
 ) -> None:
-    """Cast ``obj`` from its owner's hand."""
+    """Cast ``obj`` from its owner's hand (``modes``: the chosen modes of a modal spell, 1-based)."""
     with atomic(game):
         if obj.zone != "hand" or obj.owner != player:
             raise IllegalActionError(f"{obj.name} is not in {player}'s hand")
@@ -272,10 +296,10 @@ def cast(
         if spell is not None:
             _executable(obj, spell)
         ctx = Context(game, decider, player, obj)
-        chosen = choose_targets(game, ctx, spell, targets) if spell is not None else []
+        chosen = choose_targets(game, ctx, spell, targets, modes) if spell is not None else []
         mana.pay(game, player, card.mana_symbols, x=x, named=pay_with)
         game.move(obj, "stack")
-        game.stack.append(StackItem(obj.id, player, None, chosen, x))
+        game.stack.append(StackItem(obj.id, player, None, chosen, x, list(modes)))
         game.log.append(f"{player} casts {obj.name}")
 
 
@@ -319,14 +343,14 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
     if item.x is not None:
         ctx.bindings["X"] = item.x
     if ability is not None:
-        nouns = target_nouns(ability)
+        nouns = target_nouns(ability, item.modes)
         legal_any = not nouns
         for noun, refs in zip(nouns, item.targets, strict=False):
             still = [ref for ref in refs if _still_legal(game, ctx, noun, ref)]
             ctx.slots[id(noun)] = still
             legal_any = legal_any or bool(still)
         if legal_any:
-            for step in ability.effects:
+            for step in chosen_steps(ability, item.modes) if ability.modes else ability.effects:
                 execute(ctx, step)
         else:
             game.log.append(f"{source.name}: every target is illegal, nothing happens")
