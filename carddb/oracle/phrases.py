@@ -109,6 +109,9 @@ def _parse_form(family: str, verb: str, form: int, text: str, where: str) -> Tem
             raise PhraseTableError(f"{where}: slot {role!r} appears twice in {text!r}")
         roles.add(role)
         parts.append(Slot(role, kind))
+    if family in ("pred", "cond") and parts[:1] == ["you"]:
+        # the literal would be lexed where a noun phrase "you" is expected too, and win
+        raise PhraseTableError(f"{where}: write {{who:np}} for 'you' at the start of {text!r}")
     if " ".join(_TOKEN.findall(text)).replace(" ,", ",") != text:
         raise PhraseTableError(f"{where}: form {text!r} is not in canonical spacing")
     return Template(family, verb, form, text, tuple(parts))
