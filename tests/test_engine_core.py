@@ -122,8 +122,8 @@ def test_x_spells_pay_x_and_read_the_table_with_the_modified_result() -> None:
     play.cast(game, decider, "Alice", portent, x=2)
     assert all(island.tapped for island in islands)
     play.resolve_all(game, decider)
-    # 13 + 1 card in hand = 14: "Draw X cards" with X the result
-    assert len(game.in_zone("hand", "Alice")) == 1 + 5
+    # 13 + 1 card in hand = 14: the row "Draw X cards", with X = 2 paid on casting
+    assert len(game.in_zone("hand", "Alice")) == 1 + 2
     assert [o.name for o in game.in_zone("graveyard", "Alice")] == ["Diviner's Portent"]
 
 

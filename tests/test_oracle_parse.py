@@ -25,7 +25,6 @@ from carddb.oracle.model import (
     SelfRef,
     Sequence,
     TapCost,
-    Var,
     X,
 )
 from carddb.oracle.normalize import normalize_oracle
@@ -90,10 +89,11 @@ def test_diviners_portent_adds_cards_in_hand_and_reads_a_table() -> None:
     assert face.complete
 
 
-def test_x_in_a_table_row_is_the_result_of_the_roll() -> None:
+def test_x_in_a_table_row_is_the_spells_x() -> None:
+    """Diviner's Portent is an X spell: its table draws X cards, X paid when it was cast."""
     face = parse_oracle("Roll a d20.\n1—20 | You gain X life.", "Sampler", "Instant")
     (row,) = face.abilities[0].effects[0].table
-    assert row.effects[0].predicates[0].arg("amount") == Var("result")
+    assert row.effects[0].predicates[0].arg("amount") == X()
 
 
 def test_two_d20_keep_the_higher() -> None:

@@ -25,6 +25,7 @@ SUPERTYPES = ("Basic", "Legendary", "Snow", "World", "Ongoing")
 BASIC_LAND_MANA = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
 """Rule 305.6: a land with a basic land type has "{T}: Add {the type's color}."."""
 _SYMBOL = re.compile(r"\{[^{}]+\}")
+_REMINDER = re.compile(r"\([^()]*\)")
 
 
 @dataclass(frozen=True)
@@ -42,8 +43,9 @@ class CardDef:
 
     def __post_init__(self) -> None:
         text = self.text
+        printed = _REMINDER.sub("", text)  # a basic land's text is only reminder text
         for subtype, color in BASIC_LAND_MANA.items():
-            if subtype in self.subtypes and f"{{T}}: Add {{{color}}}." not in text:
+            if subtype in self.subtypes and f"{{T}}: Add {{{color}}}." not in printed:
                 text = f"{{T}}: Add {{{color}}}.\n{text}" if text else f"{{T}}: Add {{{color}}}."
         object.__setattr__(self, "parsed", parse_oracle(text, self.name, self.type_line))
 

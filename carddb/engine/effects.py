@@ -44,7 +44,16 @@ _TYPE_WORDS = {
 }  # fmt: skip
 _ANY_OBJECT = {"permanent", "card", "spell", "token", "source", "object"}
 _PLAYERS = {"player", "opponent"}
-_STATES = {"tapped", "untapped", "other", "nontoken", "attacking", "blocking"}
+_STATES = {"tapped", "untapped", "other", "another", "nontoken"}
+_SUPERTYPE_WORDS = {
+    "basic": "Basic",
+    "legendary": "Legendary",
+    "snow": "Snow",
+    "nonbasic": "",
+    "nonlegendary": "",
+}
+KNOWN_KEYWORDS = {"indestructible", "hexproof", "shroud", "flash"}
+"""Keyword abilities whose rules the engine applies (destroying, targeting, casting timing)."""
 
 
 @dataclass
@@ -68,6 +77,12 @@ Condition = Callable[[Context, Action], bool]
 HANDLERS: dict[str, Handler] = {}
 CONDITIONS: dict[str, Condition] = {}
 QUALIFIERS: dict[str, Callable[[Context, Ref, Action], bool]] = {}
+FORMS: dict[str, frozenset[int]] = {}
+ZONE_OWNERS = {
+    "your", "its owner's", "their owner's", "their owners'", "its controller's", "their", "that player's",
+    "an opponent's", "each opponent's", "a player's", "each player's", None,
+}  # fmt: skip
+"""Verbs of which the engine executes only some written forms (by form index)."""
 SUPPORTED_CONDITIONALS = {"if", "unless", "where X is", "then"}
 SUPPORTED_DURATIONS: frozenset[object] = frozenset({None, "until end of turn"})
 
@@ -83,8 +98,11 @@ def handles(*verbs: str) -> Callable[[Handler], Handler]:
 
 # -- what can be executed ------------------------------------------------------------------------
 EXECUTABLE_KINDS = {Kind.SPELL, Kind.ACTIVATED, Kind.MANA, Kind.TRIGGERED}
-TRIGGERS = {"roll_dice"}
-"""Trigger events the engine watches for."""
+TRIGGERS: dict[str, frozenset[int] | None] = {"roll_dice": None}
+"""Trigger events the engine watches for, with the forms it knows (None: all); filled in by
+:mod:`carddb.engine.triggers`."""
+STATIC_VERBS: set[str] = set()
+"""Predicates of static abilities the engine applies (:mod:`carddb.engine.continuous`)."""
 REPLACEMENTS = {"roll_extra_die"}
 """Replacement effects the engine applies."""
 
@@ -103,21 +121,29 @@ def missing(ability: Ability) -> list[str]:
     """The parts of ``ability`` the engine cannot execute (empty: it executes entirely)."""
     problems: list[str] = []
     if ability.kind is Kind.KEYWORD:
-        return [f"keyword {k.name.lower()}" for k in ability.keywords]
-    if ability.kind is Kind.REPLACEMENT:
+        return [f"keyword {k.name.lower()}" for k in ability.keywords if k.name.lower() not in KNOWN_KEYWORDS]
+    if ability.kind is Kind.STATIC:
+        problems.extend(_static_problems(ability))
+    elif ability.kind is Kind.REPLACEMENT:
         verbs = {n.verb for step in ability.effects for n in walk(step) if isinstance(n, Action)}
         if not verbs & REPLACEMENTS:
             problems.append("replacement effect")
     elif ability.kind not in EXECUTABLE_KINDS:
         problems.append(f"{ability.kind.value} ability")
-    if ability.modes or ability.choose:
+    if ability.choose and not ability.modes:
         problems.append("modes")
     if ability.kind is Kind.TRIGGERED:
         trigger = ability.trigger
         if not (isinstance(trigger, Action) and trigger.verb in TRIGGERS):
             verb = trigger.verb if isinstance(trigger, Action) else "?"
             problems.append(f"trigger {verb!r}")
+        else:
+            forms = TRIGGERS[trigger.verb]
+            if forms is not None and trigger.form not in forms:
+                problems.append(f"trigger {trigger.verb!r} form {trigger.form}")
     roots: list[object] = [*ability.unparsed, *ability.effects, *ability.cost, *ability.restrictions]
+    if isinstance(ability.trigger, Action):
+        roots.extend(v for _, v in ability.trigger.args)
     roots.extend(mode.effects for mode in ability.modes)
     for root in roots:
         for node in walk(root):
@@ -130,6 +156,8 @@ def missing(ability: Ability) -> list[str]:
 def _problem(node: object) -> str | None:
     if isinstance(node, Unimplemented):
         return f"unimplemented text {node.text!r}"
+    if isinstance(node, Action) and node.verb == "zone" and node.arg("owner") not in ZONE_OWNERS:
+        return f"zone of {node.arg('owner')}"
     if isinstance(node, Action):
         form = find(node.verb, node.form)
         if form is None:
@@ -143,6 +171,14 @@ def _problem(node: object) -> str | None:
             return None if known_restriction else f"restriction {node.verb!r}"
         if known is not None and node.verb not in known:
             return f"{form.family} {node.verb!r}"
+        forms = FORMS.get(node.verb)
+        if forms is not None and node.form not in forms:
+            return f"{form.family} {node.verb!r} form {node.form}"
+        keywords = node.arg("keywords")
+        if node.verb in ("has", "gains", "with_keywords", "loses") and isinstance(keywords, str):
+            unknown = [k for k in keyword_list(keywords) if k not in KNOWN_KEYWORDS]
+            if unknown and node.verb != "with_keywords":
+                return f"keyword {unknown[0]}"
     if isinstance(node, Conditional) and node.word not in SUPPORTED_CONDITIONALS:
         return f"{node.word!r} clause"
     if isinstance(node, Clause) and (node.duration not in SUPPORTED_DURATIONS or node.for_each is not None):
@@ -152,12 +188,59 @@ def _problem(node: object) -> str | None:
     return None
 
 
+def _static_problems(ability: Ability) -> list[str]:
+    """A static ability executes when each sentence is a clause (perhaps under "as long as") whose
+    predicates the engine applies continuously."""
+    problems: list[str] = []
+    for step in ability.effects:
+        body = step
+        if isinstance(step, Conditional) and step.word == "as long as":
+            body = step.body
+        if not isinstance(body, Clause) or body.duration is not None or body.for_each is not None:
+            problems.append("static ability")
+            continue
+        for predicate in body.predicates:
+            if not isinstance(predicate, Action) or predicate.verb not in STATIC_VERBS:
+                verb = predicate.verb if isinstance(predicate, Action) else "clause"
+                problems.append(f"static {verb!r}")
+    if not ability.effects:
+        problems.append("static ability")
+    return problems
+
+
+def keyword_list(text: str) -> list[str]:
+    """``"flying and first strike"`` → ``["flying", "first strike"]``."""
+    import re
+
+    return [part.strip().lower() for part in re.split(r",? and |, ", text) if part.strip()]
+
+
+def keywords_of(obj: GameObject) -> set[str]:
+    """The keyword abilities an object has now: printed, granted until end of turn, and by statics."""
+    found = {k.name.lower() for a in obj.card.abilities if a.kind is Kind.KEYWORD for k in a.keywords}
+    for text in (*obj.keywords_until_end_of_turn, *obj.static_keywords):
+        found.update(keyword_list(text))
+    return found
+
+
+def mana_value(obj: GameObject) -> int:
+    total = 0
+    for symbol in obj.card.mana_symbols:
+        inner = symbol.strip("{}")
+        if inner.isdigit():
+            total += int(inner)
+        elif inner not in ("X", "Y", "Z"):
+            total += 2 if inner.startswith("2/") else 1
+    return total
+
+
 def _known_description(description: str) -> bool:
     for alternative in Noun((), description).alternatives:
         for word in alternative.split():
             lowered = word.lower().rstrip("s") if word.lower() not in ("sorceries",) else "sorcery"
             if (
-                lowered in _TYPE_WORDS
+                lowered in _SUPERTYPE_WORDS
+                or lowered in _TYPE_WORDS
                 or lowered in _ANY_OBJECT
                 or lowered in _PLAYERS
                 or lowered in COLOR_WORDS
@@ -173,11 +256,18 @@ def _known_description(description: str) -> bool:
 # -- executing ----------------------------------------------------------------------------------
 def execute(ctx: Context, step: object) -> None:
     """Execute one step (a sentence) of an ability."""
+    _execute(ctx, step)
+    from carddb.engine.continuous import refresh
+
+    refresh(ctx.game)
+
+
+def _execute(ctx: Context, step: object) -> None:
     if isinstance(step, Clause):
         _clause(ctx, step)
     elif isinstance(step, Sequence):
         for item in step.steps:
-            execute(ctx, item)
+            _execute(ctx, item)
     elif isinstance(step, Conditional):
         _conditional(ctx, step)
     elif isinstance(step, RollDie):
@@ -203,13 +293,13 @@ def _clause(ctx: Context, clause: Clause) -> None:
 def _conditional(ctx: Context, node: Conditional) -> None:
     if node.word == "where X is":
         ctx.bindings["X"] = value(ctx, node.condition)
-        execute(ctx, node.body)
+        _execute(ctx, node.body)
     elif node.word == "then":
-        execute(ctx, node.body)
+        _execute(ctx, node.body)
     elif node.word in ("if", "unless"):
         holds = evaluate(ctx, node.condition)
         if holds == (node.word == "if"):
-            execute(ctx, node.body)
+            _execute(ctx, node.body)
     else:
         raise EngineError(f"cannot execute a {node.word!r} clause")
 
@@ -280,14 +370,8 @@ def _roll(ctx: Context, roll: RollDie) -> None:
         if row.open_ended:
             high = 10**9
         if row.low <= result <= high:
-            outer = ctx.bindings.get("X")
-            ctx.bindings["X"] = result  # in a results table, X is the result
             for step in row.effects:
-                execute(ctx, step)
-            if outer is None:
-                del ctx.bindings["X"]
-            else:
-                ctx.bindings["X"] = outer
+                _execute(ctx, step)
             break
 
 
@@ -296,17 +380,46 @@ def resolve(ctx: Context, phrase: object) -> list[Ref]:
     """The objects or players a noun phrase names, as the ability resolves."""
     if isinstance(phrase, SelfRef):
         found: list[Ref] = [ctx.source]
+    elif isinstance(phrase, Pronoun) and id(phrase) in ctx.slots:  # "any target"
+        found = list(ctx.slots[id(phrase)])
     elif isinstance(phrase, Pronoun):
         found = _pronoun(ctx, phrase.word)
     elif isinstance(phrase, Noun) and id(phrase) in ctx.slots:
         found = list(ctx.slots[id(phrase)])
     elif isinstance(phrase, Noun):
         found = _described(ctx, phrase)
+    elif isinstance(phrase, Action) and phrase.verb == "top_cards":
+        found = list(_top_cards(ctx, phrase))
     else:
         raise EngineError(f"cannot resolve {phrase!r}")
     if not (isinstance(phrase, Pronoun) and phrase.word == "you"):
         ctx.it = found
     return found
+
+
+def zone_owners(ctx: Context, zone: object) -> list[str]:
+    """Whose zone a ``zone`` action names: "your library" → the controller; "its owner's" → the
+    owner of "it"; "their"/"that player's" → the players named last; no owner → everyone."""
+    owner = zone.arg("owner") if isinstance(zone, Action) else None
+    if owner == "your":
+        return [ctx.controller]
+    if owner in ("its owner's", "their owner's", "their owners'"):
+        return list(dict.fromkeys(obj.owner for obj in objects(ctx.it)))
+    if owner == "its controller's":
+        return list(dict.fromkeys(obj.controller for obj in objects(ctx.it)))
+    if owner in ("their", "that player's", "his or her"):
+        return list(dict.fromkeys(players(ctx, ctx.it)))
+    if owner in ("an opponent's", "each opponent's"):
+        return ctx.game.opponents(ctx.controller)
+    if owner is None or owner in ("a player's", "each player's"):
+        return list(ctx.game.players)
+    raise EngineError(f"cannot tell whose zone {owner!r} is")
+
+
+def _top_cards(ctx: Context, action: Action) -> Iterator[GameObject]:
+    count = value(ctx, action.arg("amount"))
+    for player in zone_owners(ctx, action.arg("zone")):
+        yield from ctx.game.in_zone("library", player)[:count]
 
 
 def _pronoun(ctx: Context, word: str) -> list[Ref]:
@@ -327,7 +440,56 @@ def _described(ctx: Context, noun: Noun) -> list[Ref]:
         if "opponent" in words:
             players = ctx.game.opponents(ctx.controller)
         return [p for p in players if all(_qualifies(ctx, p, q) for q in noun.qualifiers)]
-    return [obj for obj in ctx.game.permanents() if matches(ctx, obj, noun)]
+    candidates = [obj for obj in candidates_for(ctx, noun) if matches(ctx, obj, noun)]
+    return choose_some(ctx, noun, candidates)
+
+
+def noun_zone(noun: Noun) -> str:
+    """Where the objects a noun names are: the zone of its ``in``/``from`` qualifier, the stack for
+    spells, else the battlefield."""
+    for qualifier in noun.qualifiers:
+        if qualifier.verb == "in_zone":
+            zone = qualifier.arg("zone")
+            if isinstance(zone, Action):
+                return str(zone.arg("zone"))
+            return {2: "graveyard", 3: "graveyard", 5: "graveyard", 6: "graveyard", 7: "exile"}.get(
+                qualifier.form, "battlefield"
+            )
+    if noun.description.endswith(("spell", "spells")):
+        return "stack"
+    return "battlefield"
+
+
+def candidates_for(ctx: Context, noun: Noun) -> list[GameObject]:
+    zone = noun_zone(noun)
+    if zone == "battlefield":
+        return ctx.game.permanents()
+    if zone == "stack":
+        return [ctx.game.objects[item.source] for item in ctx.game.stack if item.is_spell]
+    return [obj for player in ctx.game.players for obj in ctx.game.in_zone(zone, player)]
+
+
+def choose_some(ctx: Context, noun: Noun, candidates: list[GameObject]) -> list[Ref]:
+    """ "a card", "two creatures": the controller chooses that many (all, when fewer); "each",
+    "all" and plural descriptions without a number name every one."""
+    amount = noun.amount
+    if amount is None or not noun.determiners or "each" in noun.determiners or "all" in noun.determiners:
+        return list(candidates)
+    count = value(ctx, amount)
+    if count >= len(candidates):
+        return list(candidates)
+    chosen: list[Ref] = []
+    left = list(candidates)
+    for _ in range(count):
+        name = ctx.decider.choose(f"{ctx.controller} chooses {noun.description}", _names(left))
+        picked = next(obj for obj in left if obj.name == name)
+        left.remove(picked)
+        chosen.append(picked)
+    return chosen
+
+
+def _names(found: list[GameObject]) -> list[str]:
+    return list(dict.fromkeys(obj.name for obj in found))
 
 
 def matches(ctx: Context, ref: Ref, noun: Noun) -> bool:
@@ -337,6 +499,8 @@ def matches(ctx: Context, ref: Ref, noun: Noun) -> bool:
         if "opponent" in words:
             return ref != ctx.controller
         return bool(words & _PLAYERS)
+    if "another" in noun.determiners and ref is ctx.source:
+        return False
     if not any(_is(ctx, ref, alternative) for alternative in noun.alternatives):
         return False
     return all(_qualifies(ctx, ref, qualifier) for qualifier in noun.qualifiers)
@@ -349,13 +513,17 @@ def _is(ctx: Context, obj: GameObject, alternative: str) -> bool:
         if singular in _TYPE_WORDS:
             if _TYPE_WORDS[singular] not in obj.card.types:
                 return False
+        elif singular in _SUPERTYPE_WORDS:
+            wanted = _SUPERTYPE_WORDS[singular] or _SUPERTYPE_WORDS[singular[3:]]
+            if (wanted in obj.card.supertypes) == singular.startswith("non"):
+                return False
         elif singular.startswith("non") and singular[3:].lstrip("-") in _TYPE_WORDS:
             if _TYPE_WORDS[singular[3:].lstrip("-")] in obj.card.types:
                 return False
         elif (
             (singular == "tapped" and not obj.tapped)
             or (singular == "untapped" and obj.tapped)
-            or (singular == "other" and obj is ctx.source)
+            or (singular in ("other", "another") and obj is ctx.source)
             or (singular == "token" and not obj.token)
         ):
             return False

@@ -21,6 +21,7 @@ from carddb.oracle.model import (
     Kind,
     ManaCost,
     Noun,
+    Pronoun,
     RollDie,
     SelfRef,
     TapCost,
@@ -91,12 +92,15 @@ def chosen_steps(ability: Ability, modes: Sequence[int] = ()) -> tuple[object, .
     return (*ability.effects, *(step for mode in modes for step in ability.modes[mode - 1].effects))
 
 
-def target_nouns(ability: Ability, modes: Sequence[int] = ()) -> list[Noun]:
-    """The target phrases of the steps that run, in the order the text names them."""
-    found: list[Noun] = []
+def target_nouns(ability: Ability, modes: Sequence[int] = ()) -> list[Noun | Pronoun]:
+    """The target phrases of the steps that run, in the order the text names them ("any target"
+    included)."""
+    found: list[Noun | Pronoun] = []
 
     def visit(node: object) -> None:
-        if isinstance(node, Noun) and node.targeted:
+        if (isinstance(node, Noun) and node.targeted) or (
+            isinstance(node, Pronoun) and node.word == "any target"
+        ):
             found.append(node)
             return
         if isinstance(node, Clause):
@@ -122,12 +126,18 @@ def target_nouns(ability: Ability, modes: Sequence[int] = ()) -> list[Noun]:
     return found
 
 
-def _legal_target(game: Game, ctx: Context, noun: Noun, ref: Ref) -> bool:
+def _legal_target(game: Game, ctx: Context, noun: Noun | Pronoun, ref: Ref) -> bool:
+    if isinstance(noun, Pronoun):  # any target: a creature, a planeswalker or a player
+        return _any_target(ref) and (isinstance(ref, str) or ref.zone == "battlefield")
     if isinstance(ref, str):
         return ref in game.players and matches(ctx, ref, noun)
     if noun.description.endswith(("spell", "spells")):
         return ref.zone == "stack" and matches(ctx, ref, noun)
     return ref.zone == "battlefield" and matches(ctx, ref, noun)
+
+
+def _target_text(noun: Noun | Pronoun) -> str:
+    return noun.word if isinstance(noun, Pronoun) else f"target {noun.description}"
 
 
 def _any_target(ref: Ref) -> bool:
@@ -141,14 +151,14 @@ def choose_targets(
 ) -> list[list[Ref]]:
     nouns = target_nouns(ability, modes)
     if len(chosen) != len(nouns):
-        names = ", ".join(f"target {n.description}" for n in nouns) or "no target"
+        names = ", ".join(_target_text(n) for n in nouns) or "no target"
         raise TargetError(f"{ctx.source.name} needs {len(nouns)} target(s) ({names}), got {len(chosen)}")
     picked: list[list[Ref]] = []
     for noun, refs in zip(nouns, chosen, strict=True):
         for ref in refs:
             if not _legal_target(game, ctx, noun, ref):
                 name = ref if isinstance(ref, str) else ref.name
-                raise TargetError(f"{name} is not a legal target (target {noun.description})")
+                raise TargetError(f"{name} is not a legal target ({_target_text(noun)})")
         picked.append(list(refs))
     return picked
 
@@ -167,6 +177,8 @@ def pay_costs(
     taps_itself = any(isinstance(item, TapCost) for item in cost)
     if taps_itself and source.tapped:
         raise CostError(f"{source.name} is already tapped")
+    if taps_itself and pay_with is not None and any(obj is source for obj in pay_with):
+        raise CostError(f"{source.name} taps itself as part of the cost: it cannot also pay mana")
     for item in cost:
         if isinstance(item, ManaCost):
             exclude = {source.id} if taps_itself else set()
@@ -247,8 +259,10 @@ def activate(
     *,
     x: int | None = None,
     pay_with: Sequence[GameObject] | None = None,
+    modes: Sequence[int] = (),
 ) -> None:
-    """Activate the ``index``-th (1-based) ability of ``obj``, listed as the card's text lists them."""
+    """Activate the ``index``-th (1-based) ability of ``obj``, listed as the card's text lists them
+    (``modes``: the chosen modes of a modal ability, 1-based)."""
     with atomic(game):
         if obj.zone != "battlefield" or obj.controller != player:
             raise IllegalActionError(f"{player} controls no {obj.name} on the battlefield")
@@ -262,9 +276,9 @@ def activate(
         for restriction in ability.restrictions:
             RESTRICTIONS[restriction.verb](game, player, obj)
         ctx = Context(game, decider, player, obj)
-        chosen = choose_targets(game, ctx, ability, targets)
+        chosen = choose_targets(game, ctx, ability, targets, modes)
         pay_costs(game, decider, player, obj, ability.cost, x=x, pay_with=pay_with)
-        item = StackItem(obj.id, player, index - 1, chosen, x)
+        item = StackItem(obj.id, player, index - 1, chosen, x, list(modes))
         if ability.kind is Kind.MANA:
             _resolve_item(game, decider, item)
         else:
@@ -360,7 +374,7 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
             source.controller = item.controller
 
 
-def _still_legal(game: Game, ctx: Context, noun: Noun, ref: Ref) -> bool:
+def _still_legal(game: Game, ctx: Context, noun: Noun | Pronoun, ref: Ref) -> bool:
     if isinstance(ref, GameObject) and ref.id not in game.objects:
         return False
     return _legal_target(game, ctx, noun, ref)

@@ -3,24 +3,35 @@ receives the execution context, the clause's subject (objects or players) and th
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from carddb.engine import mana
 from carddb.engine.cards import CardDef
 from carddb.engine.effects import (
     CONDITIONS,
+    FORMS,
+    HANDLERS,
+    QUALIFIERS,
     Context,
     Ref,
     amount_of,
+    candidates_for,
     handles,
+    keyword_list,
+    keywords_of,
     mana_symbols,
+    mana_value,
     matches,
     objects,
     players,
     resolve,
     value,
+    zone_owners,
 )
-from carddb.engine.errors import EngineError
+from carddb.engine.errors import CostError, EngineError
 from carddb.engine.mana import COLORS
 from carddb.engine.state import GameObject
-from carddb.oracle.model import Action, Noun, Number, Pronoun, SelfRef
+from carddb.oracle.model import Action, Noun, Number, Pronoun, SelfRef, X
 
 
 def _target_objects(ctx: Context, action: Action, role: str = "what") -> list[GameObject]:
@@ -259,3 +270,286 @@ CONDITIONS["roll_dice"] = lambda ctx, condition: True
 """Checked where dice are rolled (a trigger event, not a state)."""
 
 _ = Number  # re-exported types used by handlers' annotations
+
+
+# -- optional actions and their conditions ---------------------------------------------------------
+@handles("may")
+def may(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "You may draw a card": the player answers yes or no; "if you do" asks afterwards."""
+    inner = action.arg("action")
+    assert isinstance(inner, Action)
+    handler = HANDLERS[inner.verb]
+    did = False
+    for player in players(ctx, subject):
+        answer = ctx.decider.choose(f"{player}: {inner.verb.replace('_', ' ')}?", ["yes", "no"])
+        if answer == "yes":
+            try:
+                handler(ctx, subject, inner)
+            except CostError as error:  # a payment that cannot be made: not done
+                ctx.game.log.append(f"{player} cannot: {error}")
+                continue
+            did = True
+    ctx.bindings["did"] = int(did)
+
+
+def _did(ctx: Context, condition: Action) -> bool:
+    if "did" not in ctx.bindings:
+        raise EngineError("nothing optional was done before 'if you do'")
+    return bool(ctx.bindings["did"]) == (condition.form in (0, 2))
+
+
+CONDITIONS["did"] = _did
+FORMS["did"] = frozenset({0, 1, 2, 3})
+
+
+@handles("pay_mana")
+def pay_mana(ctx: Context, subject: list[Ref], action: Action) -> None:
+    for player in players(ctx, subject):
+        mana.pay(ctx.game, player, mana_symbols(action), x=ctx.bindings.get("X"))
+
+
+def _pays(ctx: Context, condition: Action) -> bool:
+    """ "… unless its controller pays {3}": that player chooses whether to pay, and pays if able."""
+    paid = False
+    for player in players(ctx, resolve(ctx, condition.arg("who"))):
+        symbols = mana_symbols(condition)
+        if ctx.decider.choose(f"{player}: pay {''.join(symbols)}?", ["yes", "no"]) == "yes":
+            try:
+                mana.pay(ctx.game, player, symbols)
+                paid = True
+            except CostError as error:
+                ctx.game.log.append(f"{player} cannot pay: {error}")
+    return paid
+
+
+CONDITIONS["pays"] = _pays
+FORMS["pays"] = frozenset({0, 1})
+
+
+# -- conditions about the game -----------------------------------------------------------------------
+def _existing(ctx: Context, phrase: object) -> list[Ref]:
+    """What a condition's noun phrase names, without choosing among them ("a creature" is any)."""
+    if isinstance(phrase, Noun) and not phrase.targeted and id(phrase) not in ctx.slots:
+        return [obj for obj in candidates_for(ctx, phrase) if matches(ctx, obj, phrase)]
+    saved = ctx.it
+    found = resolve(ctx, phrase)
+    ctx.it = saved
+    return found
+
+
+def _controls(ctx: Context, condition: Action) -> bool:
+    who = list(players(ctx, _existing(ctx, condition.arg("who"))))
+    what = condition.arg("what")
+    assert isinstance(what, Noun)
+    wanted = [what]
+    other = condition.arg("other")
+    if isinstance(other, Noun):
+        wanted.append(other)
+    found = any(
+        matches(ctx, obj, noun) for noun in wanted for player in who for obj in ctx.game.permanents(player)
+    )
+    return not found if condition.form in (2, 3) else found
+
+
+CONDITIONS["controls"] = _controls
+
+
+def _counter_kind(spec: object) -> tuple[str, int]:
+    assert isinstance(spec, Action)
+    kind = str(spec.arg("kind")).removesuffix("s").removesuffix(" counter")
+    amount = spec.arg("amount")
+    return kind, amount.value if isinstance(amount, Number) else 1
+
+
+def _is_state(ctx: Context, condition: Action) -> bool:
+    form = condition.form
+    if form == 8:
+        return ctx.game.active == ctx.controller
+    if form == 9:
+        return ctx.game.active != ctx.controller
+    if form in (20, 21, 23, 24):
+        who = list(players(ctx, _existing(ctx, condition.arg("who"))))
+        if form in (20, 21):
+            return all(not ctx.game.players[p].zones["hand"] for p in who)
+        amount = value(ctx, condition.arg("amount"))
+        lives = [ctx.game.players[p].life for p in who]
+        return any(life >= amount if form == 23 else life <= amount for life in lives)
+    things = list(objects(_existing(ctx, condition.arg("what"))))
+    checks: dict[int, Callable[[GameObject], bool]] = {
+        0: lambda obj: obj.tapped,
+        1: lambda obj: not obj.tapped,
+        4: lambda obj: obj.is_a("Creature"),
+        5: lambda obj: obj.zone == "battlefield",
+        6: lambda obj: obj.zone == "graveyard" and obj.owner == ctx.controller,
+        13: lambda obj: _is_type(ctx, obj, condition.arg("type")),
+        15: lambda obj: set(keyword_list(str(condition.arg("keywords")))) <= keywords_of(obj),
+        16: lambda obj: (
+            obj.counters.get(_counter_kind(condition.arg("counters"))[0], 0)
+            >= _counter_kind(condition.arg("counters"))[1]
+        ),
+    }
+    checks[17] = checks[16]
+    return any(checks[form](obj) for obj in things)
+
+
+def _is_type(ctx: Context, obj: GameObject, noun: object) -> bool:
+    return isinstance(noun, Noun) and matches(ctx, obj, noun)
+
+
+CONDITIONS["is_state"] = _is_state
+FORMS["is_state"] = frozenset({0, 1, 4, 5, 8, 9, 13, 15, 16, 17, 20, 21, 23, 24})
+
+
+def _is_more(ctx: Context, condition: Action) -> bool:
+    """ "If it's a land card": the object named last is what the noun describes."""
+    what = condition.arg("what")
+    assert isinstance(what, Noun)
+    return any(matches(ctx, obj, what) for obj in objects(ctx.it))
+
+
+CONDITIONS["is_more"] = _is_more
+FORMS["is_more"] = frozenset({0})
+
+
+def _controls_count(ctx: Context, condition: Action) -> bool:
+    who = list(players(ctx, _existing(ctx, condition.arg("who"))))
+    what = condition.arg("what")
+    assert isinstance(what, Noun)
+    amount = value(ctx, condition.arg("amount"))
+    for player in who:
+        count = sum(1 for obj in ctx.game.permanents(player) if matches(ctx, obj, what))
+        if (count >= amount) if condition.form in (0, 1) else (count <= amount):
+            return True
+    return False
+
+
+CONDITIONS["controls_count"] = _controls_count
+FORMS["controls_count"] = frozenset({0, 1, 2, 3})
+
+
+# -- noun qualifiers ---------------------------------------------------------------------------------
+def _in_zone(ctx: Context, ref: Ref, qualifier: Action) -> bool:
+    if isinstance(ref, str):
+        return False
+    zone = qualifier.arg("zone")
+    if isinstance(zone, Action):
+        return ref.zone == zone.arg("zone") and ref.owner in zone_owners(ctx, zone)
+    wanted = {2: "graveyard", 3: "graveyard", 5: "graveyard", 6: "graveyard", 7: "exile"}[qualifier.form]
+    return ref.zone == wanted
+
+
+QUALIFIERS["in_zone"] = _in_zone
+FORMS["in_zone"] = frozenset({0, 1, 2, 3, 5, 6, 7})
+QUALIFIERS["with_keywords"] = lambda ctx, ref, q: (
+    isinstance(ref, GameObject)
+    and (set(keyword_list(str(q.arg("keywords")))) <= keywords_of(ref)) == (q.form == 0)
+)
+
+
+def _with_power(ctx: Context, ref: Ref, qualifier: Action) -> bool:
+    if isinstance(ref, str):
+        return False
+    form = qualifier.form
+    if form == 10:
+        have: int | None = mana_value(ref)
+        return have is not None and have <= value(ctx, X())
+    if form == 9:
+        mine = [obj.power or 0 for obj in ctx.game.permanents(ctx.controller) if obj.is_a("Creature")]
+        return (
+            ref.controller == ctx.controller and ref.power is not None and ref.power == max(mine, default=0)
+        )
+    have = ref.power if form < 2 else ref.toughness if form < 4 else mana_value(ref)
+    if have is None:
+        return False
+    amount = value(ctx, qualifier.arg("amount"))
+    return have <= amount if form % 2 == 0 else have >= amount
+
+
+QUALIFIERS["with_power"] = _with_power
+FORMS["with_power"] = frozenset({0, 1, 2, 3, 4, 5, 6, 7, 9, 10})
+
+
+# -- libraries, revealing, putting onto the battlefield -----------------------------------------------
+def _search(ctx: Context, action: Action) -> list[GameObject]:
+    """Search a library for cards matching a description: the searcher may find fewer (a search
+    for a card with a stated quality can fail), never more than asked."""
+    what = action.arg("what")
+    assert isinstance(what, Noun)
+    found: list[GameObject] = []
+    for player in zone_owners(ctx, action.arg("zone")):
+        candidates = [obj for obj in ctx.game.in_zone("library", player) if matches(ctx, obj, what)]
+        wanted = value(ctx, what.amount) if what.amount is not None else len(candidates)
+        for _ in range(wanted):
+            options = [obj.name for obj in candidates]
+            if not options:
+                break
+            name = ctx.decider.choose(
+                f"{ctx.controller} searches for {what.description}", [*dict.fromkeys(options), "nothing"]
+            )
+            if name == "nothing":
+                break
+            picked = next(obj for obj in candidates if obj.name == name)
+            candidates.remove(picked)
+            found.append(picked)
+    ctx.it = list(found)
+    return found
+
+
+@handles("search")
+def search(ctx: Context, subject: list[Ref], action: Action) -> None:
+    _search(ctx, action)
+
+
+@handles("search_library")
+def search_library(ctx: Context, subject: list[Ref], action: Action) -> None:
+    _search(ctx, action)
+    for role in ("reveal", "then"):
+        step = action.arg(role)
+        if isinstance(step, Action):
+            HANDLERS[step.verb](ctx, subject, step)
+
+
+@handles("reveal")
+def reveal(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """Revealed cards are shown to every player (the log), and "it" names them afterwards."""
+    shown = list(objects(resolve(ctx, action.arg("what"))))
+    ctx.game.log.append(f"{ctx.controller} reveals {', '.join(obj.name for obj in shown) or 'nothing'}")
+    ctx.it = list(shown)
+
+
+FORMS["put_onto_battlefield"] = frozenset({0, 1, 2, 3})
+
+
+@handles("put_onto_battlefield")
+def put_onto_battlefield(ctx: Context, subject: list[Ref], action: Action) -> None:
+    chooser = next(players(ctx, subject), ctx.controller)
+    for obj in _target_objects(ctx, action):
+        if obj.zone == "battlefield" or not obj.card.is_permanent:
+            continue
+        ctx.game.move(obj, "battlefield")
+        obj.controller = ctx.controller if action.form == 2 else chooser
+        obj.tapped = action.form == 1
+
+
+TOKENS = {
+    "Treasure": ("Token Artifact — Treasure", "{T}, Sacrifice this artifact: Add one mana of any color."),
+    "Food": ("Token Artifact — Food", "{2}, {T}, Sacrifice this artifact: You gain 3 life."),
+    "Clue": ("Token Artifact — Clue", "{2}, Sacrifice this artifact: Draw a card."),
+    "Gold": ("Token Artifact — Gold", "Sacrifice this artifact: Add one mana of any color."),
+}
+"""Predefined tokens (rule 111.10) by subtype: type line and text."""
+
+
+@handles("create_token")
+def create_named_token(ctx: Context, subject: list[Ref], action: Action) -> None:
+    what = action.arg("what")
+    assert isinstance(what, Noun)
+    kind = what.description.removesuffix(" tokens").removesuffix(" token")
+    if kind not in TOKENS or what.qualifiers:
+        raise EngineError(f"cannot create {what.description!r}")
+    type_line, text = TOKENS[kind]
+    card = CardDef(name=kind, type_line=type_line, text=text)
+    count = value(ctx, what.amount) if what.amount is not None else 1
+    for player in players(ctx, subject):
+        for _ in range(count):
+            ctx.game.create(card, player, "battlefield", token=True)

@@ -1,8 +1,12 @@
 """Scenario files: a game set up in TOML, actions with every die roll and choice scripted, and the
-expected state (format in ``docs/scenarios.md``). :func:`run_file` runs one and tells what differs."""
+expected state (format in ``docs/scenarios.md``). :func:`run_file` runs one and tells what differs.
+
+A file is checked entirely before anything runs (keys, value types, card names): a broken file is a
+:class:`ScenarioError` naming the file and the key, never a half-run game."""
 
 from __future__ import annotations
 
+import difflib
 import re
 import tomllib
 from collections import Counter
@@ -15,7 +19,7 @@ from carddb.engine import game as play
 from carddb.engine.cards import CardDef, CardPool
 from carddb.engine.decisions import RandomDecider, ScriptedDecider
 from carddb.engine.effects import Ref
-from carddb.engine.errors import EngineError
+from carddb.engine.errors import EngineError, UnknownCardError
 from carddb.engine.state import PLAYER_ZONES, Game, GameObject, Player, Step
 from carddb.errors import CarddbError
 
@@ -39,69 +43,282 @@ class ScenarioResult:
 
 
 _COPIES = re.compile(r"^(.*?) x(\d+)$")
-_GAME_KEYS = {"active", "step"}
-_PLAYER_KEYS = {"life", *PLAYER_ZONES, "battlefield"}
-_ACTION_KEYS = {
-    "player", "activate", "ability", "cast", "play", "advance", "pass", "resolve", "targets", "rolls",
-    "choices", "x", "pay",
-}  # fmt: skip
-_CARD_KEYS = {"type", "text", "mana_cost", "power", "toughness", "loyalty"}
+ZONE_KEYS = (*PLAYER_ZONES, "battlefield")
+TOP_KEYS = {"title", "seed", "game", "cards", "players", "do", "expect"}
+GAME_KEYS = {"active", "step"}
+PLAYER_KEYS = {"life", *ZONE_KEYS}
+CARD_KEYS = {"type", "text", "mana_cost", "power", "toughness", "loyalty"}
+VERBS = ("activate", "cast", "play", "advance", "pass", "resolve")
+"""The action keys: each ``[[do]]`` has exactly one."""
+ACTION_KEYS = {
+    "activate": {"player", "ability", "targets", "x", "pay", "mode", "rolls", "choices"},
+    "cast": {"player", "targets", "x", "pay", "mode", "rolls", "choices"},
+    "play": {"player", "rolls", "choices"},
+    "advance": {"player", "rolls", "choices"},
+    "pass": {"player", "rolls", "choices"},
+    "resolve": {"player", "rolls", "choices"},
+}
+"""The keys each action may carry besides its own."""
+EXPECT_KEYS = {"players", "stack", "permanents", "error", "game"}
+EXPECT_PLAYER_KEYS = {"life", "mana", *ZONE_KEYS}
+EXPECT_GAME_KEYS = {"active", "step", "turn"}
+PERMANENT_KEYS = ("power", "toughness", "tapped", "counters", "face_down", "damage", "controller", "token")
 
 
+# -- reading and checking a file ------------------------------------------------------------------
 def load(path: Path) -> dict[str, Any]:
+    """The file's TOML, with its top-level keys checked."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
-        raise ScenarioError(f"{path}: {error.strerror}") from error
+        raise ScenarioError(f"{path}: {error.strerror or error}") from error
+    except UnicodeDecodeError as error:
+        raise ScenarioError(f"{path}: not UTF-8 text: {error}") from error
     except tomllib.TOMLDecodeError as error:
         raise ScenarioError(f"{path}: not valid TOML: {error}") from error
-    unknown = set(data) - {"title", "seed", "game", "cards", "players", "do", "expect"}
-    if unknown:
-        raise ScenarioError(f"{path}: unknown key {sorted(unknown)[0]!r}")
+    _keys(path, "", data, TOP_KEYS)
     if not isinstance(data.get("players"), dict) or not data["players"]:
         raise ScenarioError(f"{path}: [players] must name at least one player")
+    for key in ("title",):
+        if key in data and not isinstance(data[key], str):
+            raise ScenarioError(f"{path}: {key} must be a string")
+    if "seed" in data and not _is_int(data["seed"]):
+        raise ScenarioError(f"{path}: seed must be an integer")
+    for key in ("game", "cards", "expect"):
+        if key in data and not isinstance(data[key], dict):
+            raise ScenarioError(f"{path}: [{key}] must be a table")
+    if not isinstance(data.get("do", []), list) or not all(isinstance(a, dict) for a in data.get("do", [])):
+        raise ScenarioError(f"{path}: do must be an array of tables ([[do]])")
     return data
 
 
+def _keys(path: Path, where: str, table: Mapping[str, Any], allowed: set[str] | Sequence[str]) -> None:
+    unknown = sorted(set(table) - set(allowed))
+    if unknown:
+        prefix = f"{where} " if where else ""
+        close = difflib.get_close_matches(unknown[0], list(allowed), n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise ScenarioError(f"{path}: {prefix}unknown key {unknown[0]!r}{hint}")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _expand(entry: str) -> list[str]:
+    """``"Forest x4"`` → four Forests."""
+    match = _COPIES.match(entry)
+    return [match.group(1)] * int(match.group(2)) if match else [entry]
+
+
+def _name_list(path: Path, key: str, entries: object) -> list[str]:
+    if not isinstance(entries, list) or not all(isinstance(e, str) for e in entries):
+        raise ScenarioError(f"{path}: {key} must be a list of card names")
+    return [name for entry in entries for name in _expand(entry)]
+
+
+class _Names:
+    """Checks card names against the scenario's pool, with suggestions from the database and from
+    the scenario's own cards; returns each name as the card spells it."""
+
+    def __init__(self, path: Path, pool: CardPool, players: Sequence[str]) -> None:
+        self.path = path
+        self.pool = pool
+        self.players = players
+
+    def card(self, key: str, name: str) -> str:
+        try:
+            return self.pool.get(name).name
+        except UnknownCardError as error:
+            own = [card.name for card in self.pool.extra.values()]
+            close = difflib.get_close_matches(name, own, n=3, cutoff=0.6)
+            suggestions = list(dict.fromkeys([*close, *error.suggestions]))[:5]
+            raise ScenarioError(f"{self.path}: {key}: {UnknownCardError(name, suggestions)}") from None
+
+    def reference(self, key: str, name: str, *, player_ok: bool = False) -> str:
+        """``"Name"`` or ``"Player:Name"`` (a player's name alone where players may be named)."""
+        if player_ok and name in self.players:
+            return name
+        controller, _, card = name.rpartition(":") if ":" in name else ("", "", name)
+        if controller and controller not in self.players:
+            raise ScenarioError(f"{self.path}: {key}: no player named {controller!r} (in {name!r})")
+        spelled = self.card(key, card)
+        return f"{controller}:{spelled}" if controller else spelled
+
+    def expected(self, key: str, name: str) -> str:
+        """A name in an expectation: a card the pool knows, or a token the game made."""
+        if name.endswith("Token"):
+            return name
+        return self.reference(key, name)
+
+
+def _check(path: Path, data: Mapping[str, Any], pool: CardPool) -> None:
+    """Every key and value of the file, and every card name it uses (raises ScenarioError)."""
+    players_table: Mapping[str, Any] = data["players"]
+    names = _Names(path, pool, list(players_table))
+    _keys(path, "[game]", data.get("game", {}), GAME_KEYS)
+    for name, spec in players_table.items():
+        if not isinstance(spec, dict):
+            raise ScenarioError(f"{path}: [players.{name}] must be a table")
+        _keys(path, f"[players.{name}]", spec, PLAYER_KEYS)
+        if "life" in spec and not _is_int(spec["life"]):
+            raise ScenarioError(f"{path}: [players.{name}] life must be an integer")
+        for zone in ZONE_KEYS:
+            for card in _name_list(path, f"[players.{name}] {zone}", spec.get(zone, [])):
+                names.card(f"[players.{name}] {zone}", card)
+    for number, action in enumerate(data.get("do", []), 1):
+        _check_action(path, f"[[do]] #{number}", action, names)
+    _check_expect(path, data.get("expect", {}), names)
+
+
+def _check_action(path: Path, where: str, action: Mapping[str, Any], names: _Names) -> None:
+    verbs = [verb for verb in VERBS if verb in action]
+    if len(verbs) != 1:
+        found = " and ".join(verbs) if verbs else "none"
+        raise ScenarioError(f"{path}: {where}: needs exactly one of {', '.join(VERBS)} (found {found})")
+    verb = verbs[0]
+    _keys(path, f"{where} ({verb})", {k: v for k, v in action.items() if k != verb}, ACTION_KEYS[verb])
+    player = action.get("player")
+    if player is not None and player not in names.players:
+        raise ScenarioError(f"{path}: {where}: player: no player named {player!r}")
+    value = action[verb]
+    if verb in ("activate", "cast", "play"):
+        if not isinstance(value, str):
+            raise ScenarioError(f"{path}: {where}: {verb} must be a card name")
+        names.reference(f"{where} {verb}", value)
+    elif verb == "advance":
+        if value not in {step.value for step in Step}:
+            steps = ", ".join(step.value for step in Step)
+            raise ScenarioError(f"{path}: {where}: advance: {value!r} is not a step ({steps})")
+    elif verb == "pass":
+        if not (value is True or (_is_int(value) and value > 0)):
+            raise ScenarioError(f"{path}: {where}: pass must be true or a number of rounds")
+    elif value is not True:
+        raise ScenarioError(f"{path}: {where}: resolve must be true")
+    for key in ("ability", "x"):
+        if key in action and not (_is_int(action[key]) and action[key] >= 0):
+            raise ScenarioError(f"{path}: {where}: {key} must be a whole number")
+    rolls = action.get("rolls", [])
+    if not isinstance(rolls, list) or not all(_is_int(r) for r in rolls):
+        raise ScenarioError(f"{path}: {where}: rolls must be a list of integers")
+    choices = action.get("choices", [])
+    if not isinstance(choices, list) or not all(isinstance(c, str | int) for c in choices):
+        raise ScenarioError(f"{path}: {where}: choices must be a list of strings or numbers")
+    mode = action.get("mode", [])
+    modes = mode if isinstance(mode, list) else [mode]
+    if not all(_is_int(m) and m >= 1 for m in modes):
+        raise ScenarioError(f"{path}: {where}: mode must be a mode number (1-based) or a list of them")
+    targets = action.get("targets", [])
+    for slot in targets if isinstance(targets, list) else [None]:
+        entries = slot if isinstance(slot, list) else [slot]
+        if not all(isinstance(e, str) for e in entries):
+            raise ScenarioError(f"{path}: {where}: targets must be a list of names (or lists of names)")
+        for entry in entries:
+            names.reference(f"{where} targets", str(entry), player_ok=True)
+    for entry in _name_list(path, f"{where} pay", action.get("pay", [])):
+        names.reference(f"{where} pay", entry)
+
+
+def _check_expect(path: Path, expect: Mapping[str, Any], names: _Names) -> None:
+    _keys(path, "[expect]", expect, EXPECT_KEYS)
+    if "error" in expect and not isinstance(expect["error"], str):
+        raise ScenarioError(f"{path}: [expect] error must be a string")
+    game = expect.get("game", {})
+    _keys(path, "[expect.game]", game, EXPECT_GAME_KEYS)
+    if "step" in game and game["step"] not in {step.value for step in Step}:
+        raise ScenarioError(f"{path}: [expect.game] step: {game['step']!r} is not a step")
+    if "active" in game and game["active"] not in names.players:
+        raise ScenarioError(f"{path}: [expect.game] active: no player named {game['active']!r}")
+    for name, spec in expect.get("players", {}).items():
+        where = f"[expect.players.{name}]"
+        if name not in names.players:
+            raise ScenarioError(f"{path}: {where}: no player named {name!r}")
+        if not isinstance(spec, dict):
+            raise ScenarioError(f"{path}: {where} must be a table")
+        _keys(path, where, spec, EXPECT_PLAYER_KEYS)
+        if "life" in spec and not _is_int(spec["life"]):
+            raise ScenarioError(f"{path}: {where} life must be an integer")
+        if "mana" in spec and not (
+            isinstance(spec["mana"], list) and all(isinstance(m, str) for m in spec["mana"])
+        ):
+            raise ScenarioError(f"{path}: {where} mana must be a list of mana symbols")
+        for zone in ZONE_KEYS:
+            for card in _name_list(path, f"{where} {zone}", spec.get(zone, [])):
+                names.expected(f"{where} {zone}", card)
+    for card in _name_list(path, "[expect] stack", expect.get("stack", [])):
+        names.expected("[expect] stack", card)
+    for name, spec in expect.get("permanents", {}).items():
+        where = f"[expect.permanents.{name!r}]"
+        names.expected(where, name)
+        if not isinstance(spec, dict):
+            raise ScenarioError(f"{path}: {where} must be a table")
+        _keys(path, where, spec, PERMANENT_KEYS)
+
+
+# -- running -------------------------------------------------------------------------------------
 def run_file(path: Path, pool: CardPool) -> ScenarioResult:
+    """Run one scenario file against the cards of ``pool`` (its own ``[cards]`` first)."""
     data = load(path)
     title = str(data.get("title", path.stem))
     cards = _scenario_cards(path, data.get("cards", {}))
-    scenario_pool = CardPool(pool.database, {**pool.extra, **cards})
+    scenario_pool = CardPool(pool.database, {**{c.name: c for c in pool.extra.values()}, **cards})
+    _check(path, data, scenario_pool)
     game = _setup(path, data, scenario_pool)
     decider = ScriptedDecider(fallback=None)
     decider._shuffler = RandomDecider(int(data.get("seed", 0)))
-    actions = data.get("do", [])
-    expect = data.get("expect", {})
+    actions: list[Mapping[str, Any]] = data.get("do", [])
+    expect: Mapping[str, Any] = data.get("expect", {})
     error: str | None = None
     for number, action in enumerate(actions, 1):
-        where = f"{path}: [[do]] #{number}"
-        unknown = set(action) - _ACTION_KEYS
-        if unknown:
-            raise ScenarioError(f"{where}: unknown key {sorted(unknown)[0]!r}")
+        before = _snapshot(game)
+        script = (list(decider.rolls), list(decider.choices))
         try:
-            before = _snapshot(game)
-            _act(game, decider, action, where)
-            error = None
-        except ScenarioError:
-            raise
+            _act(game, decider, action)
         except EngineError as refused:
             error = str(refused)
+            decider.rolls.clear()
+            decider.choices.clear()
+            decider.script(*script)
             if number != len(actions) or "error" not in expect:
-                return ScenarioResult(path, title, [f"[[do]] #{number} refused: {error}"])
+                return ScenarioResult(
+                    path, title, [f"[[do]] #{number} ({_describe(action)}) refused: {error}"]
+                )
             if _snapshot(game) != before:
                 return ScenarioResult(path, title, [f"[[do]] #{number} was refused but changed the game"])
-    game.check()
-    return ScenarioResult(path, title, _compare(game, expect, error))
+        except Exception as crash:  # an engine bug: report it as a failure, not a traceback
+            message = f"[[do]] #{number} ({_describe(action)}) crashed: {type(crash).__name__}: {crash}"
+            return ScenarioResult(path, title, [message])
+    differences: list[str] = []
+    try:
+        game.check()
+    except EngineError as lost:
+        differences.append(f"zones: {lost}")
+    differences.extend(_compare(game, expect, error))
+    rolls, choices = decider.unused if error is None else ([], [])
+    if rolls:
+        differences.append(f"rolls: scripted but never rolled: {rolls}")
+    if choices:
+        differences.append(f"choices: scripted but never asked: {choices}")
+    return ScenarioResult(path, title, differences)
+
+
+def _describe(action: Mapping[str, Any]) -> str:
+    verb = next((v for v in VERBS if v in action), "?")
+    value = action.get(verb)
+    return verb if value is True else f"{verb} {value!r}"
 
 
 def _scenario_cards(path: Path, table: Mapping[str, Any]) -> dict[str, CardDef]:
     cards = {}
     for name, spec in table.items():
-        unknown = set(spec) - _CARD_KEYS
-        if unknown or "type" not in spec:
-            key = sorted(unknown)[0] if unknown else "type"
-            raise ScenarioError(f"{path}: [cards.{name!r}] {'unknown key' if unknown else 'needs'} {key!r}")
+        if not isinstance(spec, dict):
+            raise ScenarioError(f"{path}: [cards.{name!r}] must be a table")
+        _keys(path, f"[cards.{name!r}]", spec, CARD_KEYS)
+        if "type" not in spec:
+            raise ScenarioError(f"{path}: [cards.{name!r}] needs 'type'")
+        for key, wanted in spec.items():
+            if not isinstance(wanted, str | int) or isinstance(wanted, bool):
+                raise ScenarioError(f"{path}: [cards.{name!r}] {key} must be text or a number")
         cards[name] = CardDef(
             name=name,
             type_line=str(spec["type"]),
@@ -118,22 +335,9 @@ def _text(value: object) -> str | None:
     return None if value is None else str(value)
 
 
-def _names(path: Path, key: str, entries: object) -> list[str]:
-    if not isinstance(entries, list) or not all(isinstance(e, str) for e in entries):
-        raise ScenarioError(f"{path}: {key} must be a list of card names")
-    names: list[str] = []
-    for entry in entries:
-        match = _COPIES.match(entry)
-        names.extend([match.group(1)] * int(match.group(2)) if match else [entry])
-    return names
-
-
 def _setup(path: Path, data: Mapping[str, Any], pool: CardPool) -> Game:
     players_table: Mapping[str, Any] = data["players"]
     settings = data.get("game", {})
-    unknown = set(settings) - _GAME_KEYS
-    if unknown:
-        raise ScenarioError(f"{path}: [game] unknown key {sorted(unknown)[0]!r}")
     names = list(players_table)
     active = str(settings.get("active", names[0]))
     if active not in names:
@@ -141,80 +345,91 @@ def _setup(path: Path, data: Mapping[str, Any], pool: CardPool) -> Game:
     try:
         step = Step(str(settings.get("step", "main1")))
     except ValueError:
-        raise ScenarioError(
-            f"{path}: [game] step: {settings.get('step')!r} is not one of {', '.join(Step)}"
-        ) from None
+        steps = ", ".join(s.value for s in Step)
+        raise ScenarioError(f"{path}: [game] step: {settings.get('step')!r} is not one of {steps}") from None
     game = Game({name: Player(name) for name in names}, active, step)
     for name, spec in players_table.items():
-        unknown = set(spec) - _PLAYER_KEYS
-        if unknown:
-            raise ScenarioError(f"{path}: [players.{name}] unknown key {sorted(unknown)[0]!r}")
         game.players[name].life = int(spec.get("life", 20))
-        for zone in (*PLAYER_ZONES, "battlefield"):
-            for card_name in _names(path, f"[players.{name}] {zone}", spec.get(zone, [])):
-                try:
-                    card = pool.get(card_name)
-                except EngineError as error:
-                    raise ScenarioError(f"{path}: [players.{name}] {zone}: {error}") from error
-                game.create(card, name, zone)
+        for zone in ZONE_KEYS:
+            for card_name in (n for entry in spec.get(zone, []) for n in _expand(entry)):
+                game.create(pool.get(card_name), name, zone)
     return game
 
 
-def _find(game: Game, name: str, zones: Sequence[str], player: str | None = None) -> GameObject:
-    owner, _, card = name.rpartition(":") if ":" in name else ("", "", name)
-    for obj in game.objects.values():
-        if obj.name.casefold() != card.casefold() or obj.zone not in zones:
-            continue
-        if owner and obj.controller != owner:
-            continue
-        if player is not None and obj.controller != player:
-            continue
-        return obj
-    raise EngineError(f"no {name!r} in {' or '.join(zones)}")
+def _find(
+    game: Game,
+    name: str,
+    zones: Sequence[str],
+    player: str | None = None,
+    avoid: Sequence[GameObject] = (),
+) -> GameObject:
+    """The object called ``name`` (``"Player:Name"`` picks by controller) in one of ``zones``:
+    the first one not in ``avoid``, untapped ones first."""
+    controller, _, card = name.rpartition(":") if ":" in name else ("", "", name)
+    found = [
+        obj
+        for obj in game.objects.values()
+        if obj.name.casefold() == card.casefold()
+        and obj.zone in zones
+        and (not controller or obj.controller == controller)
+        and (player is None or obj.controller == player)
+    ]
+    if not found:
+        whose = f"{player}'s " if player else ""
+        raise EngineError(f"no {name!r} in {whose}{' or '.join(zones)}")
+    fresh = [obj for obj in found if obj not in avoid] or found
+    return sorted(fresh, key=lambda obj: obj.tapped)[0]
 
 
-def _ref(game: Game, name: str) -> Ref:
+def _ref(game: Game, name: str, avoid: Sequence[GameObject]) -> Ref:
     if name in game.players:
         return name
-    return _find(game, name, ("battlefield", "stack", "graveyard"))
+    return _find(game, name, ("battlefield", "stack", "graveyard", "hand", "exile"), avoid=avoid)
 
 
-def _act(game: Game, decider: ScriptedDecider, action: Mapping[str, Any], where: str) -> None:
+def _act(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> None:
     player = str(action.get("player", game.active))
-    if player not in game.players:
-        raise ScenarioError(f"{where}: player: no player named {player!r}")
     decider.script([int(r) for r in action.get("rolls", [])], [str(c) for c in action.get("choices", [])])
-    targets = [[_ref(game, str(name))] for name in action.get("targets", [])]
-    pay = [_find(game, str(name), ("battlefield",), player) for name in action.get("pay", [])] or None
-    x = action.get("x")
+    picked: list[GameObject] = []
+    targets: list[list[Ref]] = []
+    for slot in action.get("targets", []):
+        refs: list[Ref] = []
+        for name in slot if isinstance(slot, list) else [slot]:
+            ref = _ref(game, name, picked)
+            if isinstance(ref, GameObject):
+                picked.append(ref)
+            refs.append(ref)
+        targets.append(refs)
+    pay: list[GameObject] = []
+    for name in (n for entry in action.get("pay", []) for n in _expand(entry)):
+        pay.append(_find(game, name, ("battlefield",), player, avoid=pay))
+    options: dict[str, Any] = {"x": action.get("x"), "pay_with": pay or None}
+    if "mode" in action:
+        mode = action["mode"]
+        options["modes"] = list(mode if isinstance(mode, list) else [mode])
     if "activate" in action:
-        source = _find(game, str(action["activate"]), ("battlefield",), player)
-        play.activate(
-            game, decider, player, source, int(action.get("ability", 1)), targets, x=x, pay_with=pay
-        )
+        source = _find(game, action["activate"], ("battlefield",), player)
+        play.activate(game, decider, player, source, int(action.get("ability", 1)), targets, **options)
     elif "cast" in action:
-        card = _find(game, str(action["cast"]), ("hand",), player)
-        play.cast(game, decider, player, card, targets, x=x, pay_with=pay)
+        card = _find(game, action["cast"], ("hand",), player)
+        play.cast(game, decider, player, card, targets, **options)
     elif "play" in action:
-        play.play_land(game, player, _find(game, str(action["play"]), ("hand",), player))
-    elif action.get("resolve"):
+        play.play_land(game, player, _find(game, action["play"], ("hand",), player))
+    elif "resolve" in action:
         play.resolve_all(game, decider)
-    elif action.get("pass"):
-        play.pass_priority(game, decider)
-    elif "advance" in action:
-        try:
-            step = Step(str(action["advance"]))
-        except ValueError:
-            raise ScenarioError(f"{where}: advance: {action['advance']!r} is not a step") from None
-        play.advance(game, decider, step)
+    elif "pass" in action:
+        rounds = 1 if action["pass"] is True else int(action["pass"])
+        for _ in range(rounds):
+            play.pass_priority(game, decider)
     else:
-        raise ScenarioError(f"{where}: no action (activate, cast, play, resolve, pass or advance)")
+        play.advance(game, decider, Step(action["advance"]))
 
 
 def _snapshot(game: Game) -> object:
     return repr(game)
 
 
+# -- comparing -----------------------------------------------------------------------------------
 def _compare(game: Game, expect: Mapping[str, Any], error: str | None) -> list[str]:
     differences: list[str] = []
 
@@ -222,56 +437,67 @@ def _compare(game: Game, expect: Mapping[str, Any], error: str | None) -> list[s
         if wanted != got:
             differences.append(f"{key}: expected {wanted!r}, got {got!r}")
 
+    def multiset(key: str, wanted: Sequence[str], got: Sequence[str]) -> None:
+        if Counter(wanted) == Counter(got):
+            return
+        missing = list((Counter(wanted) - Counter(got)).elements())
+        extra = list((Counter(got) - Counter(wanted)).elements())
+        detail = "; ".join(
+            part
+            for part in (f"missing {missing!r}" if missing else "", f"unexpected {extra!r}" if extra else "")
+            if part
+        )
+        differences.append(f"{key}: expected {sorted(wanted)!r}, got {sorted(got)!r} ({detail})")
+
     if "error" in expect:
         if error is None:
             differences.append(
-                f"error: expected an error containing {expect['error']!r}, the action succeeded"
+                f"error: expected an error containing {expect['error']!r}, the last action succeeded"
             )
-        elif str(expect["error"]).casefold() not in error.casefold():
+        elif expect["error"].casefold() not in error.casefold():
             differences.append(f"error: expected {expect['error']!r} in {error!r}")
+    for key, wanted in expect.get("game", {}).items():
+        got = {"active": game.active, "step": game.step.value, "turn": game.turn}[key]
+        differ(f"game.{key}", wanted, got)
     for name, spec in expect.get("players", {}).items():
-        if name not in game.players:
-            differences.append(f"players.{name}: no such player")
-            continue
         for key, wanted in spec.items():
+            where = f"players.{name}.{key}"
             if key == "life":
-                differ(f"players.{name}.life", wanted, game.players[name].life)
-                continue
-            if key not in (*PLAYER_ZONES, "battlefield"):
-                differences.append(f"players.{name}.{key}: unknown expectation")
-                continue
-            names = [o.name for o in game.in_zone(key, name)]
-            if key == "battlefield":
-                names = [o.name for o in game.permanents(name)]
-            wanted_names = [n for entry in wanted for n in _expand(entry)]
-            if key == "library":
-                differ(f"players.{name}.library", wanted_names, names)
+                differ(where, wanted, game.players[name].life)
+            elif key == "mana":
+                multiset(where, [m.strip("{}") for m in wanted], game.players[name].mana_pool)
+            elif key == "battlefield":
+                multiset(where, _canonical(game, wanted), [o.name for o in game.permanents(name)])
+            elif key == "library":
+                differ(where, _canonical(game, wanted), [o.name for o in game.in_zone(key, name)])
             else:
-                differ(f"players.{name}.{key}", sorted(Counter(wanted_names).elements()), sorted(names))
+                multiset(where, _canonical(game, wanted), [o.name for o in game.in_zone(key, name)])
     if "stack" in expect:
-        differ("stack", list(expect["stack"]), [game.objects[i.source].name for i in game.stack])
+        stack = [game.objects[item.source].name for item in reversed(game.stack)]
+        differ("stack (top first)", _canonical(game, expect["stack"]), stack)
     for name, spec in expect.get("permanents", {}).items():
-        found = [o for o in game.permanents() if o.name == name]
+        controller, _, card = name.rpartition(":") if ":" in name else ("", "", name)
+        found = [o for o in game.permanents(controller or None) if o.name.casefold() == card.casefold()]
         if not found:
             differences.append(f"permanents.{name!r}: not on the battlefield")
             continue
         obj = found[0]
+        got_values = {
+            "power": obj.power,
+            "toughness": obj.toughness,
+            "tapped": obj.tapped,
+            "counters": obj.counters,
+            "face_down": obj.face_down,
+            "damage": obj.damage,
+            "controller": obj.controller,
+            "token": obj.token,
+        }
         for key, wanted in spec.items():
-            got = {
-                "power": obj.power,
-                "toughness": obj.toughness,
-                "tapped": obj.tapped,
-                "counters": obj.counters,
-                "face_down": obj.face_down,
-                "damage": obj.damage,
-            }.get(key, KeyError)
-            if got is KeyError:
-                differences.append(f"permanents.{name!r}.{key}: unknown expectation")
-            else:
-                differ(f"permanents.{name!r}.{key}", wanted, got)
+            differ(f"permanents.{name!r}.{key}", wanted, got_values[key])
     return differences
 
 
-def _expand(entry: str) -> list[str]:
-    match = _COPIES.match(entry)
-    return [match.group(1)] * int(match.group(2)) if match else [entry]
+def _canonical(game: Game, entries: Sequence[str]) -> list[str]:
+    """Expected names as the cards in the game spell them (a scenario may write "island")."""
+    spelled = {obj.name.casefold(): obj.name for obj in game.objects.values()}
+    return [spelled.get(name.casefold(), name) for entry in entries for name in _expand(entry)]

@@ -52,6 +52,9 @@ class GameObject:
     until_end_of_turn: list[tuple[int, int]] = field(default_factory=list)
     """Power/toughness changes that end at cleanup."""
     keywords_until_end_of_turn: list[str] = field(default_factory=list)
+    static_pt: list[tuple[int, int]] = field(default_factory=list)
+    static_keywords: list[str] = field(default_factory=list)
+    """Changes from static abilities (kept current by :mod:`carddb.engine.continuous`)."""
 
     @property
     def name(self) -> str:
@@ -68,7 +71,7 @@ class GameObject:
     def _stat(self, printed: str | None, index: int) -> int | None:
         if printed is None or not printed.lstrip("-").isdigit():
             return None
-        value = int(printed) + sum(change[index] for change in self.until_end_of_turn)
+        value = int(printed) + sum(change[index] for change in self.until_end_of_turn + self.static_pt)
         for kind, count in self.counters.items():
             if "/" in kind:
                 value += int(kind.split("/")[index]) * count
@@ -89,6 +92,22 @@ class Player:
 
 
 @dataclass
+class Event:
+    """Something that happened, for triggered abilities (:mod:`carddb.engine.triggers`): an object
+    moved ("move"), a spell was cast ("cast"), a step began ("step"), damage was dealt ("damage")."""
+
+    kind: str
+    obj: GameObject | None = None
+    from_zone: str = ""
+    to_zone: str = ""
+    player: str = ""
+    """The object's controller before the event (a move, a cast), or the active player (a step)."""
+    other: GameObject | str | None = None
+    """What was dealt damage."""
+    amount: int = 0
+
+
+@dataclass
 class StackItem:
     """A spell (``ability`` None) or an activated or triggered ability on the stack."""
 
@@ -99,6 +118,8 @@ class StackItem:
     """One list per target slot: objects or player names."""
     x: int | None = None
     modes: list[int] = field(default_factory=list)
+    event: Event | None = None
+    """What triggered a triggered ability ("it" in its text names the event's object)."""
 
     @property
     def is_spell(self) -> bool:
@@ -119,6 +140,8 @@ class Game:
     pending: list[StackItem] = field(default_factory=list)
     """Triggered abilities waiting to be put on the stack."""
     next_id: int = 1
+    events: list[Event] = field(default_factory=list)
+    """Events not yet looked at for triggered abilities."""
 
     # -- objects and zones
     def create(self, card: CardDef, owner: str, zone: str, *, token: bool = False) -> GameObject:
@@ -142,6 +165,7 @@ class Game:
     def move(self, obj: GameObject, zone: str, position: int | None = None) -> None:
         """Move ``obj`` to ``zone`` (its owner's, for player zones); ``position`` counts from the top
         of a library (0 = top; None = the end of the list: a library's bottom)."""
+        self.events.append(Event("move", obj, obj.zone, zone, obj.controller))
         if obj.zone != "stack":
             self.zone_list(obj.zone, obj.owner).remove(obj.id)
         if obj.zone == "battlefield" and zone != "battlefield":
@@ -198,7 +222,10 @@ class Game:
             name: replace(p, zones={z: list(ids) for z, ids in p.zones.items()}, mana_pool=list(p.mana_pool))
             for name, p in self.players.items()
         }
-        stack = [replace(item, targets=[list(t) for t in item.targets], modes=list(item.modes)) for item in self.stack]
+        stack = [
+            replace(item, targets=[list(t) for t in item.targets], modes=list(item.modes))
+            for item in self.stack
+        ]
         copy = replace(
             self,
             players=players,
@@ -221,7 +248,10 @@ class Game:
         # stack items and targets refer to objects of the snapshot: they are the restored ones
         # because objects are looked up by id everywhere but in targets, which keep identities
         for item in self.stack:
-            item.targets = [[self.objects.get(r.id, r) if isinstance(r, GameObject) else r for r in t] for t in item.targets]
+            item.targets = [
+                [self.objects.get(r.id, r) if isinstance(r, GameObject) else r for r in t]
+                for t in item.targets
+            ]
 
     def fingerprint(self) -> tuple[object, ...]:
         """Everything a game action can change, cheap to compare: equal fingerprints, same game."""

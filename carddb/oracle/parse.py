@@ -10,7 +10,7 @@ modal headers (``Choose one —``); then sentences (spell or static abilities).
 from __future__ import annotations
 
 import re
-from dataclasses import fields, is_dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from lark.exceptions import UnexpectedInput
@@ -25,14 +25,13 @@ from carddb.oracle.model import (
     Mode,
     Noun,
     ParsedFace,
+    Pronoun,
     RollDie,
     Span,
     Step,
     TableRow,
     TargetSlot,
     Unimplemented,
-    Var,
-    X,
     walk,
 )
 from carddb.oracle.normalize import normalize_oracle
@@ -126,19 +125,9 @@ def _targets(steps: list[Step]) -> tuple[TargetSlot, ...]:
         for node in walk(step):
             if isinstance(node, Noun) and node.targeted:
                 slots.append(TargetSlot(len(slots) + 1, node.description))
+            elif isinstance(node, Pronoun) and node.word == "any target":
+                slots.append(TargetSlot(len(slots) + 1, "any target"))
     return tuple(reversed(slots))
-
-
-def _with_result(node: Any) -> Any:
-    """In a die-result table, X is the result of the roll."""
-    if isinstance(node, X):
-        return Var("result")
-    if isinstance(node, tuple):
-        return tuple(_with_result(item) for item in node)
-    if is_dataclass(node) and not isinstance(node, type):
-        changes = {f.name: _with_result(getattr(node, f.name)) for f in fields(node) if f.compare}
-        return replace(node, **changes)
-    return node
 
 
 def _is_replacement(steps: list[Step]) -> bool:
@@ -243,7 +232,7 @@ def _attach_row(ability: Ability, line: str, start: int) -> Ability | None:
     row = TableRow(
         low=low,
         high=int(match.group(2)) if match.group(2) else (None if match.group(3) else low),
-        effects=tuple(_with_result(s) for s in steps),
+        effects=tuple(steps),
         open_ended=bool(match.group(3)),
     )
     roll = ability.effects[-1]

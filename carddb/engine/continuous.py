@@ -1,0 +1,154 @@
+"""Static abilities: continuous effects kept current on the objects they affect.
+
+:func:`refresh` recomputes, from every static ability of every permanent, the power/toughness
+changes and keywords they give (``GameObject.static_pt``, ``static_keywords``): the engine calls it
+after every step of an ability and after every action, so characteristics read at any time include
+them. :func:`on_enter` applies the static abilities that change how a permanent enters the
+battlefield (tapped, with counters)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from carddb.engine.effects import (
+    CONDITIONS,
+    STATIC_VERBS,
+    Context,
+    evaluate,
+    matches,
+    missing,
+    objects,
+    resolve,
+    value,
+)
+from carddb.engine.errors import EngineError
+from carddb.engine.state import Game, GameObject
+from carddb.oracle.model import Ability, Action, Clause, Conditional, Kind, Noun, SelfRef
+
+LAYERED = {"gets", "has", "gets_for_each", "is_indestructible"}
+ENTERING = {"enters_tapped", "enters_with_counters"}
+STATIC_VERBS.update(LAYERED | ENTERING)
+
+
+class _NoDecisions:
+    """Continuous effects make no choices."""
+
+    def roll(self, sides: int, why: str) -> int:
+        raise EngineError(f"a static ability cannot roll a die ({why})")
+
+    def choose(self, question: str, options: Sequence[str]) -> str:
+        raise EngineError(f"a static ability cannot choose ({question})")
+
+    def shuffle(self, items: list[object]) -> list[object]:
+        raise EngineError("a static ability cannot shuffle")
+
+
+_NO_DECISIONS = _NoDecisions()
+_executable: dict[int, bool] = {}
+
+
+def _applies(ability: Ability) -> bool:
+    known = _executable.get(id(ability))
+    if known is None:
+        known = _executable[id(ability)] = ability.kind is Kind.STATIC and not missing(ability)
+    return known
+
+
+def _clauses(ctx: Context, ability: Ability) -> list[Clause]:
+    """The ability's clauses that apply now (an "as long as" condition holds)."""
+    found: list[Clause] = []
+    for step in ability.effects:
+        if isinstance(step, Conditional):
+            if not isinstance(step.condition, Action) or step.condition.verb not in CONDITIONS:
+                continue
+            if not evaluate(ctx, step.condition) or not isinstance(step.body, Clause):
+                continue
+            step = step.body
+        if isinstance(step, Clause):
+            found.append(step)
+    return found
+
+
+def refresh(game: Game) -> None:
+    """Recompute every continuous effect of every static ability on the battlefield."""
+    pt: dict[int, list[tuple[int, int]]] = {}
+    keywords: dict[int, list[str]] = {}
+    for source in game.permanents():
+        for ability in source.card.abilities:
+            if ability.kind is not Kind.STATIC or not _applies(ability):
+                continue
+            ctx = Context(game, _NO_DECISIONS, source.controller, source)  # type: ignore[arg-type]
+            for clause in _clauses(ctx, ability):
+                if clause.subject is None:
+                    continue
+                affected = list(objects(resolve(ctx, clause.subject)))
+                for predicate in clause.predicates:
+                    if not isinstance(predicate, Action) or predicate.verb not in LAYERED:
+                        continue
+                    for obj in affected:
+                        if obj.zone != "battlefield":
+                            continue
+                        if predicate.verb == "gets":
+                            pt.setdefault(obj.id, []).append(_pt(str(predicate.arg("pt"))))
+                        elif predicate.verb == "gets_for_each":
+                            count = _for_each(ctx, predicate)
+                            power, toughness = _pt(str(predicate.arg("pt")))
+                            pt.setdefault(obj.id, []).append((power * count, toughness * count))
+                        elif predicate.verb == "has":
+                            keywords.setdefault(obj.id, []).append(str(predicate.arg("keywords")))
+                        elif predicate.verb == "is_indestructible":
+                            keywords.setdefault(obj.id, []).append("indestructible")
+    for obj in game.objects.values():
+        new_pt, new_keywords = pt.get(obj.id, []), keywords.get(obj.id, [])
+        if obj.static_pt != new_pt:
+            obj.static_pt = new_pt
+        if obj.static_keywords != new_keywords:
+            obj.static_keywords = new_keywords
+
+
+def _for_each(ctx: Context, predicate: Action) -> int:
+    what = predicate.arg("what")
+    if predicate.form in (0, 1):
+        assert isinstance(what, Noun | SelfRef)
+        if isinstance(what, Noun):
+            from carddb.engine.effects import candidates_for
+
+            return sum(1 for obj in candidates_for(ctx, what) if matches(ctx, obj, what))
+        return len(resolve(ctx, what))
+    spec = predicate.arg("counter")
+    kind = str(spec).removesuffix("s").removesuffix(" counter")
+    return sum(obj.counters.get(kind, 0) for obj in objects(resolve(ctx, what)))
+
+
+def _pt(text: str) -> tuple[int, int]:
+    power, toughness = text.split("/")
+    return int(power), int(toughness)
+
+
+def on_enter(game: Game, entering: GameObject) -> None:
+    """``entering`` has just entered the battlefield: static abilities that say how it enters
+    (its own "~ enters the battlefield tapped", another's "Creatures your opponents control enter
+    the battlefield tapped") apply before anything else sees it."""
+    for source in game.permanents():
+        for ability in source.card.abilities:
+            if ability.kind is not Kind.STATIC or not _applies(ability):
+                continue
+            ctx = Context(game, _NO_DECISIONS, source.controller, source)  # type: ignore[arg-type]
+            for clause in _clauses(ctx, ability):
+                subject = clause.subject
+                if isinstance(subject, SelfRef):
+                    if source is not entering:
+                        continue
+                elif not (isinstance(subject, Noun) and matches(ctx, entering, subject)):
+                    continue
+                for predicate in clause.predicates:
+                    if not isinstance(predicate, Action):
+                        continue
+                    if predicate.verb == "enters_tapped":
+                        entering.tapped = True
+                    elif predicate.verb == "enters_with_counters":
+                        spec = predicate.arg("counters")
+                        assert isinstance(spec, Action)
+                        kind = str(spec.arg("kind")).removesuffix("s").removesuffix(" counter")
+                        count = value(ctx, spec.arg("amount"))
+                        entering.counters[kind] = entering.counters.get(kind, 0) + count

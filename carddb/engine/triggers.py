@@ -1,0 +1,262 @@
+"""Triggered abilities: events (objects moving between zones, spells cast, steps beginning, damage
+dealt) are matched against the trigger conditions of the abilities that can see them, and the
+abilities that trigger are put on the stack with their targets chosen through the decider.
+
+:func:`settle` runs after every game action: static abilities are brought up to date, entering
+permanents get their "enters the battlefield tapped / with counters", abilities trigger,
+state-based actions are checked (which may cause more events) until nothing changes, and the
+waiting triggered abilities go on the stack (rule 603.3)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from carddb.engine.continuous import on_enter, refresh
+from carddb.engine.decisions import Decider
+from carddb.engine.effects import TRIGGERS, Context, Ref, candidates_for, matches, missing
+from carddb.engine.state import Event, Game, GameObject, StackItem, Step
+from carddb.oracle.model import Ability, Action, Kind, Noun, Pronoun, SelfRef
+
+Matcher = Callable[[Context, Action, Event], bool]
+MATCHERS: dict[str, Matcher] = {}
+
+
+def _is(ctx: Context, phrase: object, ref: Ref | None) -> bool:
+    """Whether ``ref`` is what a trigger's noun phrase names."""
+    if ref is None:
+        return False
+    if isinstance(phrase, SelfRef):
+        return ref is ctx.source
+    if isinstance(phrase, Pronoun):
+        return phrase.word == "you" and ref == ctx.controller
+    if isinstance(phrase, Noun):
+        return matches(ctx, ref, phrase)
+    return False
+
+
+def _entered(event: Event) -> bool:
+    return event.kind == "move" and event.to_zone == "battlefield" and event.from_zone != "battlefield"
+
+
+def _died(event: Event) -> bool:
+    return (
+        event.kind == "move"
+        and event.from_zone == "battlefield"
+        and event.to_zone == "graveyard"
+        and event.obj is not None
+        and event.obj.is_a("Creature")
+    )
+
+
+def _with_controller(event: Event, check: Callable[[], bool]) -> bool:
+    """Run ``check`` seeing the event's object under the controller it had before moving."""
+    obj = event.obj
+    if obj is None:
+        return False
+    now = obj.controller
+    obj.controller = event.player or now
+    try:
+        return check()
+    finally:
+        obj.controller = now
+
+
+def _enters(ctx: Context, trigger: Action, event: Event) -> bool:
+    if trigger.form == 5 and _died(event):
+        return _with_controller(event, lambda: _is(ctx, trigger.arg("what"), event.obj))
+    if not _entered(event) or not _is(ctx, trigger.arg("what"), event.obj):
+        return False
+    assert event.obj is not None
+    if trigger.form == 2:
+        return event.obj.controller == ctx.controller
+    if trigger.form == 3:
+        return event.obj.controller != ctx.controller
+    return True
+
+
+def _dies(ctx: Context, trigger: Action, event: Event) -> bool:
+    return _died(event) and _with_controller(event, lambda: _is(ctx, trigger.arg("what"), event.obj))
+
+
+def _leaves(ctx: Context, trigger: Action, event: Event) -> bool:
+    if event.kind != "move" or event.from_zone != "battlefield" or event.to_zone == "battlefield":
+        return False
+    if trigger.form == 1 and event.to_zone != "graveyard":
+        return False
+    if trigger.form == 2:
+        zone = trigger.arg("to")
+        if not isinstance(zone, Action) or zone.arg("zone") != event.to_zone:
+            return False
+    return _with_controller(event, lambda: _is(ctx, trigger.arg("what"), event.obj))
+
+
+def _either(check: Matcher) -> Matcher:
+    def either(ctx: Context, trigger: Action, event: Event) -> bool:
+        other = Action(trigger.verb, (("what", trigger.arg("other")),), trigger.form)
+        return check(ctx, trigger, event) or check(ctx, other, event)
+
+    return either
+
+
+def _casts(ctx: Context, trigger: Action, event: Event) -> bool:
+    return (
+        event.kind == "cast"
+        and _is(ctx, trigger.arg("who"), event.player)
+        and _is(ctx, trigger.arg("what"), event.obj)
+    )
+
+
+def _deals_damage(ctx: Context, trigger: Action, event: Event) -> bool:
+    if event.kind != "damage":
+        return False
+    if trigger.form == 2:
+        return _is(ctx, trigger.arg("what"), event.other)
+    return _is(ctx, trigger.arg("what"), event.obj) and _is(ctx, trigger.arg("to"), event.other)
+
+
+_YOURS, _ANYONES, _OPPONENTS = "yours", "any", "opponents"
+BEGINNINGS: dict[int, tuple[tuple[Step, ...], str]] = {
+    0: ((Step.UPKEEP,), _YOURS),
+    1: ((Step.UPKEEP,), _ANYONES),
+    2: ((Step.UPKEEP,), _ANYONES),
+    3: ((Step.UPKEEP,), _OPPONENTS),
+    4: ((Step.END,), _YOURS),
+    5: ((Step.END,), _ANYONES),
+    6: ((Step.END,), _ANYONES),
+    7: ((Step.MAIN1,), _YOURS),
+    8: ((Step.COMBAT,), _YOURS),
+    9: ((Step.COMBAT,), _ANYONES),
+    10: ((Step.DRAW,), _YOURS),
+    11: ((Step.DRAW,), _ANYONES),
+    16: ((Step.MAIN2,), _YOURS),
+    17: ((Step.MAIN1, Step.MAIN2), _YOURS),
+    20: ((Step.END,), _OPPONENTS),
+    21: ((Step.END,), _ANYONES),
+}
+"""``beginning`` forms: the steps they name and whose turn it must be."""
+
+
+def _beginning(ctx: Context, trigger: Action, event: Event) -> bool:
+    if event.kind != "step":
+        return False
+    steps, whose = BEGINNINGS[trigger.form]
+    if event.to_zone not in steps:
+        return False
+    if whose == _YOURS:
+        return event.player == ctx.controller
+    if whose == _OPPONENTS:
+        return event.player != ctx.controller
+    return True
+
+
+MATCHERS.update(
+    enters=_enters,
+    dies=_dies,
+    leaves=_leaves,
+    either_enters=_either(_enters),
+    either_dies=_either(_dies),
+    casts=_casts,
+    deals_damage=_deals_damage,
+    beginning=_beginning,
+)
+TRIGGERS.update(
+    enters=frozenset({0, 1, 2, 3, 5}),
+    dies=frozenset({0, 1}),
+    leaves=frozenset({0, 1, 2}),
+    either_enters=frozenset({0, 1}),
+    either_dies=frozenset({0}),
+    casts=frozenset({0, 1}),
+    deals_damage=frozenset({1, 2}),
+    beginning=frozenset(BEGINNINGS),
+)
+
+
+def _watchers(game: Game, event: Event) -> list[GameObject]:
+    """The objects whose triggered abilities see ``event``: the permanents, and an object that has
+    just left the battlefield (leaves-the-battlefield abilities look back in time)."""
+    found = game.permanents()
+    obj = event.obj
+    if (
+        event.kind == "move"
+        and obj is not None
+        and event.from_zone == "battlefield"
+        and obj.id in game.objects
+        and obj not in found
+    ):
+        found.append(obj)
+    return found
+
+
+def _executable(ability: Ability) -> bool:
+    return not missing(ability)
+
+
+def collect(game: Game, decider: Decider, event: Event) -> None:
+    """Abilities that ``event`` triggers wait in ``game.pending``."""
+    for source in _watchers(game, event):
+        leaving = source is event.obj and event.kind == "move" and event.from_zone == "battlefield"
+        controller = event.player if leaving else source.controller
+        for index, ability in enumerate(source.card.abilities):
+            trigger = ability.trigger
+            if ability.kind is not Kind.TRIGGERED or not isinstance(trigger, Action):
+                continue
+            matcher = MATCHERS.get(trigger.verb)
+            if matcher is None:
+                continue
+            ctx = Context(game, decider, controller or source.controller, source)
+            if not matcher(ctx, trigger, event):
+                continue
+            if not _executable(ability):
+                game.log.append(f"{source.name}: cannot execute its triggered ability {index + 1}")
+                continue
+            game.pending.append(StackItem(source.id, ctx.controller, index, [], event=event))
+
+
+def settle(game: Game, decider: Decider) -> None:
+    """After an action: continuous effects, entering replacements, triggers and state-based actions
+    until nothing more happens; then the triggered abilities go on the stack, targets chosen."""
+    from carddb.engine.game import state_based_actions
+
+    for _ in range(1000):
+        refresh(game)
+        events, game.events = game.events, []
+        for event in events:
+            if _entered(event) and event.obj is not None and event.obj.zone == "battlefield":
+                on_enter(game, event.obj)
+        refresh(game)
+        for event in events:
+            collect(game, decider, event)
+        state_based_actions(game)
+        if not game.events:
+            break
+    pending, game.pending = game.pending, []
+    for item in pending:
+        if _choose_targets(game, decider, item):
+            game.stack.append(item)
+            game.log.append(f"{game.objects[item.source].name}'s ability triggers")
+
+
+def _choose_targets(game: Game, decider: Decider, item: StackItem) -> bool:
+    """Choose the targets of a triggered ability as it goes on the stack: an ability with a target
+    and no legal choice for it is removed from the stack (rule 603.3d)."""
+    from carddb.engine.game import _legal_target, target_nouns
+
+    if item.targets:
+        return True
+    source = game.objects[item.source]
+    ability = source.card.abilities[item.ability or 0]
+    ctx = Context(game, decider, item.controller, source)
+    if item.event is not None and item.event.obj is not None:
+        ctx.it = [item.event.obj]
+    chosen: list[list[Ref]] = []
+    for noun in target_nouns(ability):
+        refs: list[Ref] = [*game.players, *candidates_for(ctx, noun)]
+        legal = [ref for ref in refs if _legal_target(game, ctx, noun, ref)]
+        if not legal:
+            game.log.append(f"{source.name}: no legal target for its triggered ability")
+            return False
+        names = list(dict.fromkeys(ref if isinstance(ref, str) else ref.name for ref in legal))
+        name = decider.choose(f"{source.name}: target {noun.description}", names)
+        chosen.append([next(ref for ref in legal if (ref if isinstance(ref, str) else ref.name) == name)])
+    item.targets = chosen
+    return True
