@@ -261,7 +261,7 @@ def run_file(path: Path, pool: CardPool) -> ScenarioResult:
     data = load(path)
     title = str(data.get("title", path.stem))
     cards = _scenario_cards(path, data.get("cards", {}))
-    scenario_pool = CardPool(pool.database, {**{c.name: c for c in pool.extra.values()}, **cards})
+    scenario_pool = pool.with_cards(cards)
     _check(path, data, scenario_pool)
     game = _setup(path, data, scenario_pool)
     decider = ScriptedDecider(fallback=None)
