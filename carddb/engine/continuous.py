@@ -14,6 +14,7 @@ from carddb.engine.effects import (
     CONDITIONS,
     STATIC_VERBS,
     Context,
+    active_abilities,
     evaluate,
     matches,
     missing,
@@ -74,7 +75,7 @@ def refresh(game: Game) -> None:
     pt: dict[int, list[tuple[int, int]]] = {}
     keywords: dict[int, list[str]] = {}
     for source in game.permanents():
-        for ability in source.card.abilities:
+        for _, ability in active_abilities(source):
             if ability.kind is not Kind.STATIC or not _applies(ability):
                 continue
             ctx = Context(game, _NO_DECISIONS, source.controller, source)  # type: ignore[arg-type]
@@ -130,7 +131,7 @@ def on_enter(game: Game, entering: GameObject) -> None:
     (its own "~ enters the battlefield tapped", another's "Creatures your opponents control enter
     the battlefield tapped") apply before anything else sees it."""
     for source in game.permanents():
-        for ability in source.card.abilities:
+        for _, ability in active_abilities(source):
             if ability.kind is not Kind.STATIC or not _applies(ability):
                 continue
             ctx = Context(game, _NO_DECISIONS, source.controller, source)  # type: ignore[arg-type]

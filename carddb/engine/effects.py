@@ -145,15 +145,18 @@ def missing(ability: Ability) -> list[str]:
     if isinstance(ability.trigger, Action):
         roots.extend(v for _, v in ability.trigger.args)
     roots.extend(mode.effects for mode in ability.modes)
+    static = ability.kind is Kind.STATIC
     for root in roots:
         for node in walk(root):
-            problem = _problem(node)
+            if static and isinstance(node, Conditional) and node.word == "as long as":
+                continue
+            problem = _problem(node, static)
             if problem and problem not in problems:
                 problems.append(problem)
     return problems
 
 
-def _problem(node: object) -> str | None:
+def _problem(node: object, static: bool = False) -> str | None:
     if isinstance(node, Unimplemented):
         return f"unimplemented text {node.text!r}"
     if isinstance(node, Action) and node.verb == "zone" and node.arg("owner") not in ZONE_OWNERS:
@@ -169,7 +172,8 @@ def _problem(node: object) -> str | None:
 
             known_restriction = node.verb in RESTRICTIONS
             return None if known_restriction else f"restriction {node.verb!r}"
-        if known is not None and node.verb not in known:
+        applied = static and node.verb in STATIC_VERBS  # continuous.py applies it
+        if known is not None and node.verb not in known and not applied:
             return f"{form.family} {node.verb!r}"
         forms = FORMS.get(node.verb)
         if forms is not None and node.form not in forms:
@@ -219,7 +223,8 @@ def keywords_of(obj: GameObject) -> set[str]:
     """The keyword abilities an object has now: printed, granted until end of turn, and by statics."""
     found = {k.name.lower() for a in obj.card.abilities if a.kind is Kind.KEYWORD for k in a.keywords}
     for text in (*obj.keywords_until_end_of_turn, *obj.static_keywords):
-        found.update(keyword_list(text))
+        if text != "regeneration shield":
+            found.update(keyword_list(text))
     return found
 
 
@@ -297,11 +302,23 @@ def _conditional(ctx: Context, node: Conditional) -> None:
     elif node.word == "then":
         _execute(ctx, node.body)
     elif node.word in ("if", "unless"):
+        if node.after and isinstance(node.body, Clause):
+            _antecedent(ctx, node.body)
         holds = evaluate(ctx, node.condition)
         if holds == (node.word == "if"):
             _execute(ctx, node.body)
     else:
         raise EngineError(f"cannot execute a {node.word!r} clause")
+
+
+def _antecedent(ctx: Context, body: Clause) -> None:
+    """ "Counter target spell unless its controller pays {3}": the condition, written after the
+    body, speaks of the body's object ("its"), so "it" names that object while it is evaluated."""
+    for predicate in body.predicates:
+        what = predicate.arg("what") if isinstance(predicate, Action) else None
+        if isinstance(what, SelfRef) or (isinstance(what, Noun) and id(what) in ctx.slots):
+            ctx.it = resolve(ctx, what)
+            return
 
 
 def evaluate(ctx: Context, condition: object) -> bool:
@@ -565,3 +582,45 @@ def players(ctx: Context, refs: list[Ref]) -> Iterator[str]:
 
 def mana_symbols(action: Action) -> list[str]:
     return [symbol for _, v in action.args if isinstance(v, ManaCost) for symbol in v.symbols]
+
+
+# -- destroying and targeting ------------------------------------------------------------------
+REGENERATION = "regeneration shield"
+"""A regeneration shield, kept with the until-end-of-turn keywords (it lasts until cleanup and
+leaves with the permanent)."""
+
+
+def destroy(game: Game, obj: GameObject) -> bool:
+    """Destroy a permanent (rule 701.7): indestructible ones are not; a regeneration shield is
+    used up instead (the permanent is tapped and its damage removed). True if it left."""
+    if obj.zone != "battlefield" or "indestructible" in keywords_of(obj):
+        return False
+    if REGENERATION in obj.keywords_until_end_of_turn:
+        obj.keywords_until_end_of_turn.remove(REGENERATION)
+        obj.tapped = True
+        obj.damage = 0
+        game.log.append(f"{obj.name} regenerates")
+        return False
+    game.move(obj, "graveyard")
+    return True
+
+
+def targetable(ctx: Context, ref: Ref) -> bool:
+    """Shroud: no spell or ability targets it; hexproof: none an opponent controls."""
+    if isinstance(ref, str):
+        return True
+    keywords = keywords_of(ref)
+    if "shroud" in keywords:
+        return False
+    return not ("hexproof" in keywords and ref.controller != ctx.controller)
+
+
+def active_abilities(obj: GameObject) -> list[tuple[int, Ability]]:
+    """The abilities an object has now, with their indexes: a Class has those of its first level
+    only (gaining levels is not implemented, so the abilities after a level line are not yet its)."""
+    found: list[tuple[int, Ability]] = []
+    for index, ability in enumerate(obj.card.abilities):
+        if ability.kind is Kind.LEVEL and "Class" in obj.card.subtypes:
+            break
+        found.append((index, ability))
+    return found

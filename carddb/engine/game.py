@@ -10,9 +10,23 @@ from contextlib import contextmanager
 from carddb.engine import handlers as _handlers  # noqa: F401  (registers the phrase handlers)
 from carddb.engine import mana
 from carddb.engine.decisions import Decider
-from carddb.engine.effects import Context, Ref, amount_of, execute, face_missing, matches, missing, value
+from carddb.engine.effects import (
+    Context,
+    Ref,
+    amount_of,
+    destroy,
+    execute,
+    face_missing,
+    keywords_of,
+    matches,
+    missing,
+    noun_zone,
+    targetable,
+    value,
+)
 from carddb.engine.errors import CostError, EngineError, IllegalActionError, NotExecutableError, TargetError
-from carddb.engine.state import STEPS, Game, GameObject, StackItem, Step
+from carddb.engine.state import STEPS, Event, Game, GameObject, StackItem, Step
+from carddb.engine.triggers import settle
 from carddb.oracle.model import (
     Ability,
     Action,
@@ -127,13 +141,13 @@ def target_nouns(ability: Ability, modes: Sequence[int] = ()) -> list[Noun | Pro
 
 
 def _legal_target(game: Game, ctx: Context, noun: Noun | Pronoun, ref: Ref) -> bool:
+    if not targetable(ctx, ref):  # hexproof, shroud
+        return False
     if isinstance(noun, Pronoun):  # any target: a creature, a planeswalker or a player
         return _any_target(ref) and (isinstance(ref, str) or ref.zone == "battlefield")
     if isinstance(ref, str):
         return ref in game.players and matches(ctx, ref, noun)
-    if noun.description.endswith(("spell", "spells")):
-        return ref.zone == "stack" and matches(ctx, ref, noun)
-    return ref.zone == "battlefield" and matches(ctx, ref, noun)
+    return ref.zone == noun_zone(noun) and matches(ctx, ref, noun)
 
 
 def _target_text(noun: Noun | Pronoun) -> str:
@@ -281,9 +295,11 @@ def activate(
         item = StackItem(obj.id, player, index - 1, chosen, x, list(modes))
         if ability.kind is Kind.MANA:
             _resolve_item(game, decider, item)
+            settle(game, decider)
         else:
             game.stack.append(item)
             game.log.append(f"{player} activates {obj.name}")
+            settle(game, decider)  # abilities triggered by paying the cost go on the stack above it
 
 
 def cast(
@@ -304,7 +320,7 @@ def cast(
         card = obj.card
         if "Land" in card.types:
             raise IllegalActionError(f"{obj.name} is a land: play it, don't cast it")
-        if "Instant" not in card.types:
+        if "Instant" not in card.types and "flash" not in keywords_of(obj):
             _sorcery_speed(game, player, obj)
         spell = spell_ability(obj)
         if spell is not None:
@@ -315,6 +331,8 @@ def cast(
         game.move(obj, "stack")
         game.stack.append(StackItem(obj.id, player, None, chosen, x, list(modes)))
         game.log.append(f"{player} casts {obj.name}")
+        game.events.append(Event("cast", obj, "hand", "stack", player))
+        settle(game, decider)
 
 
 def spell_ability(obj: GameObject) -> Ability | None:
@@ -328,7 +346,7 @@ def spell_ability(obj: GameObject) -> Ability | None:
     return Ability(Kind.SPELL, abilities[0].span, effects=effects) if abilities else None
 
 
-def play_land(game: Game, player: str, obj: GameObject) -> None:
+def play_land(game: Game, player: str, obj: GameObject, decider: Decider | None = None) -> None:
     with atomic(game):
         if "Land" not in obj.card.types or obj.zone != "hand" or obj.owner != player:
             raise IllegalActionError(f"{obj.name} is not a land in {player}'s hand")
@@ -337,6 +355,7 @@ def play_land(game: Game, player: str, obj: GameObject) -> None:
             raise IllegalActionError(f"{player} has already played a land this turn")
         game.players[player].lands_played += 1
         game.move(obj, "battlefield")
+        settle(game, decider)
 
 
 def resolve_top(game: Game, decider: Decider) -> None:
@@ -345,15 +364,15 @@ def resolve_top(game: Game, decider: Decider) -> None:
         raise IllegalActionError("the stack is empty")
     item = game.stack.pop()
     _resolve_item(game, decider, item)
-    state_based_actions(game)
-    game.stack.extend(game.pending)
-    game.pending.clear()
+    settle(game, decider)
 
 
 def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
     source = game.objects[item.source]
     ability = spell_ability(source) if item.is_spell else source.card.abilities[item.ability or 0]
     ctx = Context(game, decider, item.controller, source)
+    if item.event is not None and item.event.obj is not None:
+        ctx.it = [item.event.obj]  # "it" in a triggered ability: what triggered it
     if item.x is not None:
         ctx.bindings["X"] = item.x
     if ability is not None:
@@ -401,7 +420,7 @@ def advance(game: Game, decider: Decider, step: Step) -> None:
         if game.stack:
             raise IllegalActionError("the stack is not empty")
         _next_step(game, decider)
-        while game.step is not step:
+        while game.step is not step and not game.stack:  # a triggered ability stops the way
             _next_step(game, decider)
 
 
@@ -436,13 +455,20 @@ def _next_step(game: Game, decider: Decider) -> None:
             obj.damage = 0
             obj.until_end_of_turn.clear()
             obj.keywords_until_end_of_turn.clear()
+    game.events.append(Event("step", None, "", game.step, game.active))
+    settle(game, decider)
 
 
 def state_based_actions(game: Game) -> None:
+    for obj in [o for o in game.objects.values() if o.token and o.zone not in ("battlefield", "stack")]:
+        game.zone_list(obj.zone, obj.owner).remove(obj.id)  # a token off the battlefield ceases to exist
+        del game.objects[obj.id]
     for obj in list(game.permanents()):
         toughness = obj.toughness
-        if obj.is_a("Creature") and toughness is not None and (toughness <= 0 or obj.damage >= toughness):
+        if obj.is_a("Creature") and toughness is not None and toughness <= 0:
             game.move(obj, "graveyard")
+        elif obj.is_a("Creature") and toughness is not None and obj.damage >= toughness:
+            destroy(game, obj)  # lethal damage destroys: indestructible and regeneration apply
 
 
 def after_roll(game: Game, player: str, count: int) -> None:

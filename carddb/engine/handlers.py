@@ -12,10 +12,12 @@ from carddb.engine.effects import (
     FORMS,
     HANDLERS,
     QUALIFIERS,
+    REGENERATION,
     Context,
     Ref,
     amount_of,
     candidates_for,
+    destroy,
     handles,
     keyword_list,
     keywords_of,
@@ -30,7 +32,7 @@ from carddb.engine.effects import (
 )
 from carddb.engine.errors import CostError, EngineError
 from carddb.engine.mana import COLORS
-from carddb.engine.state import GameObject
+from carddb.engine.state import Event, GameObject
 from carddb.oracle.model import Action, Noun, Number, Pronoun, SelfRef, X
 
 
@@ -116,6 +118,8 @@ def life(ctx: Context, subject: list[Ref], action: Action) -> None:
 def deal_damage(ctx: Context, subject: list[Ref], action: Action) -> None:
     amount = value(ctx, action.arg("amount"))
     for ref in resolve(ctx, action.arg("to")):
+        source = next(objects(subject), ctx.source)
+        ctx.game.events.append(Event("damage", source, player=source.controller, other=ref, amount=amount))
         if isinstance(ref, str):
             ctx.game.players[ref].life -= amount
         elif ref.zone == "battlefield":
@@ -133,7 +137,20 @@ def _move_all(zone: str) -> object:
     return handler
 
 
-handles("destroy")(_move_all("graveyard"))  # type: ignore[arg-type]
+@handles("destroy")
+def destroy_handler(ctx: Context, subject: list[Ref], action: Action) -> None:
+    for obj in _target_objects(ctx, action):
+        destroy(ctx.game, obj)
+
+
+@handles("regenerate")
+def regenerate(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """The next time it would be destroyed this turn, it is tapped and its damage removed instead."""
+    for obj in _target_objects(ctx, action):
+        if obj.zone == "battlefield":
+            obj.keywords_until_end_of_turn.append(REGENERATION)
+
+
 handles("exile")(_move_all("exile"))  # type: ignore[arg-type]
 handles("return_to_hand")(_move_all("hand"))  # type: ignore[arg-type]
 

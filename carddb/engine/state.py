@@ -176,9 +176,6 @@ class Game:
             obj.keywords_until_end_of_turn.clear()
             obj.controller = obj.owner
         obj.zone = zone
-        if obj.token and zone != "battlefield":
-            del self.objects[obj.id]  # a token that leaves the battlefield ceases to exist
-            return
         if zone == "stack":
             return
         target = self.zone_list(zone, obj.owner)
@@ -233,6 +230,7 @@ class Game:
             battlefield=list(self.battlefield),
             stack=stack,
             pending=list(self.pending),
+            events=list(self.events),
         )
         copy.log = self.log
         self._log_length = len(self.log)

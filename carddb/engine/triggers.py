@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from carddb.engine.continuous import on_enter, refresh
-from carddb.engine.decisions import Decider
-from carddb.engine.effects import TRIGGERS, Context, Ref, candidates_for, matches, missing
+from carddb.engine.decisions import Decider, ScriptedDecider
+from carddb.engine.effects import TRIGGERS, Context, Ref, active_abilities, candidates_for, matches, missing
 from carddb.engine.state import Event, Game, GameObject, StackItem, Step
 from carddb.oracle.model import Ability, Action, Kind, Noun, Pronoun, SelfRef
 
@@ -196,7 +196,7 @@ def collect(game: Game, decider: Decider, event: Event) -> None:
     for source in _watchers(game, event):
         leaving = source is event.obj and event.kind == "move" and event.from_zone == "battlefield"
         controller = event.player if leaving else source.controller
-        for index, ability in enumerate(source.card.abilities):
+        for index, ability in active_abilities(source):
             trigger = ability.trigger
             if ability.kind is not Kind.TRIGGERED or not isinstance(trigger, Action):
                 continue
@@ -212,11 +212,14 @@ def collect(game: Game, decider: Decider, event: Event) -> None:
             game.pending.append(StackItem(source.id, ctx.controller, index, [], event=event))
 
 
-def settle(game: Game, decider: Decider) -> None:
+def settle(game: Game, decider: Decider | None) -> None:
     """After an action: continuous effects, entering replacements, triggers and state-based actions
-    until nothing more happens; then the triggered abilities go on the stack, targets chosen."""
+    until nothing more happens; then the triggered abilities go on the stack, targets chosen
+    (without a decider, any decision is an :class:`~carddb.engine.errors.UnscriptedDecisionError`)."""
     from carddb.engine.game import state_based_actions
 
+    if decider is None:
+        decider = ScriptedDecider()
     for _ in range(1000):
         refresh(game)
         events, game.events = game.events, []
@@ -231,6 +234,9 @@ def settle(game: Game, decider: Decider) -> None:
             break
     pending, game.pending = game.pending, []
     for item in pending:
+        source = game.objects.get(item.source)
+        if source is None or item.ability not in {index for index, _ in active_abilities(source)}:
+            continue
         if _choose_targets(game, decider, item):
             game.stack.append(item)
             game.log.append(f"{game.objects[item.source].name}'s ability triggers")
@@ -250,13 +256,17 @@ def _choose_targets(game: Game, decider: Decider, item: StackItem) -> bool:
         ctx.it = [item.event.obj]
     chosen: list[list[Ref]] = []
     for noun in target_nouns(ability):
-        refs: list[Ref] = [*game.players, *candidates_for(ctx, noun)]
+        refs: list[Ref] = [
+            *game.players,
+            *(candidates_for(ctx, noun) if isinstance(noun, Noun) else game.permanents()),
+        ]
         legal = [ref for ref in refs if _legal_target(game, ctx, noun, ref)]
         if not legal:
             game.log.append(f"{source.name}: no legal target for its triggered ability")
             return False
         names = list(dict.fromkeys(ref if isinstance(ref, str) else ref.name for ref in legal))
-        name = decider.choose(f"{source.name}: target {noun.description}", names)
+        text = noun.description if isinstance(noun, Noun) else noun.word
+        name = decider.choose(f"{source.name}: target {text}", names)
         chosen.append([next(ref for ref in legal if (ref if isinstance(ref, str) else ref.name) == name)])
     item.targets = chosen
     return True
