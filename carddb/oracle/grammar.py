@@ -168,8 +168,19 @@ class ToModel(Transformer[Token, Any]):
     def number_of(self, what: Any) -> Action:
         return Action("number_of", (("what", what),))
 
-    def stat_of(self, owner: str, stat: Token) -> Action:
-        return Action("stat_of", (("owner", owner), ("stat", str(stat))))
+    def stat_of(self, owner: str, stat: str) -> Action:
+        return Action("stat_of", (("owner", owner), ("stat", stat)))
+
+    def stat(self, token: Token) -> str:
+        return str(token)
+
+    def for_each_counter(self, kind: Token, what: Any) -> Action:
+        """"for each +1/+1 counter on ~"."""
+        return Action("counters_on", (("kind", str(kind)), ("what", what)))
+
+    def for_each_first(self, each: Any, body: Any) -> Conditional:
+        """"For each opponent, you create …": the body once per object or player."""
+        return Conditional("for each", each, body)
 
     def the_result(self) -> Action:
         return Action("the_result")

@@ -143,6 +143,7 @@ _FRAME: dict[str, Callable[[Action], str]] = {
     "number_of": lambda a: f"the number of {noun_phrase(a.arg('what'))}",
     "stat_of": lambda a: join_words((str(a.arg("owner")), str(a.arg("stat")))),
     "the_result": lambda a: "the result",
+    "counters_on": lambda a: f"{a.arg('kind')} on {noun_phrase(a.arg('what'))}",
     "at_random": lambda a: "at random",
     "part_of": lambda a: f"{in_words(a.arg('amount'))} of {noun_phrase(a.arg('of'))}",
 }
@@ -178,7 +179,7 @@ def step(value: object) -> str:
         if value.duration is not None:
             text += " " + _duration(value.duration)
         if value.for_each is not None:
-            text += " for each " + noun_phrase(value.for_each)
+            text += " for each " + noun_phrase(value.for_each)  # a counter phrase prints itself
         return text
     if isinstance(value, Sequence):
         text = step(value.steps[0])
@@ -201,6 +202,8 @@ def _conditional(value: Conditional) -> str:
     if value.condition is None:
         separator = " " if value.word == "then" else ", "
         return f"{value.word}{separator}{body}"
+    if value.word == "for each":
+        return f"for each {noun_phrase(value.condition)}, {body}"
     if value.after:
         comma = "," if value.word == "where X is" else ""
         return f"{body}{comma} {value.word} {step(value.condition)}"
