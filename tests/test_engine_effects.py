@@ -411,8 +411,8 @@ def test_flash_lets_a_creature_be_cast_at_instant_speed() -> None:
     assert creature.zone == "battlefield"
 
 
-def test_combat_keywords_are_not_counted_as_executable() -> None:
-    card = CardDef("Birds", "Creature — Bird", "Flying", "{G}", "0", "1")
-    assert missing(card.abilities[0]) == ["keyword flying"]
-    grant = CardDef("Test Wings", "Enchantment", "Creatures you control have flying.", "{1}{U}")
-    assert "keyword flying" in missing(grant.abilities[0])
+def test_keywords_without_rules_are_not_counted_as_executable() -> None:
+    card = CardDef("Dauthi Slayer", "Creature — Dauthi Soldier", "Shadow", "{B}{B}", "2", "2")
+    assert missing(card.abilities[0]) == ["keyword shadow"]
+    grant = CardDef("Test Shade", "Enchantment", "Creatures you control have shadow.", "{1}{B}")
+    assert "keyword shadow" in missing(grant.abilities[0])

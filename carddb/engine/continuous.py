@@ -62,6 +62,9 @@ def _clauses(ctx: Context, ability: Ability) -> list[Clause]:
         if isinstance(step, Conditional):
             if not isinstance(step.condition, Action) or step.condition.verb not in CONDITIONS:
                 continue
+            what = step.condition.arg("what")  # "as long as enchanted creature is a Human, it has…"
+            if isinstance(what, Noun) and not what.targeted:
+                ctx.it = [obj for obj in ctx.game.permanents() if matches(ctx, obj, what)]
             if not evaluate(ctx, step.condition) or not isinstance(step.body, Clause):
                 continue
             step = step.body

@@ -18,6 +18,7 @@ from carddb.oracle.model import (
     Clause,
     Conditional,
     Count,
+    Keyword,
     Kind,
     ManaCost,
     Noun,
@@ -54,6 +55,11 @@ _SUPERTYPE_WORDS = {
 }
 KNOWN_KEYWORDS = {"indestructible", "hexproof", "shroud", "flash"}
 """Keyword abilities whose rules the engine applies (destroying, targeting, casting timing)."""
+KEYWORD_CHECKS: dict[str, Callable[[Keyword], list[str]]] = {}
+"""Keywords with a parameter the engine executes for some parameters only (Enchant, Equip: filled in
+by :mod:`carddb.engine.attachments`), by the keyword's first word: what keeps one from executing."""
+ATTACHED_WORDS = {"enchanted", "equipped"}
+"""``enchanted creature``, ``equipped creature``: the object the source is attached to."""
 
 
 @dataclass
@@ -69,6 +75,8 @@ class Context:
     slots: dict[int, list[Ref]] = field(default_factory=dict)
     bindings: dict[str, int] = field(default_factory=dict)
     it: list[Ref] = field(default_factory=list)
+    event_refs: list[Ref] = field(default_factory=list)
+    """What the event that triggered the ability was about ("that player", "that creature")."""
     rng: random.Random = field(default_factory=lambda: random.Random(0))
 
 
@@ -121,7 +129,7 @@ def missing(ability: Ability) -> list[str]:
     """The parts of ``ability`` the engine cannot execute (empty: it executes entirely)."""
     problems: list[str] = []
     if ability.kind is Kind.KEYWORD:
-        return [f"keyword {k.name.lower()}" for k in ability.keywords if k.name.lower() not in KNOWN_KEYWORDS]
+        return [p for k in ability.keywords for p in _keyword_problems(k)]
     if ability.kind is Kind.STATIC:
         problems.extend(_static_problems(ability))
     elif ability.kind is Kind.REPLACEMENT:
@@ -156,6 +164,31 @@ def missing(ability: Ability) -> list[str]:
     return problems
 
 
+def _keyword_problems(keyword: Keyword) -> list[str]:
+    check = KEYWORD_CHECKS.get(keyword.name.lower().split(" ")[0])
+    if check is not None:
+        return check(keyword)
+    return [] if keyword.name.lower() in KNOWN_KEYWORDS else [f"keyword {keyword.name.lower()}"]
+
+
+def attached_reference(noun: Noun) -> bool | None:
+    """Whether ``noun`` is "enchanted creature", "equipped creature", "enchanted land"…: one object,
+    the one the source is attached to (True); None if it says nothing of attachments; False for the
+    forms the engine does not know ("target enchanted permanent", "equipped creatures you control",
+    "enchanted player")."""
+    words = noun.description.lower().split()
+    if not set(words) & ATTACHED_WORDS:
+        return None
+    return (
+        words[0] in ATTACHED_WORDS
+        and len(words) == 2
+        and not noun.determiners
+        and not noun.qualifiers
+        and not words[1].endswith(("s", "'s"))
+        and words[1] not in _PLAYERS
+    )
+
+
 def _problem(node: object, static: bool = False) -> str | None:
     if isinstance(node, Unimplemented):
         return f"unimplemented text {node.text!r}"
@@ -187,7 +220,9 @@ def _problem(node: object, static: bool = False) -> str | None:
         return f"{node.word!r} clause"
     if isinstance(node, Clause) and (node.duration not in SUPPORTED_DURATIONS or node.for_each is not None):
         return f"duration {node.duration!r}"
-    if isinstance(node, Noun) and not _known_description(node.description):
+    if isinstance(node, Noun) and (
+        not _known_description(node.description) or attached_reference(node) is False
+    ):
         return f"description {node.description!r}"
     return None
 
@@ -251,6 +286,7 @@ def _known_description(description: str) -> bool:
                 or lowered in COLOR_WORDS
                 or lowered in _STATES
                 or lowered.startswith("non")
+                or lowered in ATTACHED_WORDS
                 or word[:1].isupper()
             ):
                 continue
@@ -452,6 +488,8 @@ def _pronoun(ctx: Context, word: str) -> list[Ref]:
 
 def _described(ctx: Context, noun: Noun) -> list[Ref]:
     words = {w.lower().rstrip("s") for w in noun.description.split()}
+    if "that" in noun.determiners and ctx.event_refs:  # "that player": the one the event was about
+        return [ref for ref in ctx.event_refs if ref is not ctx.source and matches(ctx, ref, noun)][:1]
     if words & _PLAYERS:
         players = list(ctx.game.players)
         if "opponent" in words:
@@ -544,6 +582,9 @@ def _is(ctx: Context, obj: GameObject, alternative: str) -> bool:
             or (singular == "token" and not obj.token)
         ):
             return False
+        elif singular in ATTACHED_WORDS:
+            if obj.id != ctx.source.attached_to:
+                return False
         elif singular in COLOR_WORDS:
             if "{" + COLOR_WORDS[singular] not in obj.card.mana_cost:
                 return False

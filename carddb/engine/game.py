@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
+from carddb.engine import attachments, mana
+from carddb.engine import combat as _combat
 from carddb.engine import handlers as _handlers  # noqa: F401  (registers the phrase handlers)
-from carddb.engine import mana
 from carddb.engine.decisions import Decider
 from carddb.engine.effects import (
     Context,
@@ -191,6 +192,8 @@ def pay_costs(
     taps_itself = any(isinstance(item, TapCost) for item in cost)
     if taps_itself and source.tapped:
         raise CostError(f"{source.name} is already tapped")
+    if taps_itself and _combat.summoning_sick(game, source):
+        raise CostError(f"{source.name} has summoning sickness: it cannot use {{T}} abilities yet")
     if taps_itself and pay_with is not None and any(obj is source for obj in pay_with):
         raise CostError(f"{source.name} taps itself as part of the cost: it cannot also pay mana")
     for item in cost:
@@ -283,7 +286,7 @@ def activate(
         abilities = obj.card.abilities
         if not 1 <= index <= len(abilities):
             raise IllegalActionError(f"{obj.name} has no ability {index} (it has {len(abilities)})")
-        ability = abilities[index - 1]
+        ability = attachments.as_activated(abilities[index - 1])  # Equip {N}: its activated ability
         if ability.kind not in (Kind.ACTIVATED, Kind.MANA):
             raise IllegalActionError(f"ability {index} of {obj.name} is not an activated ability")
         _executable(obj, ability)
@@ -338,7 +341,7 @@ def cast(
 def spell_ability(obj: GameObject) -> Ability | None:
     """An instant's or sorcery's text as one ability (its lines joined)."""
     if obj.card.is_permanent:
-        return None
+        return attachments.aura_spell(obj.card)  # an Aura spell targets what it will enchant
     abilities = [a for a in obj.card.abilities if a.kind is Kind.SPELL]
     if len(abilities) == 1:
         return abilities[0]
@@ -369,10 +372,15 @@ def resolve_top(game: Game, decider: Decider) -> None:
 
 def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
     source = game.objects[item.source]
-    ability = spell_ability(source) if item.is_spell else source.card.abilities[item.ability or 0]
+    if item.is_spell:
+        ability = spell_ability(source)
+    else:  # an Equip keyword stands for its activated ability
+        ability = attachments.as_activated(source.card.abilities[item.ability or 0])
     ctx = Context(game, decider, item.controller, source)
     if item.event is not None and item.event.obj is not None:
         ctx.it = [item.event.obj]  # "it" in a triggered ability: what triggered it
+    if item.event is not None:  # "that player", "that creature": what the event was about
+        ctx.event_refs = [ref for ref in (item.event.other, item.event.obj) if ref is not None]
     if item.x is not None:
         ctx.bindings["X"] = item.x
     if ability is not None:
@@ -388,7 +396,8 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
         else:
             game.log.append(f"{source.name}: every target is illegal, nothing happens")
     if item.is_spell:
-        game.move(source, "battlefield" if source.card.is_permanent else "graveyard")
+        fizzled = ability is not None and not legal_any  # an Aura spell with an illegal target (608.3b)
+        game.move(source, "battlefield" if source.card.is_permanent and not fizzled else "graveyard")
         if source.card.is_permanent:
             source.controller = item.controller
 
@@ -420,8 +429,13 @@ def advance(game: Game, decider: Decider, step: Step) -> None:
         if game.stack:
             raise IllegalActionError("the stack is not empty")
         _next_step(game, decider)
-        while game.step is not step and not game.stack:  # a triggered ability stops the way
+        for _ in range(3 * len(STEPS)):
+            if game.step is step or game.stack:  # a triggered ability stops the way
+                return
             _next_step(game, decider)
+        if game.step is step or game.stack:
+            return
+        raise IllegalActionError(f"the game never reaches the {step} step (no attackers, no blockers step)")
 
 
 def _next_step(game: Game, decider: Decider) -> None:
@@ -437,6 +451,9 @@ def _next_step(game: Game, decider: Decider) -> None:
             player.lands_played = 0
     else:
         game.step = STEPS[index + 1]
+    while _combat.skipped(game):  # no attackers: no blockers or damage steps (rule 508.8)
+        game.step = STEPS[STEPS.index(game.step) + 1]
+    _combat.step_begins(game, decider)
     if game.step is Step.UNTAP:
         for obj in game.permanents(game.active):
             obj.tapped = False
@@ -460,6 +477,9 @@ def _next_step(game: Game, decider: Decider) -> None:
 
 
 def state_based_actions(game: Game) -> None:
+    # Auras and Equipment first: an Aura whose creature dies in this check still sees it die (its
+    # "when enchanted creature dies" triggers) and goes to the graveyard in the next round
+    attachments.check(game)
     for obj in [o for o in game.objects.values() if o.token and o.zone not in ("battlefield", "stack")]:
         game.zone_list(obj.zone, obj.owner).remove(obj.id)  # a token off the battlefield ceases to exist
         del game.objects[obj.id]
@@ -469,6 +489,9 @@ def state_based_actions(game: Game) -> None:
             game.move(obj, "graveyard")
         elif obj.is_a("Creature") and toughness is not None and obj.damage >= toughness:
             destroy(game, obj)  # lethal damage destroys: indestructible and regeneration apply
+        elif obj.is_a("Creature") and obj.deathtouched:
+            destroy(game, obj)  # damage from a source with deathtouch (rule 704.5h)
+        obj.deathtouched = False
 
 
 def after_roll(game: Game, player: str, count: int) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from carddb.engine import mana
+from carddb.engine import combat, mana
 from carddb.engine.cards import CardDef
 from carddb.engine.effects import (
     CONDITIONS,
@@ -32,7 +32,7 @@ from carddb.engine.effects import (
 )
 from carddb.engine.errors import CostError, EngineError
 from carddb.engine.mana import COLORS
-from carddb.engine.state import Event, GameObject
+from carddb.engine.state import GameObject
 from carddb.oracle.model import Action, Noun, Number, Pronoun, SelfRef, X
 
 
@@ -119,14 +119,7 @@ def deal_damage(ctx: Context, subject: list[Ref], action: Action) -> None:
     amount = value(ctx, action.arg("amount"))
     for ref in resolve(ctx, action.arg("to")):
         source = next(objects(subject), ctx.source)
-        ctx.game.events.append(Event("damage", source, player=source.controller, other=ref, amount=amount))
-        if isinstance(ref, str):
-            ctx.game.players[ref].life -= amount
-        elif ref.zone == "battlefield":
-            if ref.is_a("Planeswalker") and not ref.is_a("Creature"):
-                ref.counters["loyalty"] = ref.counters.get("loyalty", 0) - amount
-            else:
-                ref.damage += amount
+        combat.deal_damage(ctx.game, source, ref, amount)  # deathtouch and lifelink apply
 
 
 def _move_all(zone: str) -> object:

@@ -79,7 +79,7 @@ def sources(game: Game, player: str, exclude: set[int]) -> list[tuple[GameObject
     """Untapped permanents ``player`` controls with a simple mana ability, in battlefield order."""
     found = []
     for obj in game.permanents(player):
-        if obj.tapped or obj.id in exclude:
+        if obj.tapped or obj.id in exclude or _sick(game, obj):
             continue
         for ability in obj.card.abilities:
             options = produces(ability)
@@ -105,7 +105,7 @@ def pay(
         return
     pool = list(game.players[player].mana_pool)
     available = (
-        [(obj, _source_options(obj)) for obj in named]
+        [(obj, _source_options(obj, _sick(game, obj))) for obj in named]
         if named is not None
         else sources(game, player, set(exclude))
     )
@@ -122,9 +122,17 @@ def pay(
     game.players[player].mana_pool = remaining
 
 
-def _source_options(obj: GameObject) -> tuple[str, ...]:
+def _sick(game: Game, obj: GameObject) -> bool:
+    from carddb.engine.combat import summoning_sick
+
+    return summoning_sick(game, obj)
+
+
+def _source_options(obj: GameObject, sick: bool = False) -> tuple[str, ...]:
     if obj.tapped:
         raise CostError(f"{obj.name} is tapped")
+    if sick:
+        raise CostError(f"{obj.name}: summoning sickness (it cannot tap for mana yet)")
     for ability in obj.card.abilities:
         options = produces(ability)
         if options is not None:

@@ -11,6 +11,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from carddb.engine import combat
 from carddb.engine import game as play
 from carddb.engine.cards import CardDef
 from carddb.engine.decisions import RandomDecider
@@ -93,5 +94,18 @@ def _one_action(game: Game, decider: RandomDecider, rng: random.Random) -> None:
         play.cast(game, decider, player, obj, _targets(game, rng, count), x=rng.randrange(4))
     elif kind < 0.8:
         play.pass_priority(game, decider)
-    else:
+    elif kind < 0.9:
         play.advance(game, decider, rng.choice(list(Step)))
+    else:
+        _combat_action(game, decider, rng, player)
+
+
+def _combat_action(game: Game, decider: RandomDecider, rng: random.Random, player: str) -> None:
+    """Attack with some of the player's creatures, or block some attackers."""
+    creatures = [obj for obj in game.permanents(player) if obj.is_a("Creature") and rng.random() < 0.5]
+    fight = game.combat
+    if game.step is Step.DECLARE_ATTACKERS and fight is not None and fight.attackers:
+        attackers = [game.objects[i] for i in fight.attackers]
+        combat.block(game, decider, player, [(blocker, rng.choice(attackers)) for blocker in creatures])
+    else:
+        combat.attack(game, decider, player, creatures)

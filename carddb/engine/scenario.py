@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from carddb.engine import combat
 from carddb.engine import game as play
 from carddb.engine.cards import CardDef, CardPool
 from carddb.engine.decisions import RandomDecider, ScriptedDecider
@@ -46,9 +47,9 @@ _COPIES = re.compile(r"^(.*?) x(\d+)$")
 ZONE_KEYS = (*PLAYER_ZONES, "battlefield")
 TOP_KEYS = {"title", "seed", "game", "cards", "players", "do", "expect"}
 GAME_KEYS = {"active", "step"}
-PLAYER_KEYS = {"life", *ZONE_KEYS}
+PLAYER_KEYS = {"life", "attached", *ZONE_KEYS}
 CARD_KEYS = {"type", "text", "mana_cost", "power", "toughness", "loyalty"}
-VERBS = ("activate", "cast", "play", "advance", "pass", "resolve")
+VERBS = ("activate", "cast", "play", "advance", "pass", "resolve", "attack", "block")
 """The action keys: each ``[[do]]`` has exactly one."""
 ACTION_KEYS = {
     "activate": {"player", "ability", "targets", "x", "pay", "mode", "rolls", "choices"},
@@ -57,12 +58,16 @@ ACTION_KEYS = {
     "advance": {"player", "rolls", "choices"},
     "pass": {"player", "rolls", "choices"},
     "resolve": {"player", "rolls", "choices"},
+    "attack": {"player", "defending", "rolls", "choices"},
+    "block": {"player", "rolls", "choices"},
 }
 """The keys each action may carry besides its own."""
 EXPECT_KEYS = {"players", "stack", "permanents", "error", "game"}
 EXPECT_PLAYER_KEYS = {"life", "mana", *ZONE_KEYS}
 EXPECT_GAME_KEYS = {"active", "step", "turn"}
-PERMANENT_KEYS = ("power", "toughness", "tapped", "counters", "face_down", "damage", "controller", "token")
+PERMANENT_KEYS = (
+    "power", "toughness", "tapped", "counters", "face_down", "damage", "controller", "token", "attached_to",
+)  # fmt: skip
 
 
 # -- reading and checking a file ------------------------------------------------------------------
@@ -166,6 +171,7 @@ def _check(path: Path, data: Mapping[str, Any], pool: CardPool) -> None:
         for zone in ZONE_KEYS:
             for card in _name_list(path, f"[players.{name}] {zone}", spec.get(zone, [])):
                 names.card(f"[players.{name}] {zone}", card)
+        _check_attached(path, name, spec.get("attached", {}), names)
     for number, action in enumerate(data.get("do", []), 1):
         _check_action(path, f"[[do]] #{number}", action, names)
     _check_expect(path, data.get("expect", {}), names)
@@ -193,6 +199,18 @@ def _check_action(path: Path, where: str, action: Mapping[str, Any], names: _Nam
     elif verb == "pass":
         if not (value is True or (_is_int(value) and value > 0)):
             raise ScenarioError(f"{path}: {where}: pass must be true or a number of rounds")
+    elif verb == "attack":
+        for attacker in _name_list(path, f"{where} attack", value):
+            names.reference(f"{where} attack", attacker)
+        if "defending" in action and action["defending"] not in names.players:
+            raise ScenarioError(f"{path}: {where}: defending: no player named {action['defending']!r}")
+    elif verb == "block":
+        if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+            raise ScenarioError(f"{path}: {where}: block must be a table of blocker = attacker names")
+        for blocker, attacker in value.items():
+            for one in _expand(blocker):
+                names.reference(f"{where} block", one)
+            names.reference(f"{where} block.{blocker!r}", attacker)
     elif value is not True:
         raise ScenarioError(f"{path}: {where}: resolve must be true")
     for key in ("ability", "x"):
@@ -253,6 +271,11 @@ def _check_expect(path: Path, expect: Mapping[str, Any], names: _Names) -> None:
         if not isinstance(spec, dict):
             raise ScenarioError(f"{path}: {where} must be a table")
         _keys(path, where, spec, PERMANENT_KEYS)
+        if "attached_to" in spec:
+            if not isinstance(spec["attached_to"], str):
+                raise ScenarioError(f"{path}: {where} attached_to must be a card name (\"\" for nothing)")
+            if spec["attached_to"]:
+                names.expected(f"{where} attached_to", spec["attached_to"])
 
 
 # -- running -------------------------------------------------------------------------------------
@@ -353,7 +376,46 @@ def _setup(path: Path, data: Mapping[str, Any], pool: CardPool) -> Game:
         for zone in ZONE_KEYS:
             for card_name in (n for entry in spec.get(zone, []) for n in _expand(entry)):
                 game.create(pool.get(card_name), name, zone)
+    for name, spec in players_table.items():
+        _attach(path, game, name, spec.get("attached", {}))
     return game
+
+
+def _check_attached(path: Path, player: str, table: object, names: _Names) -> None:
+    """``attached = {"Holy Strength" = "Grizzly Bears"}``: an Aura or Equipment of the player's
+    battlefield and what it is attached to (a list attaches as many copies)."""
+    where = f"[players.{player}] attached"
+    if not isinstance(table, dict):
+        raise ScenarioError(f"{path}: {where} must be a table of names")
+    for attachment, hosts in table.items():
+        names.card(where, attachment)
+        key = f"{where}.{attachment!r}"
+        for host in _name_list(path, key, hosts if isinstance(hosts, list) else [hosts]):
+            names.reference(key, host)
+
+
+def _attach(path: Path, game: Game, player: str, table: Mapping[str, Any]) -> None:
+    from carddb.engine import attachments
+    from carddb.engine.continuous import refresh
+
+    for attachment, hosts in table.items():
+        for host_name in hosts if isinstance(hosts, list) else [hosts]:
+            where = f"[players.{player}] attached.{attachment!r}"
+            free = [
+                obj
+                for obj in game.permanents(player)
+                if obj.name.casefold() == attachment.casefold() and obj.attached_to is None
+            ]
+            if not free:
+                raise ScenarioError(f"{path}: {where}: no free {attachment!r} on {player}'s battlefield")
+            try:
+                host = _find(game, host_name, ("battlefield",))
+            except EngineError:
+                raise ScenarioError(f"{path}: {where}: no {host_name!r} on the battlefield") from None
+            if not attachments.can_attach(game, free[0], host):
+                raise ScenarioError(f"{path}: {where}: {attachment!r} cannot be attached to {host_name!r}")
+            free[0].attached_to = host.id
+    refresh(game)
 
 
 def _find(
@@ -421,8 +483,38 @@ def _act(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> Non
         rounds = 1 if action["pass"] is True else int(action["pass"])
         for _ in range(rounds):
             play.pass_priority(game, decider)
+    elif "attack" in action:
+        attackers: list[GameObject] = []
+        for name in (n for entry in action["attack"] for n in _expand(entry)):
+            attackers.append(_find(game, name, ("battlefield",), player, avoid=attackers))
+        combat.attack(game, decider, player, attackers, action.get("defending"))
+    elif "block" in action:
+        _block(game, decider, action)
     else:
         play.advance(game, decider, Step(action["advance"]))
+
+
+def _block(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> None:
+    """``block = {"Blocker" = "Attacker"}``, by default for the player the first attacker attacks."""
+    fight = game.combat
+    attacking = [game.objects[i] for i in fight.attackers] if fight is not None else []
+    defending = fight.attackers[attacking[0].id] if fight is not None and attacking else game.active
+    player = str(action.get("player", defending))
+    blockers: list[GameObject] = []
+    pairs: list[tuple[GameObject, GameObject]] = []
+    for blocker_name, attacker_name in action["block"].items():
+        controller, _, card = attacker_name.rpartition(":")
+        candidates = [
+            obj
+            for obj in attacking
+            if obj.name.casefold() == card.casefold() and (not controller or obj.controller == controller)
+        ]
+        attacker = candidates[0] if candidates else _find(game, attacker_name, ("battlefield",))
+        for name in _expand(blocker_name):
+            blocker = _find(game, name, ("battlefield",), player, avoid=blockers)
+            blockers.append(blocker)
+            pairs.append((blocker, attacker))
+    combat.block(game, decider, player, pairs)
 
 
 def _snapshot(game: Game) -> object:
@@ -491,10 +583,17 @@ def _compare(game: Game, expect: Mapping[str, Any], error: str | None) -> list[s
             "damage": obj.damage,
             "controller": obj.controller,
             "token": obj.token,
+            "attached_to": _attached_name(game, obj),
         }
         for key, wanted in spec.items():
             differ(f"permanents.{name!r}.{key}", wanted, got_values[key])
     return differences
+
+
+def _attached_name(game: Game, obj: GameObject) -> str:
+    """What ``obj`` is attached to, by name ("" for nothing)."""
+    host = game.objects.get(obj.attached_to) if obj.attached_to is not None else None
+    return host.name if host is not None else ""
 
 
 def _canonical(game: Game, entries: Sequence[str]) -> list[str]:

@@ -25,6 +25,12 @@ class Step(StrEnum):
     DRAW = "draw"
     MAIN1 = "main1"
     COMBAT = "combat"
+    """The beginning of combat step; the combat phase's other steps follow (rule 506.1)."""
+    DECLARE_ATTACKERS = "declare_attackers"
+    DECLARE_BLOCKERS = "declare_blockers"
+    FIRST_STRIKE_DAMAGE = "first_strike_damage"
+    COMBAT_DAMAGE = "combat_damage"
+    END_OF_COMBAT = "end_of_combat"
     MAIN2 = "main2"
     END = "end"
     CLEANUP = "cleanup"
@@ -55,6 +61,12 @@ class GameObject:
     static_pt: list[tuple[int, int]] = field(default_factory=list)
     static_keywords: list[str] = field(default_factory=list)
     """Changes from static abilities (kept current by :mod:`carddb.engine.continuous`)."""
+    attached_to: int | None = None
+    """The permanent an Aura enchants or an Equipment equips (:mod:`carddb.engine.attachments`)."""
+    since_turn: int = 0
+    """The turn since which its controller has controlled it continuously (summoning sickness)."""
+    deathtouched: bool = False
+    """Dealt damage by a source with deathtouch since state-based actions were last checked."""
 
     @property
     def name(self) -> str:
@@ -105,6 +117,8 @@ class Event:
     other: GameObject | str | None = None
     """What was dealt damage."""
     amount: int = 0
+    combat: bool = False
+    """Combat damage (:mod:`carddb.engine.combat`)."""
 
 
 @dataclass
@@ -127,6 +141,45 @@ class StackItem:
 
 
 @dataclass
+class Combat:
+    """This turn's combat (:mod:`carddb.engine.combat`): who attacks whom and who blocks what."""
+
+    attackers: dict[int, str] = field(default_factory=dict)
+    """Attacking creature → the player it attacks."""
+    blockers: dict[int, list[int]] = field(default_factory=dict)
+    """Blocking creature → the attackers it blocks."""
+    order: dict[int, list[int]] = field(default_factory=dict)
+    """Attacker → its blockers in damage assignment order."""
+    blocked: set[int] = field(default_factory=set)
+    """Attackers that became blocked (they stay blocked when their blockers leave, rule 506.4)."""
+    dealt_first: set[int] = field(default_factory=set)
+    """Creatures that dealt first-strike combat damage."""
+    declared: bool = False
+
+    def copy(self) -> Combat:
+        return Combat(
+            dict(self.attackers),
+            {k: list(v) for k, v in self.blockers.items()},
+            {k: list(v) for k, v in self.order.items()},
+            set(self.blocked),
+            set(self.dealt_first),
+            self.declared,
+        )
+
+    def remove(self, object_id: int) -> None:
+        """An object leaves combat (rule 506.4)."""
+        self.attackers.pop(object_id, None)
+        self.blockers.pop(object_id, None)
+        for blockers in self.order.values():
+            if object_id in blockers:
+                blockers.remove(object_id)
+        self.order.pop(object_id, None)
+        for attackers in self.blockers.values():
+            if object_id in attackers:
+                attackers.remove(object_id)
+
+
+@dataclass
 class Game:
     players: dict[str, Player]
     active: str
@@ -142,12 +195,16 @@ class Game:
     next_id: int = 1
     events: list[Event] = field(default_factory=list)
     """Events not yet looked at for triggered abilities."""
+    combat: Combat | None = None
+    """The combat of the current combat phase (None outside one)."""
 
     # -- objects and zones
     def create(self, card: CardDef, owner: str, zone: str, *, token: bool = False) -> GameObject:
         if owner not in self.players:
             raise EngineError(f"no player named {owner!r}")
         obj = GameObject(self.next_id, card, owner, owner, zone, token=token)
+        if token:  # made during the game: it has just come under its controller's control
+            obj.since_turn = self.turn
         self.next_id += 1
         self.objects[obj.id] = obj
         self.zone_list(zone, owner).append(obj.id)
@@ -175,6 +232,11 @@ class Game:
             obj.until_end_of_turn.clear()
             obj.keywords_until_end_of_turn.clear()
             obj.controller = obj.owner
+            obj.attached_to = None
+            if self.combat is not None:
+                self.combat.remove(obj.id)
+        if zone == "battlefield" and obj.zone != "battlefield":
+            obj.since_turn = self.turn
         obj.zone = zone
         if zone == "stack":
             return
@@ -231,6 +293,7 @@ class Game:
             stack=stack,
             pending=list(self.pending),
             events=list(self.events),
+            combat=self.combat.copy() if self.combat is not None else None,
         )
         copy.log = self.log
         self._log_length = len(self.log)
@@ -255,7 +318,7 @@ class Game:
         """Everything a game action can change, cheap to compare: equal fingerprints, same game."""
         objects = tuple(
             (o.id, o.zone, o.controller, o.tapped, tuple(sorted(o.counters.items())), o.damage,
-             tuple(o.until_end_of_turn), tuple(o.keywords_until_end_of_turn), o.face_down)
+             tuple(o.until_end_of_turn), tuple(o.keywords_until_end_of_turn), o.face_down, o.attached_to)
             for o in self.objects.values()
         )  # fmt: skip
         players = tuple(
@@ -263,7 +326,8 @@ class Game:
             for p in self.players.values()
         )
         stack = tuple((i.source, i.controller, i.ability, i.x, repr(i.targets)) for i in self.stack)
-        return (self.active, self.step, self.turn, tuple(self.battlefield), objects, players, stack)
+        fight = repr(self.combat)
+        return (self.active, self.step, self.turn, tuple(self.battlefield), objects, players, stack, fight)
 
     def check(self) -> None:
         """Every object is in exactly the zone it says, once (raises :class:`EngineError` if not)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from carddb.engine.attachments import enter_attached
 from carddb.engine.continuous import on_enter, refresh
 from carddb.engine.decisions import Decider, ScriptedDecider
 from carddb.engine.effects import TRIGGERS, Context, Ref, active_abilities, candidates_for, matches, missing
@@ -226,6 +227,7 @@ def settle(game: Game, decider: Decider | None) -> None:
         for event in events:
             if _entered(event) and event.obj is not None and event.obj.zone == "battlefield":
                 on_enter(game, event.obj)
+                enter_attached(game, decider, event.obj)  # an Aura not cast: what it enchants
         refresh(game)
         for event in events:
             collect(game, decider, event)

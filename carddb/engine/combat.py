@@ -1,0 +1,449 @@
+"""Combat (rules 506–511): the combat phase's steps, declaring attackers and blockers, combat
+damage, the combat keywords and the attack and block triggers.
+
+The combat phase is the steps ``combat`` (beginning of combat), ``declare_attackers``,
+``declare_blockers``, ``first_strike_damage``, ``combat_damage`` and ``end_of_combat``
+(:class:`~carddb.engine.state.Step`). :func:`step_begins` does each step's turn-based action as the
+game moves into it; :func:`skipped` tells which steps do not happen (no attackers: no blockers and
+no damage, rule 508.8; no first or double strike: one damage step, rule 510.4). The scenario actions
+``attack`` and ``block`` are :func:`attack` and :func:`block`: they say who attacks and who blocks,
+and move the game into the step where that is declared. Declarations are checked there, so an
+illegal one refuses the whole action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from carddb.engine.continuous import _NO_DECISIONS, _applies, _clauses
+from carddb.engine.decisions import Decider
+from carddb.engine.effects import (
+    FORMS,
+    KNOWN_KEYWORDS,
+    STATIC_VERBS,
+    TRIGGERS,
+    Context,
+    Ref,
+    active_abilities,
+    keywords_of,
+    resolve,
+    value,
+)
+from carddb.engine.errors import IllegalActionError
+from carddb.engine.state import Combat, Event, Game, GameObject, Step
+from carddb.engine.triggers import MATCHERS, _is
+from carddb.oracle.model import Action, Kind, Noun, Pronoun
+
+COMBAT_KEYWORDS = frozenset({
+    "flying", "reach", "haste", "vigilance", "defender", "menace", "first strike", "double strike",
+    "trample", "deathtouch", "lifelink",
+})  # fmt: skip
+"""The keyword abilities whose rules this module applies."""
+KNOWN_KEYWORDS.update(COMBAT_KEYWORDS)
+RESTRICTIONS = {"cant_attack", "cant_block", "cant_be_blocked", "cant_be_blocked_except_by_many"}
+"""Static abilities about attacking and blocking, read when creatures attack or block."""
+STATIC_VERBS.update(RESTRICTIONS)
+FORMS.update(
+    cant_attack=frozenset({0, 1}),  # "can't attack", "can't attack or block"
+    cant_block=frozenset({0}),
+    cant_be_blocked=frozenset({0, 1, 2}),
+)
+COMBAT_STEPS = (
+    Step.COMBAT,
+    Step.DECLARE_ATTACKERS,
+    Step.DECLARE_BLOCKERS,
+    Step.FIRST_STRIKE_DAMAGE,
+    Step.COMBAT_DAMAGE,
+    Step.END_OF_COMBAT,
+)
+
+
+# -- what a creature may do ---------------------------------------------------------------------
+def summoning_sick(game: Game, obj: GameObject) -> bool:
+    """A creature that its controller has not controlled continuously since their most recent turn
+    began cannot attack or use {T} abilities, unless it has haste (rule 302.6)."""
+    return obj.is_a("Creature") and obj.since_turn >= game.turn and "haste" not in keywords_of(obj)
+
+
+def restrictions(game: Game, obj: GameObject, verb: str) -> list[Action]:
+    """The ``verb`` predicates of the static abilities on the battlefield that apply to ``obj``
+    ("~ can't block.", "Creatures your opponents control can't block.")."""
+    found: list[Action] = []
+    for source in game.permanents():
+        for _, ability in active_abilities(source):
+            if ability.kind is not Kind.STATIC or not _applies(ability):
+                continue
+            ctx = Context(game, _NO_DECISIONS, source.controller, source)  # type: ignore[arg-type]
+            for clause in _clauses(ctx, ability):
+                wanted = [p for p in clause.predicates if isinstance(p, Action) and p.verb == verb]
+                subject = clause.subject
+                if wanted and subject is not None and any(ref is obj for ref in resolve(ctx, subject)):
+                    found.extend(wanted)
+    return found
+
+
+def _can_attack(game: Game, obj: GameObject, player: str) -> str | None:
+    """Why ``obj`` cannot attack for ``player`` (None: it can)."""
+    if obj.zone != "battlefield" or obj.controller != player:
+        return f"{player} controls no {obj.name} on the battlefield"
+    if not obj.is_a("Creature"):
+        return f"{obj.name} is not a creature"
+    if obj.tapped:
+        return f"{obj.name} is tapped"
+    if summoning_sick(game, obj):
+        return f"{obj.name} has not been under {player}'s control since the turn began (summoning sickness)"
+    if "defender" in keywords_of(obj):
+        return f"{obj.name} has defender"
+    if restrictions(game, obj, "cant_attack"):
+        return f"{obj.name} can't attack"
+    return None
+
+
+def _can_block(game: Game, blocker: GameObject, attacker: GameObject, combat: Combat) -> str | None:
+    """Why ``blocker`` cannot block ``attacker`` (None: it can)."""
+    defending = combat.attackers.get(attacker.id)
+    if defending is None:
+        return f"{attacker.name} is not attacking"
+    if blocker.zone != "battlefield" or blocker.controller != defending:
+        return f"{defending} controls no {blocker.name} on the battlefield"
+    if not blocker.is_a("Creature"):
+        return f"{blocker.name} is not a creature"
+    if blocker.tapped:
+        return f"{blocker.name} is tapped"
+    if restrictions(game, blocker, "cant_block") or any(
+        r.form == 1 for r in restrictions(game, blocker, "cant_attack")
+    ):
+        return f"{blocker.name} can't block"
+    keywords = keywords_of(blocker)
+    if "flying" in keywords_of(attacker) and not keywords & {"flying", "reach"}:
+        return f"{attacker.name} has flying: only a creature with flying or reach blocks it"
+    for rule in restrictions(game, attacker, "cant_be_blocked"):
+        ctx = Context(game, _NO_DECISIONS, attacker.controller, attacker)  # type: ignore[arg-type]
+        by = rule.arg("by")
+        if rule.form == 0:
+            return f"{attacker.name} can't be blocked"
+        if rule.form == 1 and isinstance(by, Noun) and _is(ctx, by, blocker):
+            return f"{attacker.name} can't be blocked by {by.description}"
+        if rule.form == 2 and isinstance(by, Noun) and not _is(ctx, by, blocker):
+            return f"{attacker.name} can't be blocked except by {by.description}"
+    return None
+
+
+def _minimum_blockers(game: Game, attacker: GameObject) -> int:
+    """Menace: "can't be blocked except by two or more creatures"."""
+    least = 2 if "menace" in keywords_of(attacker) else 1
+    for rule in restrictions(game, attacker, "cant_be_blocked_except_by_many"):
+        ctx = Context(game, _NO_DECISIONS, attacker.controller, attacker)  # type: ignore[arg-type]
+        least = max(least, value(ctx, rule.arg("amount")))
+    return least
+
+
+# -- the actions --------------------------------------------------------------------------------
+def attack(
+    game: Game,
+    decider: Decider,
+    player: str,
+    attackers: Sequence[GameObject],
+    defending: str | None = None,
+) -> None:
+    """``player`` (the active player) attacks ``defending`` (default: the next opponent in turn
+    order) with ``attackers``: from the first main phase or the beginning of combat, the game moves
+    into the declare attackers step, where they are checked, tapped (unless they have vigilance)
+    and attack; their attack triggers go on the stack."""
+    from carddb.engine.game import _next_step, atomic
+
+    with atomic(game):
+        if player != game.active:
+            raise IllegalActionError(f"only the active player ({game.active}) attacks")
+        if game.stack:
+            raise IllegalActionError("the stack is not empty")
+        if game.step is Step.MAIN1:
+            _next_step(game, decider)
+            if game.stack:
+                raise IllegalActionError(
+                    "abilities triggered at the beginning of combat: advance to combat and resolve them first"
+                )
+        if game.step is not Step.COMBAT:
+            raise IllegalActionError(
+                f"attackers are declared after the beginning of combat, not in {game.step}"
+            )
+        if defending is None:
+            opponents = [name for name in game.turn_order if name != player]
+            if not opponents:
+                raise IllegalActionError(f"{player} has no opponent to attack")
+            defending = opponents[0]
+        if defending == player or defending not in game.players:
+            raise IllegalActionError(f"{player} cannot attack {defending!r}")
+        if len({obj.id for obj in attackers}) != len(attackers):
+            raise IllegalActionError("a creature attacks only once")
+        game.combat = game.combat or Combat()
+        game.combat.attackers = {obj.id: defending for obj in attackers}
+        _next_step(game, decider)
+
+
+def block(game: Game, decider: Decider, player: str, blocks: Sequence[tuple[GameObject, GameObject]]) -> None:
+    """``player`` declares blockers, (blocker, attacker) pairs: from the declare attackers step
+    (with an empty stack) the game moves into the declare blockers step, where the blocks are
+    checked; block triggers go on the stack."""
+    from carddb.engine.game import _next_step, atomic
+
+    with atomic(game):
+        combat = game.combat
+        if game.step is not Step.DECLARE_ATTACKERS or combat is None or not combat.attackers:
+            raise IllegalActionError(
+                "blockers are declared when creatures have attacked (declare attackers step)"
+            )
+        if game.stack:
+            raise IllegalActionError("the stack is not empty")
+        declared: dict[int, list[int]] = {}
+        for blocker, attacker in blocks:
+            if blocker.controller != player:
+                raise IllegalActionError(f"{player} controls no {blocker.name} to block with")
+            if blocker.id in declared:
+                raise IllegalActionError(f"{blocker.name} blocks only one creature")
+            declared[blocker.id] = [attacker.id]
+        combat.blockers = declared
+        _next_step(game, decider)
+
+
+# -- the steps ----------------------------------------------------------------------------------
+def skipped(game: Game) -> bool:
+    """Whether the step the game is moving into does not happen."""
+    combat = game.combat
+    if game.step in (Step.DECLARE_BLOCKERS, Step.COMBAT_DAMAGE):
+        return combat is None or not combat.declared  # rule 508.8
+    if game.step is Step.FIRST_STRIKE_DAMAGE:
+        return (
+            combat is None
+            or not combat.declared
+            or not any(
+                keywords_of(game.objects[i]) & {"first strike", "double strike"} for i in _in_combat(combat)
+            )
+        )
+    return False
+
+
+def step_begins(game: Game, decider: Decider) -> None:
+    """The turn-based action of the step the game has just moved into."""
+    if game.step is Step.COMBAT:
+        game.combat = Combat()
+    elif game.step is Step.DECLARE_ATTACKERS:
+        _declare_attackers(game)
+    elif game.step is Step.DECLARE_BLOCKERS:
+        _declare_blockers(game, decider)
+    elif game.step is Step.FIRST_STRIKE_DAMAGE:
+        _combat_damage(game, first=True)
+    elif game.step is Step.COMBAT_DAMAGE:
+        _combat_damage(game, first=False)
+    elif game.step not in COMBAT_STEPS:
+        game.combat = None  # creatures leave combat as the end of combat step ends (rule 511.3)
+
+
+def _in_combat(combat: Combat) -> list[int]:
+    return [*combat.attackers, *(b for b in combat.blockers if combat.blockers[b])]
+
+
+def _declare_attackers(game: Game) -> None:
+    combat = game.combat = game.combat or Combat()
+    for object_id in combat.attackers:
+        obj = game.objects[object_id]
+        problem = _can_attack(game, obj, game.active)
+        if problem:
+            raise IllegalActionError(problem)
+    combat.declared = bool(combat.attackers)
+    for object_id, defending in combat.attackers.items():
+        obj = game.objects[object_id]
+        if "vigilance" not in keywords_of(obj):
+            obj.tapped = True
+        game.events.append(Event("attacks", obj, player=game.active, other=defending))
+        game.log.append(f"{obj.name} attacks {defending}")
+    if combat.attackers:
+        game.events.append(Event("attackers", None, player=game.active))
+
+
+def _declare_blockers(game: Game, decider: Decider) -> None:
+    combat = game.combat
+    if combat is None:
+        return
+    counts: dict[int, list[int]] = {attacker: [] for attacker in combat.attackers}
+    for blocker_id, attackers in combat.blockers.items():
+        blocker = game.objects[blocker_id]
+        for attacker_id in attackers:
+            attacker = game.objects[attacker_id]
+            problem = _can_block(game, blocker, attacker, combat)
+            if problem:
+                raise IllegalActionError(problem)
+            counts[attacker_id].append(blocker_id)
+    for attacker_id, blockers in counts.items():
+        attacker = game.objects[attacker_id]
+        least = _minimum_blockers(game, attacker)
+        if blockers and len(blockers) < least:
+            raise IllegalActionError(f"{attacker.name} can't be blocked except by {least} or more creatures")
+        if blockers:
+            combat.blocked.add(attacker_id)
+            combat.order[attacker_id] = _damage_order(game, decider, attacker, blockers)
+    for blocker_id, attackers in combat.blockers.items():
+        blocker = game.objects[blocker_id]
+        for index, attacker_id in enumerate(attackers):
+            attacker = game.objects[attacker_id]
+            game.events.append(
+                Event("blocks", blocker, player=blocker.controller, other=attacker, amount=index)
+            )
+            game.log.append(f"{blocker.name} blocks {game.objects[attacker_id].name}")
+    for attacker_id, blockers in counts.items():
+        attacker = game.objects[attacker_id]
+        if not blockers:
+            game.events.append(Event("unblocked", attacker, player=attacker.controller))
+        for index, blocker_id in enumerate(blockers):
+            blocker = game.objects[blocker_id]
+            game.events.append(
+                Event("blocked", attacker, player=attacker.controller, other=blocker, amount=index)
+            )
+
+
+def _damage_order(game: Game, decider: Decider, attacker: GameObject, blockers: list[int]) -> list[int]:
+    """The attacking player puts an attacker's blockers in damage assignment order."""
+    left = list(blockers)
+    order: list[int] = []
+    while len(left) > 1:
+        names = list(dict.fromkeys(game.objects[i].name for i in left))
+        if len(names) == 1:
+            break
+        name = decider.choose(
+            f"{attacker.controller}: which blocker of {attacker.name} is dealt damage first?", names
+        )
+        chosen = next(i for i in left if game.objects[i].name == name)
+        left.remove(chosen)
+        order.append(chosen)
+    return order + left
+
+
+def _lethal(source: GameObject, creature: GameObject) -> int:
+    if "deathtouch" in keywords_of(source):
+        return 1
+    toughness = creature.toughness
+    return max(0, toughness - creature.damage) if toughness is not None else 10**9
+
+
+def _combat_damage(game: Game, *, first: bool) -> None:
+    """Combat damage (rule 510): every creature that deals damage in this step assigns it, then it
+    is all dealt at once. In the first-strike step only first and double strikers deal damage; in the
+    second, those that did not then, and double strikers again."""
+    combat = game.combat
+    if combat is None:
+        return
+
+    def strikes(obj: GameObject) -> bool:
+        keywords = keywords_of(obj)
+        if first:
+            return bool(keywords & {"first strike", "double strike"})
+        return obj.id not in combat.dealt_first or "double strike" in keywords
+
+    assigned: list[tuple[GameObject, Ref, int]] = []
+    for attacker_id, defending in combat.attackers.items():
+        attacker = game.objects[attacker_id]
+        power = attacker.power or 0
+        if not strikes(attacker) or power <= 0:
+            continue
+        if attacker_id not in combat.blocked:
+            assigned.append((attacker, defending, power))
+            continue
+        trample = "trample" in keywords_of(attacker)
+        blockers = [
+            game.objects[i]
+            for i in combat.order.get(attacker_id, [])
+            if game.objects[i].zone == "battlefield"
+        ]
+        left = power
+        for index, blocker in enumerate(blockers):
+            last = index == len(blockers) - 1 and not trample
+            amount = left if last else min(left, _lethal(attacker, blocker))
+            if amount:
+                assigned.append((attacker, blocker, amount))
+            left -= amount
+        if trample and left > 0:  # the rest tramples over to the player
+            assigned.append((attacker, defending, left))
+    for blocker_id, attackers in combat.blockers.items():
+        blocker = game.objects[blocker_id]
+        power = blocker.power or 0
+        targets = [game.objects[i] for i in attackers if i in combat.attackers]
+        if targets and blocker.zone == "battlefield" and strikes(blocker) and power > 0:
+            assigned.append((blocker, targets[0], power))
+    for source, target, amount in assigned:
+        if first:
+            combat.dealt_first.add(source.id)
+        deal_damage(game, source, target, amount, combat=True)
+
+
+def deal_damage(game: Game, source: GameObject, target: Ref, amount: int, *, combat: bool = False) -> None:
+    """``source`` deals ``amount`` damage to ``target``: a player loses that much life, a
+    planeswalker loses loyalty, a creature is marked with damage (deathtouch: destroyed by the
+    next state-based actions); a source with lifelink makes its controller gain that much life."""
+    if amount <= 0:
+        return
+    game.events.append(
+        Event("damage", source, player=source.controller, other=target, amount=amount, combat=combat)
+    )
+    if isinstance(target, str):
+        game.players[target].life -= amount
+    elif target.zone == "battlefield":
+        if target.is_a("Planeswalker") and not target.is_a("Creature"):
+            target.counters["loyalty"] = target.counters.get("loyalty", 0) - amount
+        else:
+            target.damage += amount
+            if "deathtouch" in keywords_of(source):
+                target.deathtouched = True
+    if "lifelink" in keywords_of(source):
+        game.players[source.controller].life += amount
+
+
+# -- triggers -----------------------------------------------------------------------------------
+def _attacks_trigger(ctx: Context, trigger: Action, event: Event) -> bool:
+    """``attacks_trigger`` forms: 0 "~ attacks", 1 "you attack" / "one or more creatures you control
+    attack", 2 "~ blocks", 3 "~ attacks or blocks", 4 "~ becomes blocked", 5 "~ blocks or becomes
+    blocked", 6 "~ attacks and isn't blocked", 7 "~ becomes blocked by a creature", 8 "~ blocks a
+    creature"."""
+    what = trigger.arg("what")
+    form = trigger.form
+    if event.kind == "attacks" and form in (0, 3):
+        return _is(ctx, what, event.obj)
+    if event.kind == "attackers" and form == 1:
+        if isinstance(what, Pronoun):
+            return _is(ctx, what, event.player)
+        combat = ctx.game.combat
+        attackers = [ctx.game.objects[i] for i in combat.attackers] if combat else []
+        return any(_is(ctx, what, obj) for obj in attackers)
+    if event.kind == "blocks" and form in (2, 3, 5):
+        return event.amount == 0 and _is(ctx, what, event.obj)
+    if event.kind == "blocks" and form == 8:
+        other = event.other if isinstance(event.other, GameObject) else None
+        return _is(ctx, what, event.obj) and _is(ctx, trigger.arg("blocked"), other)
+    if event.kind == "blocked" and form in (4, 5):
+        return event.amount == 0 and _is(ctx, what, event.obj)
+    if event.kind == "blocked" and form == 7:
+        other = event.other if isinstance(event.other, GameObject) else None
+        return _is(ctx, what, event.obj) and _is(ctx, trigger.arg("by"), other)
+    if event.kind == "unblocked" and form == 6:
+        return _is(ctx, what, event.obj)
+    return False
+
+
+_deals_damage = MATCHERS["deals_damage"]
+
+
+def _deals_combat_damage(ctx: Context, trigger: Action, event: Event) -> bool:
+    """``deals_damage`` forms 0 and 3: "~ deals combat damage to a player"."""
+    if trigger.form in (0, 3):
+        if event.kind != "damage" or not event.combat:
+            return False
+        return _is(ctx, trigger.arg("what"), event.obj) and _is(ctx, trigger.arg("to"), event.other)
+    return _deals_damage(ctx, trigger, event)
+
+
+MATCHERS.update(attacks_trigger=_attacks_trigger, deals_damage=_deals_combat_damage)
+TRIGGERS.update(attacks_trigger=frozenset(range(9)))
+_damage_forms = TRIGGERS["deals_damage"]
+TRIGGERS["deals_damage"] = (_damage_forms or frozenset()) | {0, 3}
+
+
+__all__ = ["attack", "block", "deal_damage", "skipped", "step_begins", "summoning_sick"]
