@@ -446,4 +446,20 @@ _damage_forms = TRIGGERS["deals_damage"]
 TRIGGERS["deals_damage"] = (_damage_forms or frozenset()) | {0, 3}
 
 
-__all__ = ["attack", "block", "deal_damage", "skipped", "step_begins", "summoning_sick"]
+def in_combat_as(game: Game, obj: GameObject, word: str) -> bool:
+    """ "attacking", "blocking", "blocked" or "unblocked" (an attacking creature no creature
+    blocked, once blockers are declared): whether ``obj`` is that now."""
+    combat = game.combat
+    if combat is None:
+        return False
+    if word == "attacking":
+        return obj.id in combat.attackers
+    if word == "blocking":
+        return bool(combat.blockers.get(obj.id))
+    if word == "blocked":
+        return obj.id in combat.attackers and obj.id in combat.blocked
+    blockers_declared = game.step not in (Step.COMBAT, Step.DECLARE_ATTACKERS)
+    return obj.id in combat.attackers and obj.id not in combat.blocked and blockers_declared
+
+
+__all__ = ["attack", "block", "deal_damage", "in_combat_as", "skipped", "step_begins", "summoning_sick"]

@@ -46,6 +46,7 @@ _TYPE_WORDS = {
 _ANY_OBJECT = {"permanent", "card", "spell", "token", "source", "object"}
 _PLAYERS = {"player", "opponent"}
 _STATES = {"tapped", "untapped", "other", "another", "nontoken"}
+_STATES |= {"attacking", "blocking", "blocked", "unblocked"}  # carddb.engine.combat.in_combat_as
 _SUPERTYPE_WORDS = {
     "basic": "Basic",
     "legendary": "Legendary",
@@ -584,6 +585,11 @@ def _is(ctx: Context, obj: GameObject, alternative: str) -> bool:
             return False
         elif singular in ATTACHED_WORDS:
             if obj.id != ctx.source.attached_to:
+                return False
+        elif singular in ("attacking", "blocking", "blocked", "unblocked"):
+            from carddb.engine.combat import in_combat_as
+
+            if not in_combat_as(ctx.game, obj, singular):
                 return False
         elif singular in COLOR_WORDS:
             if "{" + COLOR_WORDS[singular] not in obj.card.mana_cost:
