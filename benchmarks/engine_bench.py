@@ -63,13 +63,16 @@ def main(argv: list[str] | None = None) -> int:
         game = new_game(deck)
         started = time.perf_counter()
         try:
-            report = random_play(game, args.actions, seed=args.seed)
+            report = random_play(game, args.actions, seed=args.seed, restart=lambda: new_game(deck))
         except EngineError as error:
             print(f"random play broke the game: {error}", file=sys.stderr)
             return 1
         seconds = time.perf_counter() - started
         print(f"random play      {report.actions:,} actions, seed {args.seed}, {len(deck)} cards per library")
-        print(f"accepted         {report.accepted:,}  refused {report.refused:,}  turns {report.turns:,}")
+        print(
+            f"accepted         {report.accepted:,}  refused {report.refused:,}  "
+            f"turns {report.turns:,}  games {report.games:,}"
+        )
         print(f"actions/s        {report.actions / seconds:,.0f}  ({seconds:.2f} s)")
         print(f"peak memory      {peak_memory_mb():.1f} MB")
     return 1 if failures else 0

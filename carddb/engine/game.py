@@ -74,7 +74,9 @@ def _require(condition: bool, message: str) -> None:
 
 @contextmanager
 def atomic(game: Game) -> Iterator[None]:
-    """On an error, put the game back exactly as it was."""
+    """On an error, put the game back exactly as it was. A game that is over takes no action."""
+    if game.over:
+        raise IllegalActionError(f"the game is over: {', '.join(game.winners) or 'nobody'} won")
     saved = game.snapshot()
     try:
         yield
@@ -483,6 +485,10 @@ def state_based_actions(game: Game) -> None:
     for obj in [o for o in game.objects.values() if o.token and o.zone not in ("battlefield", "stack")]:
         game.zone_list(obj.zone, obj.owner).remove(obj.id)  # a token off the battlefield ceases to exist
         del game.objects[obj.id]
+    for player in game.players.values():
+        if player.life <= 0 and not player.lost:
+            player.lost = True  # rule 704.5a
+            game.log.append(f"{player.name} loses the game")
     for obj in list(game.permanents()):
         toughness = obj.toughness
         if obj.is_a("Creature") and toughness is not None and toughness <= 0:

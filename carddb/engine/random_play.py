@@ -8,7 +8,7 @@ unchanged game, and no card is ever lost or duplicated between zones (:meth:`Gam
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from carddb.engine import combat
@@ -26,6 +26,7 @@ class RandomPlayReport:
     accepted: int
     refused: int
     turns: int
+    games: int = 1
 
 
 def new_game(deck: Sequence[CardDef], players: Sequence[str] = ("Alice", "Bob"), hand: int = 7) -> Game:
@@ -48,13 +49,21 @@ def _targets(game: Game, rng: random.Random, count: int) -> list[list[Ref]]:
     return [[rng.choice(candidates)] for _ in range(count)]
 
 
-def random_play(game: Game, actions: int, seed: int = 0) -> RandomPlayReport:
+def random_play(
+    game: Game, actions: int, seed: int = 0, restart: Callable[[], Game] | None = None
+) -> RandomPlayReport:
     """Try ``actions`` random actions; raise :class:`EngineError` if the game ever loses track of a
-    card or a refused action changed it."""
+    card or a refused action changed it. When a game ends, ``restart`` (if given) starts the next."""
     rng = random.Random(seed)
     decider = RandomDecider(seed)
     accepted = refused = 0
+    games = 1
+    turns = 0
     for _ in range(actions):
+        if game.over and restart is not None:
+            turns += game.turn
+            game = restart()
+            games += 1
         before = game.fingerprint()
         try:
             _one_action(game, decider, rng)
@@ -64,7 +73,7 @@ def random_play(game: Game, actions: int, seed: int = 0) -> RandomPlayReport:
             if game.fingerprint() != before:
                 raise EngineError("a refused action changed the game") from None
         game.check()
-    return RandomPlayReport(actions, accepted, refused, game.turn)
+    return RandomPlayReport(actions, accepted, refused, turns + game.turn, games)
 
 
 def _one_action(game: Game, decider: RandomDecider, rng: random.Random) -> None:

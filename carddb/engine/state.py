@@ -101,6 +101,8 @@ class Player:
     mana_pool: list[str] = field(default_factory=list)
     """Mana symbols without braces: "C", "G"."""
     lands_played: int = 0
+    lost: bool = False
+    """Lost the game (0 or less life, rule 704.5a)."""
 
 
 @dataclass
@@ -260,6 +262,15 @@ class Game:
         return [name for name in self.players if name != player]
 
     @property
+    def winners(self) -> list[str]:
+        return [p.name for p in self.players.values() if not p.lost]
+
+    @property
+    def over(self) -> bool:
+        """At most one player is still in the game (a one-player scenario never ends this way)."""
+        return len(self.players) > 1 and len(self.winners) <= 1
+
+    @property
     def turn_order(self) -> list[str]:
         names = list(self.players)
         start = names.index(self.active)
@@ -322,7 +333,14 @@ class Game:
             for o in self.objects.values()
         )  # fmt: skip
         players = tuple(
-            (p.name, p.life, tuple(p.mana_pool), p.lands_played, tuple(tuple(z) for z in p.zones.values()))
+            (
+                p.name,
+                p.life,
+                tuple(p.mana_pool),
+                p.lands_played,
+                p.lost,
+                tuple(tuple(z) for z in p.zones.values()),
+            )
             for p in self.players.values()
         )
         stack = tuple((i.source, i.controller, i.ability, i.x, repr(i.targets)) for i in self.stack)
