@@ -177,3 +177,12 @@ def test_choose_one_takes_exactly_one_mode() -> None:
     charm = game.create(MODAL, "Alice", "hand")
     with pytest.raises(IllegalActionError, match="Choose one: choose 1–1 different modes"):
         play.cast(game, ScriptedDecider(), "Alice", charm, modes=[1, 2])
+
+
+def test_paying_life_as_a_cost_is_executable_and_paid() -> None:
+    sanctum = CardDef("Sample Sanctum", "Artifact", "Pay 2 life: You gain 1 life.")
+    game = two_players()
+    source = game.create(sanctum, "Alice", "battlefield")
+    play.activate(game, ScriptedDecider(), "Alice", source, 1)
+    play.resolve_all(game, ScriptedDecider())
+    assert game.players["Alice"].life == 19

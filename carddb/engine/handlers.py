@@ -114,6 +114,18 @@ def life(ctx: Context, subject: list[Ref], action: Action) -> None:
         ctx.game.players[player].life += sign * value(ctx, action.arg("amount"))
 
 
+@handles("pay_life")
+def pay_life(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """Paying life as an effect ("unless that player pays 3 life" is a condition, not this): a
+    player can pay life only if their life total is at least that much (rule 119.4)."""
+    amount = value(ctx, action.arg("amount"))
+    for player in players(ctx, subject):
+        state = ctx.game.players[player]
+        if state.life < amount:
+            raise EngineError(f"{player} has only {state.life} life, not {amount}")
+        state.life -= amount
+
+
 @handles("deal_damage")
 def deal_damage(ctx: Context, subject: list[Ref], action: Action) -> None:
     amount = value(ctx, action.arg("amount"))
