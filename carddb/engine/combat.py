@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from carddb.engine.continuous import _NO_DECISIONS, _applies, _clauses
+from carddb.engine.continuous import NO_DECISIONS, static_clauses
 from carddb.engine.decisions import Decider
 from carddb.engine.effects import (
     FORMS,
@@ -24,7 +24,6 @@ from carddb.engine.effects import (
     TRIGGERS,
     Context,
     Ref,
-    active_abilities,
     keywords_of,
     resolve,
     value,
@@ -32,7 +31,7 @@ from carddb.engine.effects import (
 from carddb.engine.errors import IllegalActionError
 from carddb.engine.state import Combat, Event, Game, GameObject, Step
 from carddb.engine.triggers import MATCHERS, _is
-from carddb.oracle.model import Action, Kind, Noun, Pronoun
+from carddb.oracle.model import Action, Noun, Pronoun
 
 COMBAT_KEYWORDS = frozenset({
     "flying", "reach", "haste", "vigilance", "defender", "menace", "first strike", "double strike",
@@ -69,16 +68,11 @@ def restrictions(game: Game, obj: GameObject, verb: str) -> list[Action]:
     """The ``verb`` predicates of the static abilities on the battlefield that apply to ``obj``
     ("~ can't block.", "Creatures your opponents control can't block.")."""
     found: list[Action] = []
-    for source in game.permanents():
-        for _, ability in active_abilities(source):
-            if ability.kind is not Kind.STATIC or not _applies(ability):
-                continue
-            ctx = Context(game, _NO_DECISIONS, source.controller, source)  # type: ignore[arg-type]
-            for clause in _clauses(ctx, ability):
-                wanted = [p for p in clause.predicates if isinstance(p, Action) and p.verb == verb]
-                subject = clause.subject
-                if wanted and subject is not None and any(ref is obj for ref in resolve(ctx, subject)):
-                    found.extend(wanted)
+    for _source, ctx, clause in static_clauses(game):
+        wanted = [p for p in clause.predicates if isinstance(p, Action) and p.verb == verb]
+        subject = clause.subject
+        if wanted and subject is not None and any(ref is obj for ref in resolve(ctx, subject)):
+            found.extend(wanted)
     return found
 
 
@@ -118,7 +112,7 @@ def _can_block(game: Game, blocker: GameObject, attacker: GameObject, combat: Co
     if "flying" in keywords_of(attacker) and not keywords & {"flying", "reach"}:
         return f"{attacker.name} has flying: only a creature with flying or reach blocks it"
     for rule in restrictions(game, attacker, "cant_be_blocked"):
-        ctx = Context(game, _NO_DECISIONS, attacker.controller, attacker)  # type: ignore[arg-type]
+        ctx = Context(game, NO_DECISIONS, attacker.controller, attacker)
         by = rule.arg("by")
         if rule.form == 0:
             return f"{attacker.name} can't be blocked"
@@ -133,7 +127,7 @@ def _minimum_blockers(game: Game, attacker: GameObject) -> int:
     """Menace: "can't be blocked except by two or more creatures"."""
     least = 2 if "menace" in keywords_of(attacker) else 1
     for rule in restrictions(game, attacker, "cant_be_blocked_except_by_many"):
-        ctx = Context(game, _NO_DECISIONS, attacker.controller, attacker)  # type: ignore[arg-type]
+        ctx = Context(game, NO_DECISIONS, attacker.controller, attacker)
         least = max(least, value(ctx, rule.arg("amount")))
     return least
 

@@ -8,13 +8,15 @@ battlefield (tapped, with counters)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import TypeVar
 
 from carddb.engine.effects import (
     CONDITIONS,
     STATIC_VERBS,
     Context,
     active_abilities,
+    counter_kind,
     evaluate,
     matches,
     missing,
@@ -31,8 +33,11 @@ ENTERING = {"enters_tapped", "enters_with_counters"}
 STATIC_VERBS.update(LAYERED | ENTERING)
 
 
-class _NoDecisions:
-    """Continuous effects make no choices."""
+T = TypeVar("T")
+
+
+class NoDecisions:
+    """The decider of continuous effects and combat rules: they make no choices."""
 
     def roll(self, sides: int, why: str) -> int:
         raise EngineError(f"a static ability cannot roll a die ({why})")
@@ -40,11 +45,25 @@ class _NoDecisions:
     def choose(self, question: str, options: Sequence[str]) -> str:
         raise EngineError(f"a static ability cannot choose ({question})")
 
-    def shuffle(self, items: list[object]) -> list[object]:
+    def shuffle(self, items: list[T]) -> list[T]:
         raise EngineError("a static ability cannot shuffle")
 
 
-_NO_DECISIONS = _NoDecisions()
+NO_DECISIONS = NoDecisions()
+
+
+def static_clauses(game: Game) -> Iterator[tuple[GameObject, Context, Clause]]:
+    """Each clause of each executable static ability on the battlefield, with its source and a
+    context for resolving it."""
+    for source in game.permanents():
+        for _, ability in active_abilities(source):
+            if ability.kind is not Kind.STATIC or not _applies(ability):
+                continue
+            ctx = Context(game, NO_DECISIONS, source.controller, source)
+            for clause in _clauses(ctx, ability):
+                yield source, ctx, clause
+
+
 _executable: dict[int, bool] = {}
 
 
@@ -77,31 +96,26 @@ def refresh(game: Game) -> None:
     """Recompute every continuous effect of every static ability on the battlefield."""
     pt: dict[int, list[tuple[int, int]]] = {}
     keywords: dict[int, list[str]] = {}
-    for source in game.permanents():
-        for _, ability in active_abilities(source):
-            if ability.kind is not Kind.STATIC or not _applies(ability):
+    for _source, ctx, clause in static_clauses(game):
+        if clause.subject is None:
+            continue
+        affected = list(objects(resolve(ctx, clause.subject)))
+        for predicate in clause.predicates:
+            if not isinstance(predicate, Action) or predicate.verb not in LAYERED:
                 continue
-            ctx = Context(game, _NO_DECISIONS, source.controller, source)  # type: ignore[arg-type]
-            for clause in _clauses(ctx, ability):
-                if clause.subject is None:
+            for obj in affected:
+                if obj.zone != "battlefield":
                     continue
-                affected = list(objects(resolve(ctx, clause.subject)))
-                for predicate in clause.predicates:
-                    if not isinstance(predicate, Action) or predicate.verb not in LAYERED:
-                        continue
-                    for obj in affected:
-                        if obj.zone != "battlefield":
-                            continue
-                        if predicate.verb == "gets":
-                            pt.setdefault(obj.id, []).append(_pt(str(predicate.arg("pt"))))
-                        elif predicate.verb == "gets_for_each":
-                            count = _for_each(ctx, predicate)
-                            power, toughness = _pt(str(predicate.arg("pt")))
-                            pt.setdefault(obj.id, []).append((power * count, toughness * count))
-                        elif predicate.verb == "has":
-                            keywords.setdefault(obj.id, []).append(str(predicate.arg("keywords")))
-                        elif predicate.verb == "is_indestructible":
-                            keywords.setdefault(obj.id, []).append("indestructible")
+                if predicate.verb == "gets":
+                    pt.setdefault(obj.id, []).append(_pt(str(predicate.arg("pt"))))
+                elif predicate.verb == "gets_for_each":
+                    count = _for_each(ctx, predicate)
+                    power, toughness = _pt(str(predicate.arg("pt")))
+                    pt.setdefault(obj.id, []).append((power * count, toughness * count))
+                elif predicate.verb == "has":
+                    keywords.setdefault(obj.id, []).append(str(predicate.arg("keywords")))
+                elif predicate.verb == "is_indestructible":
+                    keywords.setdefault(obj.id, []).append("indestructible")
     for obj in game.objects.values():
         new_pt, new_keywords = pt.get(obj.id, []), keywords.get(obj.id, [])
         if obj.static_pt != new_pt:
@@ -120,7 +134,7 @@ def _for_each(ctx: Context, predicate: Action) -> int:
             return sum(1 for obj in candidates_for(ctx, what) if matches(ctx, obj, what))
         return len(resolve(ctx, what))
     spec = predicate.arg("counter")
-    kind = str(spec).removesuffix("s").removesuffix(" counter")
+    kind = counter_kind(spec)
     return sum(obj.counters.get(kind, 0) for obj in objects(resolve(ctx, what)))
 
 
@@ -133,26 +147,21 @@ def on_enter(game: Game, entering: GameObject) -> None:
     """``entering`` has just entered the battlefield: static abilities that say how it enters
     (its own "~ enters the battlefield tapped", another's "Creatures your opponents control enter
     the battlefield tapped") apply before anything else sees it."""
-    for source in game.permanents():
-        for _, ability in active_abilities(source):
-            if ability.kind is not Kind.STATIC or not _applies(ability):
+    for source, ctx, clause in static_clauses(game):
+        subject = clause.subject
+        if isinstance(subject, SelfRef):
+            if source is not entering:
                 continue
-            ctx = Context(game, _NO_DECISIONS, source.controller, source)  # type: ignore[arg-type]
-            for clause in _clauses(ctx, ability):
-                subject = clause.subject
-                if isinstance(subject, SelfRef):
-                    if source is not entering:
-                        continue
-                elif not (isinstance(subject, Noun) and matches(ctx, entering, subject)):
-                    continue
-                for predicate in clause.predicates:
-                    if not isinstance(predicate, Action):
-                        continue
-                    if predicate.verb == "enters_tapped":
-                        entering.tapped = True
-                    elif predicate.verb == "enters_with_counters":
-                        spec = predicate.arg("counters")
-                        assert isinstance(spec, Action)
-                        kind = str(spec.arg("kind")).removesuffix("s").removesuffix(" counter")
-                        count = value(ctx, spec.arg("amount"))
-                        entering.counters[kind] = entering.counters.get(kind, 0) + count
+        elif not (isinstance(subject, Noun) and matches(ctx, entering, subject)):
+            continue
+        for predicate in clause.predicates:
+            if not isinstance(predicate, Action):
+                continue
+            if predicate.verb == "enters_tapped":
+                entering.tapped = True
+            elif predicate.verb == "enters_with_counters":
+                spec = predicate.arg("counters")
+                assert isinstance(spec, Action)
+                kind = counter_kind(spec.arg("kind"))
+                count = value(ctx, spec.arg("amount"))
+                entering.counters[kind] = entering.counters.get(kind, 0) + count

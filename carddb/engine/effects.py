@@ -618,6 +618,11 @@ QUALIFIERS["opponent_controls"] = lambda ctx, ref, q: (
 )
 
 
+def counter_kind(text: object) -> str:
+    """The kind of counter a phrase names: "+1/+1 counters" → "+1/+1", "a charge counter" → "charge"."""
+    return str(text).removesuffix("s").removesuffix(" counter")
+
+
 def objects(refs: list[Ref]) -> Iterator[GameObject]:
     return (ref for ref in refs if isinstance(ref, GameObject))
 

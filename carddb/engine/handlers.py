@@ -17,6 +17,7 @@ from carddb.engine.effects import (
     Ref,
     amount_of,
     candidates_for,
+    counter_kind,
     destroy,
     handles,
     keyword_list,
@@ -211,7 +212,7 @@ def tap(ctx: Context, subject: list[Ref], action: Action) -> None:
 def counters(ctx: Context, subject: list[Ref], action: Action) -> None:
     spec = action.arg("counters")
     assert isinstance(spec, Action)
-    kind = str(spec.arg("kind")).removesuffix("s").removesuffix(" counter")
+    kind = counter_kind(spec.arg("kind"))
     count = value(ctx, spec.arg("amount")) if spec.arg("amount") is not None else ctx.bindings["result"]
     sign = 1 if action.verb == "put_counters" else -1
     for obj in _target_objects(ctx, action):
@@ -282,7 +283,7 @@ def win(ctx: Context, subject: list[Ref], action: Action) -> None:
 
 
 def _counters_at_least(ctx: Context, condition: Action) -> bool:
-    kind = str(condition.arg("counter")).removesuffix("s").removesuffix(" counter")
+    kind = counter_kind(condition.arg("counter"))
     needed = value(ctx, condition.arg("amount"))
     return any(obj.counters.get(kind, 0) >= needed for obj in objects(resolve(ctx, condition.arg("what"))))
 
@@ -378,7 +379,7 @@ CONDITIONS["controls"] = _controls
 
 def _counter_kind(spec: object) -> tuple[str, int]:
     assert isinstance(spec, Action)
-    kind = str(spec.arg("kind")).removesuffix("s").removesuffix(" counter")
+    kind = counter_kind(spec.arg("kind"))
     amount = spec.arg("amount")
     return kind, amount.value if isinstance(amount, Number) else 1
 

@@ -273,7 +273,7 @@ def _check_expect(path: Path, expect: Mapping[str, Any], names: _Names) -> None:
         _keys(path, where, spec, PERMANENT_KEYS)
         if "attached_to" in spec:
             if not isinstance(spec["attached_to"], str):
-                raise ScenarioError(f"{path}: {where} attached_to must be a card name (\"\" for nothing)")
+                raise ScenarioError(f'{path}: {where} attached_to must be a card name ("" for nothing)')
             if spec["attached_to"]:
                 names.expected(f"{where} attached_to", spec["attached_to"])
 
