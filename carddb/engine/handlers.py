@@ -66,22 +66,21 @@ def add_mana(ctx: Context, subject: list[Ref], action: Action) -> None:
 
 @handles("draw")
 def draw(ctx: Context, subject: list[Ref], action: Action) -> None:
-    count = amount_of(ctx, action.arg("what"))
-    for player in players(ctx, subject):
-        for _ in range(count):
-            library = ctx.game.players[player].zones["library"]
-            if library:
-                ctx.game.move(ctx.game.objects[library[0]], "hand")
+    _from_top(ctx, subject, action, "hand")
 
 
 @handles("mill")
 def mill(ctx: Context, subject: list[Ref], action: Action) -> None:
+    _from_top(ctx, subject, action, "graveyard")
+
+
+def _from_top(ctx: Context, subject: list[Ref], action: Action, zone: str) -> None:
+    """Each player moves the top N cards of their library to ``zone``, as many as there are."""
     count = amount_of(ctx, action.arg("what"))
     for player in players(ctx, subject):
-        for _ in range(count):  # as many as possible
-            library = ctx.game.players[player].zones["library"]
-            if library:
-                ctx.game.move(ctx.game.objects[library[0]], "graveyard")
+        library = ctx.game.players[player].zones["library"]
+        for object_id in library[:count]:
+            ctx.game.move(ctx.game.objects[object_id], zone)
 
 
 @handles("discard")
