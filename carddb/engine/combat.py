@@ -66,8 +66,9 @@ def summoning_sick(game: Game, obj: GameObject) -> bool:
 
 def restrictions(game: Game, obj: GameObject, verb: str) -> list[Action]:
     """The ``verb`` predicates of the static abilities on the battlefield that apply to ``obj``
-    ("~ can't block.", "Creatures your opponents control can't block.")."""
-    found: list[Action] = []
+    ("~ can't block.", "Creatures your opponents control can't block."), and those that resolved
+    this turn ("Target creature can't block this turn.")."""
+    found = [Action(verb) for kept in obj.restrictions_until_end_of_turn if kept == verb]
     for _source, ctx, clause in static_clauses(game):
         wanted = [p for p in clause.predicates if isinstance(p, Action) and p.verb == verb]
         subject = clause.subject

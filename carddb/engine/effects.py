@@ -93,7 +93,9 @@ ZONE_OWNERS = {
 }  # fmt: skip
 """Verbs of which the engine executes only some written forms (by form index)."""
 SUPPORTED_CONDITIONALS = {"if", "unless", "where X is", "then"}
-SUPPORTED_DURATIONS: frozenset[object] = frozenset({None, "until end of turn"})
+SUPPORTED_DURATIONS: frozenset[object] = frozenset({"until end of turn", "this turn"})
+UNTIL_END_OF_TURN = {"gets", "gains", "cant_block", "cant_attack", "cant_be_blocked"}
+"""The verbs whose handlers last until end of turn: the only ones a duration may go with."""
 
 
 def handles(*verbs: str) -> Callable[[Handler], Handler]:
@@ -219,8 +221,12 @@ def _problem(node: object, static: bool = False) -> str | None:
                 return f"keyword {unknown[0]}"
     if isinstance(node, Conditional) and node.word not in SUPPORTED_CONDITIONALS:
         return f"{node.word!r} clause"
-    if isinstance(node, Clause) and (node.duration not in SUPPORTED_DURATIONS or node.for_each is not None):
-        return f"duration {node.duration!r}"
+    if isinstance(node, Clause) and node.for_each is not None:
+        return "for each"
+    if isinstance(node, Clause) and node.duration is not None:
+        verbs = {p.verb for p in node.predicates if isinstance(p, Action)}
+        if node.duration not in SUPPORTED_DURATIONS or not verbs <= UNTIL_END_OF_TURN:
+            return f"duration {node.duration!r}"
     if isinstance(node, Noun) and (
         not _known_description(node.description) or attached_reference(node) is False
     ):

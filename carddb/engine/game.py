@@ -474,6 +474,7 @@ def _next_step(game: Game, decider: Decider) -> None:
             obj.damage = 0
             obj.until_end_of_turn.clear()
             obj.keywords_until_end_of_turn.clear()
+            obj.restrictions_until_end_of_turn.clear()
     game.events.append(Event("step", None, "", game.step, game.active))
     settle(game, decider)
 

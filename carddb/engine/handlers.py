@@ -114,6 +114,14 @@ def life(ctx: Context, subject: list[Ref], action: Action) -> None:
         ctx.game.players[player].life += sign * value(ctx, action.arg("amount"))
 
 
+@handles("cant_block", "cant_attack", "cant_be_blocked")
+def cant_this_turn(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """"Target creature can't block this turn.": until end of turn (the clause's duration; the
+    forms with an object, "can't block creatures with flying", are not executable)."""
+    for obj in objects(subject):
+        obj.restrictions_until_end_of_turn.append(action.verb)
+
+
 @handles("pay_life")
 def pay_life(ctx: Context, subject: list[Ref], action: Action) -> None:
     """Paying life as an effect ("unless that player pays 3 life" is a condition, not this): a

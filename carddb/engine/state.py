@@ -58,6 +58,8 @@ class GameObject:
     until_end_of_turn: list[tuple[int, int]] = field(default_factory=list)
     """Power/toughness changes that end at cleanup."""
     keywords_until_end_of_turn: list[str] = field(default_factory=list)
+    restrictions_until_end_of_turn: list[str] = field(default_factory=list)
+    """"Can't block", "can't attack", "can't be blocked" this turn: the phrase verbs."""
     static_pt: list[tuple[int, int]] = field(default_factory=list)
     static_keywords: list[str] = field(default_factory=list)
     """Changes from static abilities (kept current by :mod:`carddb.engine.continuous`)."""
@@ -233,6 +235,7 @@ class Game:
             obj.damage = 0
             obj.until_end_of_turn.clear()
             obj.keywords_until_end_of_turn.clear()
+            obj.restrictions_until_end_of_turn.clear()
             obj.controller = obj.owner
             obj.attached_to = None
             if self.combat is not None:
@@ -285,6 +288,7 @@ class Game:
                 counters=dict(o.counters),
                 until_end_of_turn=list(o.until_end_of_turn),
                 keywords_until_end_of_turn=list(o.keywords_until_end_of_turn),
+                restrictions_until_end_of_turn=list(o.restrictions_until_end_of_turn),
             )
             for i, o in self.objects.items()
         }
@@ -329,7 +333,8 @@ class Game:
         """Everything a game action can change, cheap to compare: equal fingerprints, same game."""
         objects = tuple(
             (o.id, o.zone, o.controller, o.tapped, tuple(sorted(o.counters.items())), o.damage,
-             tuple(o.until_end_of_turn), tuple(o.keywords_until_end_of_turn), o.face_down, o.attached_to)
+             tuple(o.until_end_of_turn), tuple(o.keywords_until_end_of_turn),
+             tuple(o.restrictions_until_end_of_turn), o.face_down, o.attached_to)
             for o in self.objects.values()
         )  # fmt: skip
         players = tuple(
