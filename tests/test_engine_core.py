@@ -186,3 +186,28 @@ def test_paying_life_as_a_cost_is_executable_and_paid() -> None:
     play.activate(game, ScriptedDecider(), "Alice", source, 1)
     play.resolve_all(game, ScriptedDecider())
     assert game.players["Alice"].life == 19
+
+
+def test_damage_equal_to_its_power_reads_the_creature_dealing_it() -> None:
+    fling = CardDef(
+        "Sample Brute",
+        "Creature — Giant",
+        "{T}: Sample Brute deals damage equal to its power to any target.",
+        power="3",
+        toughness="3",
+    )
+    game = two_players()
+    brute = game.create(fling, "Alice", "battlefield")
+    brute.since_turn = 0  # under Alice's control since before this turn
+    play.activate(game, ScriptedDecider(), "Alice", brute, 1, [["Bob"]])
+    play.resolve_all(game, ScriptedDecider())
+    assert game.players["Bob"].life == 17
+
+
+def test_life_equal_to_another_objects_power_is_not_executable_yet() -> None:
+    text = "Target player gains life equal to target creature's power."
+    card = CardDef("Sample Blessing", "Instant", text)
+    assert any(
+        "characteristics" in problem or "unimplemented" in problem
+        for problem in play.face_missing(card.parsed)
+    )

@@ -93,6 +93,8 @@ ZONE_OWNERS = {
 }  # fmt: skip
 """Verbs of which the engine executes only some written forms (by form index)."""
 SUPPORTED_CONDITIONALS = {"if", "unless", "where X is", "then"}
+POSSESSORS = {"its", "~'s", "enchanted creature's", "equipped creature's"}
+"""Whose power, toughness or mana value a phrase may read (``{whose:poss}`` of a stat phrase)."""
 SUPPORTED_DURATIONS: frozenset[object] = frozenset({"until end of turn", "this turn"})
 UNTIL_END_OF_TURN = {"gets", "gains", "cant_block", "cant_attack", "cant_be_blocked"}
 """The verbs whose handlers last until end of turn: the only ones a duration may go with."""
@@ -197,6 +199,9 @@ def _problem(node: object, static: bool = False) -> str | None:
         return f"unimplemented text {node.text!r}"
     if isinstance(node, Action) and node.verb == "zone" and node.arg("owner") not in ZONE_OWNERS:
         return f"zone of {node.arg('owner')}"
+    whose = node.arg("whose") if isinstance(node, Action) else None
+    if isinstance(whose, str) and whose not in POSSESSORS:
+        return f"{whose} characteristics"
     if isinstance(node, Action):
         form = find(node.verb, node.form)
         if form is None:

@@ -35,6 +35,7 @@ from carddb.engine.errors import CostError, EngineError
 from carddb.engine.mana import COLORS
 from carddb.engine.state import GameObject
 from carddb.oracle.model import Action, Noun, Number, Pronoun, SelfRef, X
+from carddb.oracle.phrases import find
 
 
 def _target_objects(ctx: Context, action: Action, role: str = "what") -> list[GameObject]:
@@ -140,6 +141,69 @@ def deal_damage(ctx: Context, subject: list[Ref], action: Action) -> None:
     for ref in resolve(ctx, action.arg("to")):
         source = next(objects(subject), ctx.source)
         combat.deal_damage(ctx.game, source, ref, amount)  # deathtouch and lifelink apply
+
+
+def template_text(action: Action) -> str:
+    form = find(action.verb, action.form)
+    return form.text if form is not None else ""
+
+
+_STAT_WORDS = ("power", "toughness", "mana value")
+
+
+def _stat_amount(ctx: Context, subject: list[Ref], action: Action) -> int:
+    """The number a "… equal to {whose} power/toughness/mana value" or "… equal to the number of
+    {what}" phrase means."""
+    what = action.arg("what")
+    if what is not None:
+        return len(resolve(ctx, what))
+    text = template_text(action)
+    stat = next(word for word in _STAT_WORDS if f" {word}" in text)
+    owner = _possessor(ctx, subject, str(action.arg("whose")))
+    if owner is None:
+        return 0
+    if stat == "mana value":
+        return mana.need(owner.card.mana_symbols, 0).total
+    number = owner.power if stat == "power" else owner.toughness
+    return max(0, number or 0)
+
+
+def _possessor(ctx: Context, subject: list[Ref], whose: str) -> GameObject | None:
+    if whose == "~'s":
+        return ctx.source
+    if whose == "its":
+        return next(objects(subject), None) or next(objects(ctx.it), None) or ctx.source
+    attached = ctx.source.attached_to
+    return ctx.game.objects.get(attached) if attached is not None else None
+
+
+@handles("deal_damage_equal")
+def deal_damage_equal(ctx: Context, subject: list[Ref], action: Action) -> None:
+    amount = _stat_amount(ctx, subject, action)
+    source = next(objects(subject), ctx.source)
+    for ref in resolve(ctx, action.arg("to")):
+        combat.deal_damage(ctx.game, source, ref, amount)
+
+
+@handles("gain_life_equal", "lose_life_equal")
+def life_equal(ctx: Context, subject: list[Ref], action: Action) -> None:
+    sign = 1 if action.verb == "gain_life_equal" else -1
+    amount = _stat_amount(ctx, subject, action)
+    for player in players(ctx, subject):
+        ctx.game.players[player].life += sign * amount
+
+
+FORMS["gain_life_equal"] = frozenset({0, 1, 2, 3, 4, 5, 9})
+FORMS["lose_life_equal"] = frozenset(range(8))
+
+
+@handles("look_at")
+def look_at(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """Looking changes nothing the engine models (there is no hidden information yet); "it" and
+    "them" name the cards looked at afterwards."""
+    seen = list(objects(resolve(ctx, action.arg("what"))))
+    ctx.game.log.append(f"{ctx.controller} looks at {', '.join(o.name for o in seen) or 'nothing'}")
+    ctx.it = list(seen)
 
 
 def _move_all(zone: str) -> object:
