@@ -211,3 +211,22 @@ def test_life_equal_to_another_objects_power_is_not_executable_yet() -> None:
         "characteristics" in problem or "unimplemented" in problem
         for problem in play.face_missing(card.parsed)
     )
+
+
+def test_a_delayed_ability_waits_for_the_next_end_step() -> None:
+    maker = CardDef(
+        "Sample Flamecaller",
+        "Artifact",
+        "{T}: Create a 3/1 red Elemental creature token with haste. "
+        "Exile it at the beginning of the next end step.",
+    )
+    game = two_players()
+    source = game.create(maker, "Alice", "battlefield")
+    decider = ScriptedDecider()
+    play.activate(game, decider, "Alice", source, 1)
+    play.resolve_all(game, decider)
+    assert [o.name for o in game.permanents("Alice")] == ["Sample Flamecaller", "Elemental Token"]
+    play.advance(game, decider, Step.END)
+    assert len(game.stack) == 1  # the delayed ability triggered
+    play.resolve_all(game, decider)
+    assert [o.name for o in game.permanents("Alice")] == ["Sample Flamecaller"]

@@ -11,7 +11,7 @@ from typing import Any
 
 from carddb.engine.decisions import Decider
 from carddb.engine.errors import EngineError
-from carddb.engine.state import Game, GameObject
+from carddb.engine.state import Delayed, Game, GameObject
 from carddb.oracle.model import (
     Ability,
     Action,
@@ -92,7 +92,10 @@ ZONE_OWNERS = {
     "an opponent's", "each opponent's", "a player's", "each player's", None,
 }  # fmt: skip
 """Verbs of which the engine executes only some written forms (by form index)."""
-SUPPORTED_CONDITIONALS = {"if", "unless", "where X is", "then"}
+SUPPORTED_CONDITIONALS = {"if", "unless", "where X is", "then", "at"}
+DELAYED = {("beginning", 12), ("beginning", 13), ("beginning", 14), ("beginning", 15), ("end_of_combat", 0)}
+"""The moments a delayed triggered ability may wait for: the next end step, the next turn's upkeep,
+your next upkeep, the end of combat."""
 POSSESSORS = {"its", "~'s", "enchanted creature's", "equipped creature's"}
 """Whose power, toughness or mana value a phrase may read (``{whose:poss}`` of a stat phrase)."""
 SUPPORTED_DURATIONS: frozenset[object] = frozenset({"until end of turn", "this turn"})
@@ -159,9 +162,14 @@ def missing(ability: Ability) -> list[str]:
         roots.extend(v for _, v in ability.trigger.args)
     roots.extend(mode.effects for mode in ability.modes)
     static = ability.kind is Kind.STATIC
+    nodes = [node for root in roots for node in walk(root)]
+    # a delayed ability's moment is checked as such (DELAYED), not as a condition to evaluate
+    moments = {id(n.condition) for n in nodes if isinstance(n, Conditional) and n.word == "at"}
     for root in roots:
         for node in walk(root):
             if static and isinstance(node, Conditional) and node.word == "as long as":
+                continue
+            if id(node) in moments:
                 continue
             problem = _problem(node, static)
             if problem and problem not in problems:
@@ -226,6 +234,10 @@ def _problem(node: object, static: bool = False) -> str | None:
                 return f"keyword {unknown[0]}"
     if isinstance(node, Conditional) and node.word not in SUPPORTED_CONDITIONALS:
         return f"{node.word!r} clause"
+    if isinstance(node, Conditional) and node.word == "at":
+        moment = node.condition
+        if not (isinstance(moment, Action) and (moment.verb, moment.form) in DELAYED):
+            return "'at' clause"
     if isinstance(node, Clause) and node.for_each is not None:
         return "for each"
     if isinstance(node, Clause) and node.duration is not None:
@@ -344,6 +356,9 @@ def _clause(ctx: Context, clause: Clause) -> None:
 
 
 def _conditional(ctx: Context, node: Conditional) -> None:
+    if node.word == "at":  # a delayed triggered ability: it waits for its moment
+        ctx.game.delayed.append(Delayed(node.condition, node.body, ctx.controller, ctx.source, list(ctx.it)))
+        return
     if node.word == "where X is":
         ctx.bindings["X"] = value(ctx, node.condition)
         _execute(ctx, node.body)

@@ -373,6 +373,18 @@ def resolve_top(game: Game, decider: Decider) -> None:
 
 
 def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
+    if item.delayed is not None:
+        waiting = item.delayed
+        source = game.objects.get(waiting.source.id, waiting.source)
+        ctx = Context(game, decider, waiting.controller, source)
+        # the objects "it" named, as they are now (gone ones are not affected)
+        ctx.it = [
+            ref if isinstance(ref, str) else game.objects[ref.id]
+            for ref in waiting.it
+            if isinstance(ref, str) or ref.id in game.objects
+        ]
+        execute(ctx, waiting.body)
+        return
     source = game.objects[item.source]
     if item.is_spell:
         ability = spell_ability(source)

@@ -328,6 +328,12 @@ def sacrifice(ctx: Context, subject: list[Ref], action: Action) -> None:
             ctx.game.move(chosen, "graveyard")
 
 
+def _keyword_line(keywords: str) -> str:
+    """"flying and trample" as a keyword line: "Flying, trample"."""
+    line = keywords.replace(", and ", ", ").replace(" and ", ", ")
+    return line[:1].upper() + line[1:]
+
+
 @handles("create_creature_token")
 def create_token(ctx: Context, subject: list[Ref], action: Action) -> None:
     what = action.arg("what")
@@ -335,16 +341,22 @@ def create_token(ctx: Context, subject: list[Ref], action: Action) -> None:
     power, toughness = str(action.arg("pt")).split("/")
     words = what.description.split()
     subtypes = [w for w in words if w[:1].isupper()]
+    granted = [
+        str(q.arg("keywords")) for q in what.qualifiers if q.verb == "with_keywords" and q.form == 0
+    ]  # "… creature token with flying": the token's own keyword abilities
     card = CardDef(
         name=" ".join(subtypes) + " Token" if subtypes else "Token",
         type_line="Token Creature — " + " ".join(subtypes),
+        text="\n".join(_keyword_line(keywords) for keywords in granted),
         power=power,
         toughness=toughness,
     )
     count = value(ctx, action.arg("amount"))
+    created: list[Ref] = []
     for player in players(ctx, subject):
         for _ in range(count):
-            ctx.game.create(card, player, "battlefield", token=True)
+            created.append(ctx.game.create(card, player, "battlefield", token=True))
+    ctx.it = created  # "Exile it at the beginning of the next end step."
 
 
 @handles("win_the_game")

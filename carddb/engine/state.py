@@ -126,6 +126,21 @@ class Event:
 
 
 @dataclass
+class Delayed:
+    """A delayed triggered ability ("Exile it at the beginning of the next end step."): created by
+    a resolving ability, it triggers once, the next time ``condition`` happens."""
+
+    condition: object
+    """The condition phrase (an Action of the condition table)."""
+    body: object
+    """The step to run."""
+    controller: str
+    source: GameObject
+    it: list[GameObject | str]
+    """What "it" named when the delayed ability was created."""
+
+
+@dataclass
 class StackItem:
     """A spell (``ability`` None) or an activated or triggered ability on the stack."""
 
@@ -138,10 +153,12 @@ class StackItem:
     modes: list[int] = field(default_factory=list)
     event: Event | None = None
     """What triggered a triggered ability ("it" in its text names the event's object)."""
+    delayed: Delayed | None = None
+    """A delayed triggered ability (its steps are not one of the source's abilities)."""
 
     @property
     def is_spell(self) -> bool:
-        return self.ability is None
+        return self.ability is None and self.delayed is None
 
 
 @dataclass
@@ -199,6 +216,8 @@ class Game:
     next_id: int = 1
     events: list[Event] = field(default_factory=list)
     """Events not yet looked at for triggered abilities."""
+    delayed: list[Delayed] = field(default_factory=list)
+    """Delayed triggered abilities waiting for their moment."""
     combat: Combat | None = None
     """The combat of the current combat phase (None outside one)."""
 
@@ -308,6 +327,7 @@ class Game:
             stack=stack,
             pending=list(self.pending),
             events=list(self.events),
+            delayed=list(self.delayed),
             combat=self.combat.copy() if self.combat is not None else None,
         )
         copy.log = self.log

@@ -192,8 +192,34 @@ def _executable(ability: Ability) -> bool:
     return not missing(ability)
 
 
+_MOMENTS: dict[tuple[str, int], Step] = {
+    ("beginning", 12): Step.END,
+    ("beginning", 13): Step.UPKEEP,
+    ("beginning", 14): Step.UPKEEP,
+    ("beginning", 15): Step.END_OF_COMBAT,
+    ("end_of_combat", 0): Step.END_OF_COMBAT,
+}
+"""The step each delayed moment waits for (:data:`carddb.engine.effects.DELAYED`)."""
+
+
+def _delayed(game: Game, event: Event) -> None:
+    """Delayed triggered abilities whose moment has come trigger, once."""
+    if event.kind != "step":
+        return
+    for waiting in list(game.delayed):
+        moment = waiting.condition
+        assert isinstance(moment, Action)
+        if _MOMENTS.get((moment.verb, moment.form)) != event.to_zone:
+            continue
+        if (moment.verb, moment.form) == ("beginning", 14) and event.player != waiting.controller:
+            continue  # "your next upkeep"
+        game.delayed.remove(waiting)
+        game.pending.append(StackItem(waiting.source.id, waiting.controller, None, [], delayed=waiting))
+
+
 def collect(game: Game, decider: Decider, event: Event) -> None:
     """Abilities that ``event`` triggers wait in ``game.pending``."""
+    _delayed(game, event)
     for source in _watchers(game, event):
         leaving = source is event.obj and event.kind == "move" and event.from_zone == "battlefield"
         controller = event.player if leaving else source.controller
@@ -236,6 +262,10 @@ def settle(game: Game, decider: Decider | None) -> None:
             break
     pending, game.pending = game.pending, []
     for item in pending:
+        if item.delayed is not None:
+            game.stack.append(item)
+            game.log.append(f"{item.delayed.source.name}'s delayed ability triggers")
+            continue
         source = game.objects.get(item.source)
         if source is None or item.ability not in {index for index, _ in active_abilities(source)}:
             continue
