@@ -230,3 +230,39 @@ def test_a_delayed_ability_waits_for_the_next_end_step() -> None:
     assert len(game.stack) == 1  # the delayed ability triggered
     play.resolve_all(game, decider)
     assert [o.name for o in game.permanents("Alice")] == ["Sample Flamecaller"]
+
+
+def test_control_gained_until_end_of_turn_returns_at_cleanup() -> None:
+    threaten = CardDef(
+        "Sample Threaten",
+        "Sorcery",
+        "Gain control of target creature until end of turn. Untap that creature. It gains haste until end of turn.",
+        mana_cost="{R}",
+    )
+    game = two_players()
+    game.create(CardDef("Mountain", "Basic Land — Mountain"), "Alice", "battlefield")
+    bears = game.create(BEARS, "Bob", "battlefield")
+    bears.tapped = True
+    spell = game.create(threaten, "Alice", "hand")
+    decider = ScriptedDecider()
+    play.cast(game, decider, "Alice", spell, [[bears]])
+    play.resolve_all(game, decider)
+    assert (bears.controller, bears.tapped) == ("Alice", False)
+    play.advance(game, decider, Step.CLEANUP)
+    assert bears.controller == "Bob"
+
+
+def test_a_permanent_that_doesnt_untap_stays_tapped() -> None:
+    colossus = CardDef(
+        "Sample Colossus",
+        "Artifact Creature — Golem",
+        "~ doesn't untap during your untap step.",
+        power="9",
+        toughness="9",
+    )
+    game = two_players()
+    golem = game.create(colossus, "Alice", "battlefield")
+    golem.tapped = True
+    play.advance(game, ScriptedDecider(), Step.UNTAP)  # Bob's turn
+    play.advance(game, ScriptedDecider(), Step.UNTAP)  # Alice's again
+    assert golem.tapped

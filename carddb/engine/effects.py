@@ -77,6 +77,8 @@ class Context:
     bindings: dict[str, int] = field(default_factory=dict)
     it: list[Ref] = field(default_factory=list)
     event_refs: list[Ref] = field(default_factory=list)
+    duration: object = None
+    """The duration of the clause being executed ("until end of turn"), for its handlers."""
     """What the event that triggered the ability was about ("that player", "that creature")."""
     rng: random.Random = field(default_factory=lambda: random.Random(0))
 
@@ -99,7 +101,7 @@ your next upkeep, the end of combat."""
 POSSESSORS = {"its", "~'s", "enchanted creature's", "equipped creature's"}
 """Whose power, toughness or mana value a phrase may read (``{whose:poss}`` of a stat phrase)."""
 SUPPORTED_DURATIONS: frozenset[object] = frozenset({"until end of turn", "this turn"})
-UNTIL_END_OF_TURN = {"gets", "gains", "cant_block", "cant_attack", "cant_be_blocked"}
+UNTIL_END_OF_TURN = {"gets", "gains", "cant_block", "cant_attack", "cant_be_blocked", "gain_control"}
 """The verbs whose handlers last until end of turn: the only ones a duration may go with."""
 
 
@@ -345,6 +347,7 @@ def _execute(ctx: Context, step: object) -> None:
 
 def _clause(ctx: Context, clause: Clause) -> None:
     subject: list[Ref] = [ctx.controller] if clause.subject is None else resolve(ctx, clause.subject)
+    ctx.duration = clause.duration
     for predicate in clause.predicates:
         if isinstance(predicate, Clause):
             _clause(ctx, predicate)

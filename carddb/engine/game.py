@@ -470,7 +470,10 @@ def _next_step(game: Game, decider: Decider) -> None:
     _combat.step_begins(game, decider)
     if game.step is Step.UNTAP:
         for obj in game.permanents(game.active):
-            obj.tapped = False
+            if obj.skip_untaps:
+                obj.skip_untaps -= 1
+            elif not _combat.restrictions(game, obj, "doesnt_untap"):
+                obj.tapped = False
     elif game.step is Step.DRAW:
         library = game.players[game.active].zones["library"]
         if library:
@@ -487,6 +490,8 @@ def _next_step(game: Game, decider: Decider) -> None:
             obj.until_end_of_turn.clear()
             obj.keywords_until_end_of_turn.clear()
             obj.restrictions_until_end_of_turn.clear()
+            if obj.controller_after_turn is not None:
+                obj.controller, obj.controller_after_turn = obj.controller_after_turn, None
     game.events.append(Event("step", None, "", game.step, game.active))
     settle(game, decider)
 

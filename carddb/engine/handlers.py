@@ -13,6 +13,7 @@ from carddb.engine.effects import (
     HANDLERS,
     QUALIFIERS,
     REGENERATION,
+    STATIC_VERBS,
     Context,
     Ref,
     amount_of,
@@ -121,6 +122,31 @@ def cant_this_turn(ctx: Context, subject: list[Ref], action: Action) -> None:
     forms with an object, "can't block creatures with flying", are not executable)."""
     for obj in objects(subject):
         obj.restrictions_until_end_of_turn.append(action.verb)
+
+
+FORMS["doesnt_untap"] = frozenset({0, 1, 2, 3})
+STATIC_VERBS.add("doesnt_untap")  # forms 0 and 1: read in each untap step (game._next_step)
+
+
+@handles("doesnt_untap")
+def doesnt_untap(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """"It doesn't untap during its controller's next untap step."""
+    for obj in objects(subject):
+        obj.skip_untaps += 1
+
+
+@handles("gain_control")
+def gain_control(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """Gain control of objects; with "until end of turn" (the clause's duration) it goes back at
+    cleanup."""
+    for player in players(ctx, subject):
+        for obj in _target_objects(ctx, action):
+            if obj.zone != "battlefield" or obj.controller == player:
+                continue
+            if ctx.duration is not None and obj.controller_after_turn is None:
+                obj.controller_after_turn = obj.controller
+            obj.controller = player
+            obj.since_turn = ctx.game.turn  # a creature whose control changed is summoning sick
 
 
 @handles("pay_life")

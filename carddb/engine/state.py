@@ -60,6 +60,11 @@ class GameObject:
     keywords_until_end_of_turn: list[str] = field(default_factory=list)
     restrictions_until_end_of_turn: list[str] = field(default_factory=list)
     """"Can't block", "can't attack", "can't be blocked" this turn: the phrase verbs."""
+    skip_untaps: int = 0
+    """Untap steps this permanent does not untap in ("doesn't untap during its controller's next
+    untap step")."""
+    controller_after_turn: str | None = None
+    """Who controls it again when the turn ends ("gain control of … until end of turn")."""
     static_pt: list[tuple[int, int]] = field(default_factory=list)
     static_keywords: list[str] = field(default_factory=list)
     """Changes from static abilities (kept current by :mod:`carddb.engine.continuous`)."""
@@ -354,7 +359,8 @@ class Game:
         objects = tuple(
             (o.id, o.zone, o.controller, o.tapped, tuple(sorted(o.counters.items())), o.damage,
              tuple(o.until_end_of_turn), tuple(o.keywords_until_end_of_turn),
-             tuple(o.restrictions_until_end_of_turn), o.face_down, o.attached_to)
+             tuple(o.restrictions_until_end_of_turn), o.face_down, o.attached_to, o.skip_untaps,
+             o.controller_after_turn)
             for o in self.objects.values()
         )  # fmt: skip
         players = tuple(
