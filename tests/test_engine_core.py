@@ -236,7 +236,8 @@ def test_control_gained_until_end_of_turn_returns_at_cleanup() -> None:
     threaten = CardDef(
         "Sample Threaten",
         "Sorcery",
-        "Gain control of target creature until end of turn. Untap that creature. It gains haste until end of turn.",
+        "Gain control of target creature until end of turn. Untap that creature. "
+        "It gains haste until end of turn.",
         mana_cost="{R}",
     )
     game = two_players()
