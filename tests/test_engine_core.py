@@ -267,3 +267,38 @@ def test_a_permanent_that_doesnt_untap_stays_tapped() -> None:
     play.advance(game, ScriptedDecider(), Step.UNTAP)  # Bob's turn
     play.advance(game, ScriptedDecider(), Step.UNTAP)  # Alice's again
     assert golem.tapped
+
+
+JACE = CardDef(
+    "Sample Jace",
+    "Legendary Planeswalker — Jace",
+    "+1: Scry 1.\n−2: Draw two cards.",
+    mana_cost="{2}{U}",
+    loyalty="3",
+)
+
+
+def test_a_loyalty_ability_pays_with_loyalty_counters_once_each_turn() -> None:
+    game = two_players()
+    jace = game.create(JACE, "Alice", "battlefield")
+    for _ in range(3):
+        game.create(BEARS, "Alice", "library")
+    assert jace.counters == {"loyalty": 3}
+    decider = ScriptedDecider()
+    play.activate(game, decider, "Alice", jace, 2)
+    play.resolve_all(game, decider)
+    assert jace.counters == {"loyalty": 1}
+    assert len(game.in_zone("hand", "Alice")) == 2
+    with pytest.raises(IllegalActionError, match="already activated this turn"):
+        play.activate(game, decider, "Alice", jace, 1, [])
+
+
+def test_a_planeswalker_with_no_loyalty_goes_to_the_graveyard() -> None:
+    game = two_players()
+    jace = game.create(JACE, "Alice", "battlefield")
+    jace.counters["loyalty"] = 2
+    for _ in range(3):
+        game.create(BEARS, "Alice", "library")
+    decider = ScriptedDecider()
+    play.activate(game, decider, "Alice", jace, 2)
+    assert jace.zone == "graveyard"

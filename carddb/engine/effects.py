@@ -115,7 +115,7 @@ def handles(*verbs: str) -> Callable[[Handler], Handler]:
 
 
 # -- what can be executed ------------------------------------------------------------------------
-EXECUTABLE_KINDS = {Kind.SPELL, Kind.ACTIVATED, Kind.MANA, Kind.TRIGGERED}
+EXECUTABLE_KINDS = {Kind.SPELL, Kind.ACTIVATED, Kind.MANA, Kind.TRIGGERED, Kind.LOYALTY}
 TRIGGERS: dict[str, frozenset[int] | None] = {"roll_dice": None}
 """Trigger events the engine watches for, with the forms it knows (None: all); filled in by
 :mod:`carddb.engine.triggers`."""

@@ -213,6 +213,26 @@ def pay_costs(
             _pay_action(game, decider, player, source, item)
 
 
+def _pay_loyalty(game: Game, player: str, obj: GameObject, ability: Ability, x: int | None) -> None:
+    """A loyalty ability (606): as a sorcery, once each turn per permanent; its cost puts or
+    removes loyalty counters ("+1", "−2", "−X", "[+1]")."""
+    _sorcery_speed(game, player, obj)
+    if obj.loyalty_turn == game.turn:
+        raise IllegalActionError(f"{obj.name}: a loyalty ability was already activated this turn")
+    cost = (ability.loyalty or "0").strip("[]")
+    if cost.lstrip("+-") == "X":
+        if x is None:
+            raise CostError("the loyalty cost has X: choose a value for X")
+        change = -x if cost.startswith("-") else x
+    else:
+        change = int(cost)
+    current = obj.counters.get("loyalty", 0)
+    if current + change < 0:
+        raise CostError(f"{obj.name} has {current} loyalty, not {-change}")
+    obj.counters["loyalty"] = current + change
+    obj.loyalty_turn = game.turn
+
+
 def _pay_action(game: Game, decider: Decider, player: str, source: GameObject, action: Action) -> None:
     """A cost written as a phrase: exile or sacrifice this permanent; sacrifice, discard or exile
     cards by a description (chosen through the decider); pay life."""
@@ -289,9 +309,11 @@ def activate(
         if not 1 <= index <= len(abilities):
             raise IllegalActionError(f"{obj.name} has no ability {index} (it has {len(abilities)})")
         ability = attachments.as_activated(abilities[index - 1])  # Equip {N}: its activated ability
-        if ability.kind not in (Kind.ACTIVATED, Kind.MANA):
+        if ability.kind not in (Kind.ACTIVATED, Kind.MANA, Kind.LOYALTY):
             raise IllegalActionError(f"ability {index} of {obj.name} is not an activated ability")
         _executable(obj, ability)
+        if ability.kind is Kind.LOYALTY:
+            _pay_loyalty(game, player, obj, ability, x)
         for restriction in ability.restrictions:
             RESTRICTIONS[restriction.verb](game, player, obj)
         ctx = Context(game, decider, player, obj)
@@ -503,6 +525,9 @@ def state_based_actions(game: Game) -> None:
     for obj in [o for o in game.objects.values() if o.token and o.zone not in ("battlefield", "stack")]:
         game.zone_list(obj.zone, obj.owner).remove(obj.id)  # a token off the battlefield ceases to exist
         del game.objects[obj.id]
+    for obj in list(game.permanents()):
+        if obj.is_a("Planeswalker") and obj.counters.get("loyalty", 0) <= 0 and "loyalty" in obj.counters:
+            game.move(obj, "graveyard")  # 704.5i
     for player in game.players.values():
         if player.life <= 0 and not player.lost:
             player.lost = True  # rule 704.5a

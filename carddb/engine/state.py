@@ -63,6 +63,8 @@ class GameObject:
     skip_untaps: int = 0
     """Untap steps this permanent does not untap in ("doesn't untap during its controller's next
     untap step")."""
+    loyalty_turn: int = 0
+    """The turn a loyalty ability of this permanent was last activated (once each turn, 606.3)."""
     controller_after_turn: str | None = None
     """Who controls it again when the turn ends ("gain control of … until end of turn")."""
     static_pt: list[tuple[int, int]] = field(default_factory=list)
@@ -98,6 +100,13 @@ class GameObject:
 
     def is_a(self, card_type: str) -> bool:
         return card_type in self.card.types or card_type in self.card.subtypes
+
+
+def _starting_loyalty(obj: GameObject) -> None:
+    """A planeswalker enters the battlefield with its printed loyalty in loyalty counters (306.5b)."""
+    loyalty = obj.card.loyalty
+    if obj.is_a("Planeswalker") and loyalty is not None and loyalty.isdigit():
+        obj.counters["loyalty"] = int(loyalty)
 
 
 @dataclass
@@ -236,6 +245,8 @@ class Game:
         self.next_id += 1
         self.objects[obj.id] = obj
         self.zone_list(zone, owner).append(obj.id)
+        if zone == "battlefield":
+            _starting_loyalty(obj)
         return obj
 
     def zone_list(self, zone: str, player: str) -> list[int]:
@@ -266,6 +277,7 @@ class Game:
                 self.combat.remove(obj.id)
         if zone == "battlefield" and obj.zone != "battlefield":
             obj.since_turn = self.turn
+            _starting_loyalty(obj)
         obj.zone = zone
         if zone == "stack":
             return
