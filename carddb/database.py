@@ -22,6 +22,8 @@ from carddb.db.engine import default_url, make_engine, make_sessionmaker, parse_
 from carddb.db.models import Card, Localization, Printing, Ruling
 from carddb.errors import DatabaseUnavailableError
 from carddb.ingest.importer import ImportSummary, ProgressFactory, import_paths
+from carddb.search.ast import Query
+from carddb.search.results import SearchResult
 from carddb.views import CardView, LanguageCount
 
 
@@ -59,6 +61,31 @@ class Database:
         """
         with self.session() as session:
             return lookup.card_by_name(session, name, lang)
+
+    def search(
+        self,
+        query: str | Query,
+        lang: str | None = None,
+        limit: int = 50,
+        page: int = 1,
+        order: str = "name",
+    ) -> SearchResult:
+        """Cards matching a Scryfall-style ``query`` (text or a parsed :mod:`carddb.search.ast`
+        query): one page of ``limit`` cards (one entry per card, not per printing), sorted by
+        ``order`` (``name``, ``mv``, ``set``, ``released``), shown in ``lang`` where translated,
+        with the total count.
+
+        Raises :class:`~carddb.search.errors.QuerySyntaxError` for a query that does not parse or
+        holds a value the search does not know, :class:`~carddb.errors.UnknownLanguageError` for
+        an unknown ``lang``.
+        """
+        from carddb.search.compile import search
+        from carddb.search.parse import parse_query
+
+        text = query if isinstance(query, str) else ""
+        parsed = parse_query(query) if isinstance(query, str) else query
+        with self.session() as session:
+            return search(session, parsed, text, lang=lang, limit=limit, page=page, order=order)
 
     def languages(self) -> list[LanguageCount]:
         """The languages present, with their counts."""

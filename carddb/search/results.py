@@ -1,0 +1,83 @@
+"""What a search returns (frozen values), and the error for a value the search language does not know."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from carddb.search.ast import Span
+from carddb.search.errors import QuerySyntaxError
+
+ORDERS = ("name", "mv", "set", "released")
+"""The orders a search can sort its cards in."""
+
+
+class SearchValueError(QuerySyntaxError):
+    """A well-formed query with a value the search cannot use: an unknown colour, rarity, ``is:``
+    value, language or date, an invalid regular expression, an operator a keyword does not take.
+    Names the value and where it is (``span``; ``position`` is its start)."""
+
+    _fields = ("reason", "value", "span", "choices", "query")
+
+    def __init__(
+        self,
+        reason: str,
+        value: str,
+        span: Span | None = None,
+        choices: Sequence[str] = (),
+        query: str = "",
+    ) -> None:
+        self.value = value
+        self.span = span
+        self.choices = tuple(choices)
+        hint = f"choose one of: {', '.join(self.choices)}" if self.choices else ""
+        start = span.start if span is not None else 0
+        super().__init__(query, start, reason, hint)
+        if span is None or not query:
+            self.position = start
+            where = f" at {start}" if span is not None else ""
+            self.args = (reason + where + (f"; {hint}" if hint else ""),)
+
+    def with_query(self, query: str) -> SearchValueError:
+        """The same error, placed in the query text it came from."""
+        return SearchValueError(self.reason, self.value, self.span, self.choices, query)
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    """One card found, shown in the result's language where the data has it."""
+
+    oracle_id: str
+    name: str
+    """The name in :attr:`language` (faces joined with ``//``), the English name where it has none."""
+    english_name: str
+    language: str
+    """The language :attr:`name` and :attr:`type_line` are in (``en`` when no translation exists)."""
+    layout: str
+    mana_cost: str | None
+    """Every face's cost joined with ``//`` (faces without a cost left out)."""
+    mana_value: float | None
+    type_line: str
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """One page of the cards a query finds (one entry per card, not per printing) and how many in all."""
+
+    query: str
+    language: str
+    total: int
+    page: int
+    limit: int
+    order: str
+    cards: tuple[SearchHit, ...]
+
+    @property
+    def names(self) -> list[str]:
+        """The English names of the cards on this page, in order."""
+        return [hit.english_name for hit in self.cards]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dictionary."""
+        return asdict(self)
