@@ -302,3 +302,20 @@ def test_a_planeswalker_with_no_loyalty_goes_to_the_graveyard() -> None:
     decider = ScriptedDecider()
     play.activate(game, decider, "Alice", jace, 2)
     assert jace.zone == "graveyard"
+
+
+def test_for_each_repeats_the_clause() -> None:
+    rally = CardDef(
+        "Sample Rally",
+        "Instant",
+        "Target creature gets +1/+1 until end of turn for each creature you control.",
+        mana_cost="{W}",
+    )
+    game = two_players()
+    game.create(CardDef("Plains", "Basic Land — Plains"), "Alice", "battlefield")
+    bears = [game.create(BEARS, "Alice", "battlefield") for _ in range(3)]
+    spell = game.create(rally, "Alice", "hand")
+    decider = ScriptedDecider()
+    play.cast(game, decider, "Alice", spell, [[bears[0]]])
+    play.resolve_all(game, decider)
+    assert (bears[0].power, bears[0].toughness, bears[1].power) == (5, 5, 2)

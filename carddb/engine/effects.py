@@ -100,6 +100,11 @@ DELAYED = {("beginning", 12), ("beginning", 13), ("beginning", 14), ("beginning"
 your next upkeep, the end of combat."""
 POSSESSORS = {"its", "~'s", "enchanted creature's", "equipped creature's"}
 """Whose power, toughness or mana value a phrase may read (``{whose:poss}`` of a stat phrase)."""
+ADDITIVE = {
+    "gets", "gain_life", "lose_life", "draw", "deal_damage", "create_creature_token", "put_counters",
+    "mill", "add_mana", "scry", "surveil", "discard",
+}  # fmt: skip
+"""Verbs that "for each X" may repeat: doing them N times is doing them once N-fold."""
 SUPPORTED_DURATIONS: frozenset[object] = frozenset({"until end of turn", "this turn"})
 UNTIL_END_OF_TURN = {"gets", "gains", "cant_block", "cant_attack", "cant_be_blocked", "gain_control"}
 """The verbs whose handlers last until end of turn: the only ones a duration may go with."""
@@ -241,7 +246,9 @@ def _problem(node: object, static: bool = False) -> str | None:
         if not (isinstance(moment, Action) and (moment.verb, moment.form) in DELAYED):
             return "'at' clause"
     if isinstance(node, Clause) and node.for_each is not None:
-        return "for each"
+        verbs = {p.verb for p in node.predicates if isinstance(p, Action)}
+        if not verbs <= ADDITIVE or len(verbs) != len(node.predicates):
+            return "for each"
     if isinstance(node, Clause) and node.duration is not None:
         verbs = {p.verb for p in node.predicates if isinstance(p, Action)}
         if node.duration not in SUPPORTED_DURATIONS or not verbs <= UNTIL_END_OF_TURN:
@@ -348,7 +355,8 @@ def _execute(ctx: Context, step: object) -> None:
 def _clause(ctx: Context, clause: Clause) -> None:
     subject: list[Ref] = [ctx.controller] if clause.subject is None else resolve(ctx, clause.subject)
     ctx.duration = clause.duration
-    for predicate in clause.predicates:
+    times = 1 if clause.for_each is None else _count_each(ctx, clause.for_each, subject)
+    for predicate in [p for _ in range(times) for p in clause.predicates]:
         if isinstance(predicate, Clause):
             _clause(ctx, predicate)
             continue
@@ -356,6 +364,22 @@ def _clause(ctx: Context, clause: Clause) -> None:
         if handler is None:
             raise EngineError(f"no handler for {predicate.verb!r}")
         handler(ctx, subject, predicate)
+
+
+def _count_each(ctx: Context, each: object, subject: list[Ref]) -> int:
+    """How many times "… for each X" repeats the clause: the objects or players X names, or the
+    counters of a kind on an object ("for each +1/+1 counter on ~"). "it" keeps naming the
+    subject."""
+    before = list(ctx.it)
+    if isinstance(each, Action) and each.verb == "counters_on":
+        kind = counter_kind(each.arg("kind"))
+        count = sum(obj.counters.get(kind, 0) for obj in objects(resolve(ctx, each.arg("what"))))
+    elif isinstance(each, Noun) and not each.determiners:
+        count = sum(1 for obj in candidates_for(ctx, each) if matches(ctx, obj, each))
+    else:
+        count = len(resolve(ctx, each))
+    ctx.it = before or list(subject)
+    return count
 
 
 def _conditional(ctx: Context, node: Conditional) -> None:
