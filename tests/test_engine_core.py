@@ -319,3 +319,27 @@ def test_for_each_repeats_the_clause() -> None:
     play.cast(game, decider, "Alice", spell, [[bears[0]]])
     play.resolve_all(game, decider)
     assert (bears[0].power, bears[0].toughness, bears[1].power) == (5, 5, 2)
+
+
+SHOCK = CardDef("Shock", "Instant", "Shock deals 2 damage to any target.", mana_cost="{R}")
+
+
+def test_a_prevention_shield_prevents_the_next_damage_this_turn() -> None:
+    shield = CardDef(
+        "Sample Healing Salve",
+        "Instant",
+        "Prevent the next 3 damage that would be dealt to any target this turn.",
+        mana_cost="{W}",
+    )
+    game = two_players()
+    game.create(CardDef("Plains", "Basic Land — Plains"), "Alice", "battlefield")
+    game.create(CardDef("Mountain", "Basic Land — Mountain"), "Bob", "battlefield")
+    salve = game.create(shield, "Alice", "hand")
+    shock = game.create(SHOCK, "Bob", "hand")
+    decider = ScriptedDecider()
+    play.cast(game, decider, "Alice", salve, [["Alice"]])
+    play.resolve_all(game, decider)
+    play.cast(game, decider, "Bob", shock, [["Alice"]])
+    play.resolve_all(game, decider)
+    assert game.players["Alice"].life == 20
+    assert game.shields[0].amount == 1  # one damage of the shield is left this turn

@@ -510,3 +510,19 @@ def test_cli_error_is_one_line(sqlite_url: str, capsys: pytest.CaptureFixture[st
     assert status == 1
     assert err.count("\n") == 1
     assert err.startswith("carddb: unknown color 'purple'")
+
+
+def test_text_matching_folds_non_ascii_capitals(search_db: carddb.Database) -> None:
+    """Type lines and rules text are compared lowercased in every script: "Éphémère" and "éphémère",
+    "Существо" and "существо" (SQLite's own lower() folds ASCII only)."""
+    accented = search_db.search("lang:fr t:éphémère").total
+    assert accented > 0
+    assert search_db.search("lang:fr t:Éphémère").total == accented
+    assert search_db.search("lang:ru t:существо").total == search_db.search("lang:ru t:Существо").total > 0
+
+
+def test_a_negated_comma_list_excludes_every_value(search_db: carddb.Database) -> None:
+    """"r!=rare,mythic" means neither rare nor mythic."""
+    names = {hit.english_name for hit in search_db.search("r!=rare,mythic t:dragon", limit=100).cards}
+    rares = {hit.english_name for hit in search_db.search("r:rare,mythic t:dragon", limit=100).cards}
+    assert rares and not names & rares

@@ -66,7 +66,13 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
+def _unicode_lower(text: str | None) -> str | None:
+    return None if text is None else text.lower()
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # SQLite's own lower() folds ASCII letters only: "Éphémère" must match "éphémère" too
+    dbapi_connection.create_function("lower", 1, _unicode_lower, deterministic=True)
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA journal_mode=WAL")

@@ -374,6 +374,7 @@ def deal_damage(game: Game, source: GameObject, target: Ref, amount: int, *, com
     """``source`` deals ``amount`` damage to ``target``: a player loses that much life, a
     planeswalker loses loyalty, a creature is marked with damage (deathtouch: destroyed by the
     next state-based actions); a source with lifelink makes its controller gain that much life."""
+    amount = _prevent(game, source, target, amount, combat)
     if amount <= 0:
         return
     game.events.append(
@@ -390,6 +391,26 @@ def deal_damage(game: Game, source: GameObject, target: Ref, amount: int, *, com
                 target.deathtouched = True
     if "lifelink" in keywords_of(source):
         game.players[source.controller].life += amount
+
+
+def _prevent(game: Game, source: GameObject, target: Ref, amount: int, combat: bool) -> int:
+    """What is left of ``amount`` after the prevention shields that apply (615)."""
+    key = target if isinstance(target, str) else target.id
+    for shield in list(game.shields):
+        if amount <= 0:
+            break
+        if shield.combat_only and not combat:
+            continue
+        if (shield.to is not None and shield.to != key) or (shield.by is not None and shield.by != source.id):
+            continue
+        if shield.amount is None:
+            return 0
+        prevented = min(shield.amount, amount)
+        amount -= prevented
+        shield.amount -= prevented
+        if shield.amount == 0:
+            game.shields.remove(shield)
+    return amount
 
 
 # -- triggers -----------------------------------------------------------------------------------

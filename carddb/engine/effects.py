@@ -106,7 +106,10 @@ ADDITIVE = {
 }  # fmt: skip
 """Verbs that "for each X" may repeat: doing them N times is doing them once N-fold."""
 SUPPORTED_DURATIONS: frozenset[object] = frozenset({"until end of turn", "this turn"})
-UNTIL_END_OF_TURN = {"gets", "gains", "cant_block", "cant_attack", "cant_be_blocked", "gain_control"}
+UNTIL_END_OF_TURN = {
+    "gets", "gains", "cant_block", "cant_attack", "cant_be_blocked", "gain_control", "prevent_next_damage",
+    "prevent_all_damage",
+}  # fmt: skip
 """The verbs whose handlers last until end of turn: the only ones a duration may go with."""
 
 

@@ -507,6 +507,7 @@ def _next_step(game: Game, decider: Decider) -> None:
             chosen = next(o for o in hand if o.name == name)
             game.move(chosen, "graveyard")
             hand.remove(chosen)
+        game.shields.clear()  # prevention effects "this turn" end
         for obj in game.permanents():
             obj.damage = 0
             obj.until_end_of_turn.clear()

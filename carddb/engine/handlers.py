@@ -34,7 +34,7 @@ from carddb.engine.effects import (
 )
 from carddb.engine.errors import CostError, EngineError
 from carddb.engine.mana import COLORS
-from carddb.engine.state import GameObject
+from carddb.engine.state import GameObject, Shield
 from carddb.oracle.model import Action, Noun, Number, Pronoun, SelfRef, X
 from carddb.oracle.phrases import find
 
@@ -118,7 +118,7 @@ def life(ctx: Context, subject: list[Ref], action: Action) -> None:
 
 @handles("cant_block", "cant_attack", "cant_be_blocked")
 def cant_this_turn(ctx: Context, subject: list[Ref], action: Action) -> None:
-    """"Target creature can't block this turn.": until end of turn (the clause's duration; the
+    """ "Target creature can't block this turn.": until end of turn (the clause's duration; the
     forms with an object, "can't block creatures with flying", are not executable)."""
     for obj in objects(subject):
         obj.restrictions_until_end_of_turn.append(action.verb)
@@ -130,7 +130,7 @@ STATIC_VERBS.add("doesnt_untap")  # forms 0 and 1: read in each untap step (game
 
 @handles("doesnt_untap")
 def doesnt_untap(ctx: Context, subject: list[Ref], action: Action) -> None:
-    """"It doesn't untap during its controller's next untap step."""
+    """ "It doesn't untap during its controller's next untap step."""
     for obj in objects(subject):
         obj.skip_untaps += 1
 
@@ -147,6 +147,39 @@ def gain_control(ctx: Context, subject: list[Ref], action: Action) -> None:
                 obj.controller_after_turn = obj.controller
             obj.controller = player
             obj.since_turn = ctx.game.turn  # a creature whose control changed is summoning sick
+
+
+def _keys(refs: list[Ref]) -> list[int | str]:
+    return [ref if isinstance(ref, str) else ref.id for ref in refs]
+
+
+@handles("prevent_next_damage")
+def prevent_next_damage(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "Prevent the next 3 damage that would be dealt to any target this turn." (615.7)"""
+    amount = value(ctx, action.arg("amount"))
+    for key in _keys(resolve(ctx, action.arg("to"))):
+        ctx.game.shields.append(Shield(to=key, amount=amount))
+
+
+@handles("prevent_all_damage")
+def prevent_all_damage(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "Prevent all combat damage that would be dealt this turn." and the forms that name what is
+    dealt damage or what deals it (the clause's "this turn": shields end at cleanup)."""
+    text = template_text(action)
+    combat_only = "combat damage" in text
+    to = _keys(resolve(ctx, action.arg("to"))) if action.arg("to") is not None else [None]
+    by_refs = action.arg("by") if action.arg("by") is not None else action.arg("what")
+    by = [k for k in _keys(resolve(ctx, by_refs)) if isinstance(k, int)] if by_refs is not None else [None]
+    both = action.arg("what") is not None  # "dealt to and dealt by ~": two shields
+    for key in to if not both else [None]:
+        for source in by:
+            ctx.game.shields.append(Shield(to=key, by=source, combat_only=combat_only))
+    if both:
+        for key in _keys(resolve(ctx, action.arg("what"))):
+            ctx.game.shields.append(Shield(to=key, combat_only=combat_only))
+
+
+FORMS["prevent_all_damage"] = frozenset(range(10))
 
 
 @handles("pay_life")
@@ -355,7 +388,7 @@ def sacrifice(ctx: Context, subject: list[Ref], action: Action) -> None:
 
 
 def _keyword_line(keywords: str) -> str:
-    """"flying and trample" as a keyword line: "Flying, trample"."""
+    """ "flying and trample" as a keyword line: "Flying, trample"."""
     line = keywords.replace(", and ", ", ").replace(" and ", ", ")
     return line[:1].upper() + line[1:]
 

@@ -140,6 +140,18 @@ class Event:
 
 
 @dataclass
+class Shield:
+    """A prevention effect until end of turn (615): damage dealt to ``to`` (an object id or a
+    player, None: anything) by ``by`` (an object id, None: any source), combat damage only or all;
+    ``amount`` None prevents all of it, a number the next that much."""
+
+    to: int | str | None = None
+    by: int | None = None
+    combat_only: bool = False
+    amount: int | None = None
+
+
+@dataclass
 class Delayed:
     """A delayed triggered ability ("Exile it at the beginning of the next end step."): created by
     a resolving ability, it triggers once, the next time ``condition`` happens."""
@@ -232,6 +244,8 @@ class Game:
     """Events not yet looked at for triggered abilities."""
     delayed: list[Delayed] = field(default_factory=list)
     """Delayed triggered abilities waiting for their moment."""
+    shields: list[Shield] = field(default_factory=list)
+    """Prevention effects that last until end of turn."""
     combat: Combat | None = None
     """The combat of the current combat phase (None outside one)."""
 
@@ -345,6 +359,7 @@ class Game:
             pending=list(self.pending),
             events=list(self.events),
             delayed=list(self.delayed),
+            shields=[replace(shield) for shield in self.shields],
             combat=self.combat.copy() if self.combat is not None else None,
         )
         copy.log = self.log

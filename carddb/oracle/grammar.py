@@ -175,11 +175,11 @@ class ToModel(Transformer[Token, Any]):
         return str(token)
 
     def for_each_counter(self, kind: Token, what: Any) -> Action:
-        """"for each +1/+1 counter on ~"."""
+        """ "for each +1/+1 counter on ~"."""
         return Action("counters_on", (("kind", str(kind)), ("what", what)))
 
     def for_each_first(self, each: Any, body: Any) -> Conditional:
-        """"For each opponent, you create …": the body once per object or player."""
+        """ "For each opponent, you create …": the body once per object or player."""
         return Conditional("for each", each, body)
 
     def the_result(self) -> Action:

@@ -134,7 +134,9 @@ def _is_replacement(steps: list[Step]) -> bool:
     for step in steps:
         for node in walk(step):
             form = find(node.verb, node.form) if isinstance(node, Action) else None
-            if form is not None and " would " in f" {form.text} ":
+            # "If you would roll …, instead …": a condition about what would happen (a
+            # prevention effect's "damage that would be dealt" is no replacement ability)
+            if form is not None and form.family == "cond" and " would " in f" {form.text} ":
                 return True
     return False
 

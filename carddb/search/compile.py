@@ -261,9 +261,10 @@ def _compile_or(node: Query, context: Context) -> Condition:
 def _compile_term(node: Query, context: Context) -> Condition:
     assert isinstance(node, Term)
     if isinstance(node.value, Choices):
-        return or_(
-            false(), *(compile_node(replace(node, value=choice), context) for choice in node.value.values)
-        )
+        parts = [compile_node(replace(node, value=choice), context) for choice in node.value.values]
+        if node.operator == "!=":  # "r!=rare,mythic": none of them
+            return and_(true(), *parts)
+        return or_(false(), *parts)
     compiler = TERM_COMPILERS.get(node.keyword)
     if compiler is None:
         raise _error(
