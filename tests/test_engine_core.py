@@ -343,3 +343,20 @@ def test_a_prevention_shield_prevents_the_next_damage_this_turn() -> None:
     play.resolve_all(game, decider)
     assert game.players["Alice"].life == 20
     assert game.shields[0].amount == 1  # one damage of the shield is left this turn
+
+
+def test_a_granted_ability_can_be_activated() -> None:
+    spirit = CardDef(
+        "Sample Spirit Link",
+        "Enchantment — Aura",
+        'Enchant land\nEnchanted land has "{T}: Add {C}{C}."',
+        mana_cost="{G}",
+    )
+    game = two_players()
+    forest = game.create(FOREST, "Alice", "battlefield")
+    aura = game.create(spirit, "Alice", "battlefield")
+    aura.attached_to = forest.id
+    play.advance(game, ScriptedDecider(), Step.MAIN2)  # any action lets the continuous effects apply
+    assert len(forest.granted) == 1
+    play.activate(game, ScriptedDecider(), "Alice", forest, 2)  # its own Forest ability is the first
+    assert game.players["Alice"].mana_pool == ["C", "C"]

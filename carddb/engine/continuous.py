@@ -28,7 +28,7 @@ from carddb.engine.errors import EngineError
 from carddb.engine.state import Game, GameObject
 from carddb.oracle.model import Ability, Action, Clause, Conditional, Kind, Noun, SelfRef
 
-LAYERED = {"gets", "has", "gets_for_each", "is_indestructible"}
+LAYERED = {"gets", "has", "gets_for_each", "is_indestructible", "has_ability"}
 ENTERING = {"enters_tapped", "enters_with_counters"}
 STATIC_VERBS.update(LAYERED | ENTERING)
 
@@ -96,6 +96,7 @@ def refresh(game: Game) -> None:
     """Recompute every continuous effect of every static ability on the battlefield."""
     pt: dict[int, list[tuple[int, int]]] = {}
     keywords: dict[int, list[str]] = {}
+    granted: dict[int, list[Ability]] = {}
     for _source, ctx, clause in static_clauses(game):
         if clause.subject is None:
             continue
@@ -116,12 +117,19 @@ def refresh(game: Game) -> None:
                     keywords.setdefault(obj.id, []).append(str(predicate.arg("keywords")))
                 elif predicate.verb == "is_indestructible":
                     keywords.setdefault(obj.id, []).append("indestructible")
+                elif predicate.verb == "has_ability" and isinstance(predicate.arg("ability"), Ability):
+                    ability = predicate.arg("ability")
+                    assert isinstance(ability, Ability)
+                    granted.setdefault(obj.id, []).append(ability)
     for obj in game.objects.values():
         new_pt, new_keywords = pt.get(obj.id, []), keywords.get(obj.id, [])
         if obj.static_pt != new_pt:
             obj.static_pt = new_pt
         if obj.static_keywords != new_keywords:
             obj.static_keywords = new_keywords
+        new_granted = granted.get(obj.id, [])
+        if obj.granted != new_granted:
+            obj.granted = new_granted
 
 
 def _for_each(ctx: Context, predicate: Action) -> int:

@@ -108,7 +108,7 @@ ADDITIVE = {
 SUPPORTED_DURATIONS: frozenset[object] = frozenset({"until end of turn", "this turn"})
 UNTIL_END_OF_TURN = {
     "gets", "gains", "cant_block", "cant_attack", "cant_be_blocked", "gain_control", "prevent_next_damage",
-    "prevent_all_damage",
+    "prevent_all_damage", "has_ability",
 }  # fmt: skip
 """The verbs whose handlers last until end of turn: the only ones a duration may go with."""
 
@@ -212,7 +212,18 @@ def attached_reference(noun: Noun) -> bool | None:
     )
 
 
+def _granted_problem(node: object) -> str | None:
+    """A quoted ability given to another object executes when it itself would."""
+    if isinstance(node, Ability):
+        inner = missing(node)
+        return f"granted {inner[0]}" if inner else None
+    return None
+
+
 def _problem(node: object, static: bool = False) -> str | None:
+    granted = _granted_problem(node)
+    if granted is not None:
+        return granted
     if isinstance(node, Unimplemented):
         return f"unimplemented text {node.text!r}"
     if isinstance(node, Action) and node.verb == "zone" and node.arg("owner") not in ZONE_OWNERS:
@@ -494,6 +505,8 @@ def resolve(ctx: Context, phrase: object) -> list[Ref]:
         found = list(ctx.slots[id(phrase)])
     elif isinstance(phrase, Pronoun):
         found = _pronoun(ctx, phrase.word)
+    elif isinstance(phrase, Noun) and phrase.determiners == ("this",):  # in a granted ability
+        found = [ctx.source]
     elif isinstance(phrase, Noun) and id(phrase) in ctx.slots:
         found = list(ctx.slots[id(phrase)])
     elif isinstance(phrase, Noun):
@@ -723,12 +736,28 @@ def targetable(ctx: Context, ref: Ref) -> bool:
     return not ("hexproof" in keywords and ref.controller != ctx.controller)
 
 
+def abilities_of(obj: GameObject) -> list[Ability]:
+    """Every ability an object has by index: its card's, then those other abilities give it."""
+    return [*obj.card.abilities, *obj.granted, *obj.granted_until_end_of_turn]
+
+
+def ability_at(obj: GameObject, index: int) -> Ability:
+    """The ability at ``index`` (0-based) of :func:`abilities_of`."""
+    abilities = abilities_of(obj)
+    if not 0 <= index < len(abilities):
+        raise EngineError(f"{obj.name} has no ability {index + 1}")
+    return abilities[index]
+
+
 def active_abilities(obj: GameObject) -> list[tuple[int, Ability]]:
     """The abilities an object has now, with their indexes: a Class has those of its first level
-    only (gaining levels is not implemented, so the abilities after a level line are not yet its)."""
+    only (gaining levels is not implemented, so the abilities after a level line are not yet its);
+    abilities granted by others follow the card's own."""
     found: list[tuple[int, Ability]] = []
     for index, ability in enumerate(obj.card.abilities):
         if ability.kind is Kind.LEVEL and "Class" in obj.card.subtypes:
             break
         found.append((index, ability))
+    start = len(obj.card.abilities)
+    found.extend((start + i, a) for i, a in enumerate([*obj.granted, *obj.granted_until_end_of_turn]))
     return found

@@ -14,6 +14,8 @@ from carddb.engine.decisions import Decider
 from carddb.engine.effects import (
     Context,
     Ref,
+    abilities_of,
+    ability_at,
     amount_of,
     destroy,
     execute,
@@ -305,7 +307,7 @@ def activate(
     with atomic(game):
         if obj.zone != "battlefield" or obj.controller != player:
             raise IllegalActionError(f"{player} controls no {obj.name} on the battlefield")
-        abilities = obj.card.abilities
+        abilities = abilities_of(obj)
         if not 1 <= index <= len(abilities):
             raise IllegalActionError(f"{obj.name} has no ability {index} (it has {len(abilities)})")
         ability = attachments.as_activated(abilities[index - 1])  # Equip {N}: its activated ability
@@ -411,7 +413,7 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
     if item.is_spell:
         ability = spell_ability(source)
     else:  # an Equip keyword stands for its activated ability
-        ability = attachments.as_activated(source.card.abilities[item.ability or 0])
+        ability = attachments.as_activated(ability_at(source, item.ability or 0))
     ctx = Context(game, decider, item.controller, source)
     if item.event is not None and item.event.obj is not None:
         ctx.it = [item.event.obj]  # "it" in a triggered ability: what triggered it
@@ -513,6 +515,7 @@ def _next_step(game: Game, decider: Decider) -> None:
             obj.until_end_of_turn.clear()
             obj.keywords_until_end_of_turn.clear()
             obj.restrictions_until_end_of_turn.clear()
+            obj.granted_until_end_of_turn.clear()
             if obj.controller_after_turn is not None:
                 obj.controller, obj.controller_after_turn = obj.controller_after_turn, None
     game.events.append(Event("step", None, "", game.step, game.active))

@@ -35,7 +35,7 @@ from carddb.engine.effects import (
 from carddb.engine.errors import CostError, EngineError
 from carddb.engine.mana import COLORS
 from carddb.engine.state import GameObject, Shield
-from carddb.oracle.model import Action, Noun, Number, Pronoun, SelfRef, X
+from carddb.oracle.model import Ability, Action, Noun, Number, Pronoun, SelfRef, X
 from carddb.oracle.phrases import find
 
 
@@ -180,6 +180,20 @@ def prevent_all_damage(ctx: Context, subject: list[Ref], action: Action) -> None
 
 
 FORMS["prevent_all_damage"] = frozenset(range(10))
+
+
+FORMS["has_ability"] = frozenset({0, 1, 2, 3})
+
+
+@handles("has_ability")
+def gains_ability(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "It gains "{T}: …" until end of turn.": the quoted ability is its own until cleanup (the
+    static "has" forms are continuous effects, carddb.engine.continuous)."""
+    ability = action.arg("ability")
+    if not isinstance(ability, Ability):
+        raise EngineError("the granted ability was not understood")
+    for obj in objects(subject):
+        obj.granted_until_end_of_turn.append(ability)
 
 
 @handles("pay_life")

@@ -13,6 +13,7 @@ from enum import StrEnum
 
 from carddb.engine.cards import CardDef
 from carddb.engine.errors import EngineError
+from carddb.oracle.model import Ability
 
 PLAYER_ZONES = ("library", "hand", "graveyard", "exile", "command")
 SHARED_ZONES = ("battlefield", "stack")
@@ -69,6 +70,10 @@ class GameObject:
     """Who controls it again when the turn ends ("gain control of … until end of turn")."""
     static_pt: list[tuple[int, int]] = field(default_factory=list)
     static_keywords: list[str] = field(default_factory=list)
+    granted: list[Ability] = field(default_factory=list)
+    """Abilities static abilities give it ("Enchanted land has "{T}: Add {C}.""), recomputed."""
+    granted_until_end_of_turn: list[Ability] = field(default_factory=list)
+    """Abilities it gained until end of turn ("It gains "{T}: …" until end of turn.")."""
     """Changes from static abilities (kept current by :mod:`carddb.engine.continuous`)."""
     attached_to: int | None = None
     """The permanent an Aura enchants or an Equipment equips (:mod:`carddb.engine.attachments`)."""
@@ -285,6 +290,7 @@ class Game:
             obj.until_end_of_turn.clear()
             obj.keywords_until_end_of_turn.clear()
             obj.restrictions_until_end_of_turn.clear()
+            obj.granted_until_end_of_turn.clear()
             obj.controller = obj.owner
             obj.attached_to = None
             if self.combat is not None:
@@ -339,6 +345,8 @@ class Game:
                 until_end_of_turn=list(o.until_end_of_turn),
                 keywords_until_end_of_turn=list(o.keywords_until_end_of_turn),
                 restrictions_until_end_of_turn=list(o.restrictions_until_end_of_turn),
+                granted=list(o.granted),
+                granted_until_end_of_turn=list(o.granted_until_end_of_turn),
             )
             for i, o in self.objects.items()
         }
@@ -386,7 +394,8 @@ class Game:
         objects = tuple(
             (o.id, o.zone, o.controller, o.tapped, tuple(sorted(o.counters.items())), o.damage,
              tuple(o.until_end_of_turn), tuple(o.keywords_until_end_of_turn),
-             tuple(o.restrictions_until_end_of_turn), o.face_down, o.attached_to, o.skip_untaps,
+             tuple(o.restrictions_until_end_of_turn), len(o.granted), len(o.granted_until_end_of_turn),
+             o.face_down, o.attached_to, o.skip_untaps,
              o.controller_after_turn)
             for o in self.objects.values()
         )  # fmt: skip

@@ -14,7 +14,16 @@ from collections.abc import Callable
 from carddb.engine.attachments import enter_attached
 from carddb.engine.continuous import on_enter, refresh
 from carddb.engine.decisions import Decider, ScriptedDecider
-from carddb.engine.effects import TRIGGERS, Context, Ref, active_abilities, candidates_for, matches, missing
+from carddb.engine.effects import (
+    TRIGGERS,
+    Context,
+    Ref,
+    ability_at,
+    active_abilities,
+    candidates_for,
+    matches,
+    missing,
+)
 from carddb.engine.state import Event, Game, GameObject, StackItem, Step
 from carddb.oracle.model import Ability, Action, Kind, Noun, Pronoun, SelfRef
 
@@ -282,7 +291,7 @@ def _choose_targets(game: Game, decider: Decider, item: StackItem) -> bool:
     if item.targets:
         return True
     source = game.objects[item.source]
-    ability = source.card.abilities[item.ability or 0]
+    ability = ability_at(source, item.ability or 0)
     ctx = Context(game, decider, item.controller, source)
     if item.event is not None and item.event.obj is not None:
         ctx.it = [item.event.obj]
