@@ -360,3 +360,19 @@ def test_a_granted_ability_can_be_activated() -> None:
     assert len(forest.granted) == 1
     play.activate(game, ScriptedDecider(), "Alice", forest, 2)  # its own Forest ability is the first
     assert game.players["Alice"].mana_pool == ["C", "C"]
+
+
+def test_cycling_is_activated_from_the_hand() -> None:
+    cycler = CardDef(
+        "Sample Cycler", "Creature — Elemental", "Cycling {2}", mana_cost="{5}", power="5", toughness="5"
+    )
+    game = two_players()
+    for _ in range(2):
+        game.create(WASTES, "Alice", "battlefield")
+    card = game.create(cycler, "Alice", "hand")
+    game.create(BEARS, "Alice", "library")
+    decider = ScriptedDecider()
+    play.activate(game, decider, "Alice", card, 1)
+    play.resolve_all(game, decider)
+    assert [o.name for o in game.in_zone("graveyard", "Alice")] == ["Sample Cycler"]
+    assert [o.name for o in game.in_zone("hand", "Alice")] == ["Grizzly Bears"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
-from carddb.engine import attachments, mana
+from carddb.engine import attachments, cycling, mana
 from carddb.engine import combat as _combat
 from carddb.engine import handlers as _handlers  # noqa: F401  (registers the phrase handlers)
 from carddb.engine.decisions import Decider
@@ -215,6 +215,11 @@ def pay_costs(
             _pay_action(game, decider, player, source, item)
 
 
+def _activated(ability: Ability) -> Ability:
+    """The activated ability a keyword stands for (Equip, Cycling), or the ability itself."""
+    return cycling.as_activated(attachments.as_activated(ability))
+
+
 def _pay_loyalty(game: Game, player: str, obj: GameObject, ability: Ability, x: int | None) -> None:
     """A loyalty ability (606): as a sorcery, once each turn per permanent; its cost puts or
     removes loyalty counters ("+1", "−2", "−X", "[+1]")."""
@@ -239,7 +244,13 @@ def _pay_action(game: Game, decider: Decider, player: str, source: GameObject, a
     """A cost written as a phrase: exile or sacrifice this permanent; sacrifice, discard or exile
     cards by a description (chosen through the decider); pay life."""
     what = action.arg("what")
-    if action.verb in ("exile", "sacrifice") and isinstance(what, SelfRef):
+    if isinstance(what, Noun) and what.determiners == ("this",):
+        what = SelfRef()  # "Discard this card" (cycling)
+    if action.verb == "discard" and isinstance(what, SelfRef):
+        if source.zone != "hand":
+            raise CostError(f"{source.name} is not in a hand")
+        game.move(source, "graveyard")
+    elif action.verb in ("exile", "sacrifice") and isinstance(what, SelfRef):
         if source.zone != "battlefield":
             raise CostError(f"{source.name} is not on the battlefield")
         game.move(source, "exile" if action.verb == "exile" else "graveyard")
@@ -305,12 +316,17 @@ def activate(
     """Activate the ``index``-th (1-based) ability of ``obj``, listed as the card's text lists them
     (``modes``: the chosen modes of a modal ability, 1-based)."""
     with atomic(game):
-        if obj.zone != "battlefield" or obj.controller != player:
-            raise IllegalActionError(f"{player} controls no {obj.name} on the battlefield")
         abilities = abilities_of(obj)
+        from_hand = 1 <= index <= len(abilities) and cycling.cycling_keyword(abilities[index - 1]) is not None
+        if from_hand and (obj.zone != "hand" or obj.owner != player):
+            raise IllegalActionError(
+                f"{obj.name} is not in {player}'s hand (cycling is activated from there)"
+            )
+        if not from_hand and (obj.zone != "battlefield" or obj.controller != player):
+            raise IllegalActionError(f"{player} controls no {obj.name} on the battlefield")
         if not 1 <= index <= len(abilities):
             raise IllegalActionError(f"{obj.name} has no ability {index} (it has {len(abilities)})")
-        ability = attachments.as_activated(abilities[index - 1])  # Equip {N}: its activated ability
+        ability = _activated(abilities[index - 1])  # Equip {N}, Cycling {N}: the abilities they stand for
         if ability.kind not in (Kind.ACTIVATED, Kind.MANA, Kind.LOYALTY):
             raise IllegalActionError(f"ability {index} of {obj.name} is not an activated ability")
         _executable(obj, ability)
@@ -410,10 +426,8 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
         execute(ctx, waiting.body)
         return
     source = game.objects[item.source]
-    if item.is_spell:
-        ability = spell_ability(source)
-    else:  # an Equip keyword stands for its activated ability
-        ability = attachments.as_activated(ability_at(source, item.ability or 0))
+    # an Equip or Cycling keyword stands for its activated ability
+    ability = spell_ability(source) if item.is_spell else _activated(ability_at(source, item.ability or 0))
     ctx = Context(game, decider, item.controller, source)
     if item.event is not None and item.event.obj is not None:
         ctx.it = [item.event.obj]  # "it" in a triggered ability: what triggered it
