@@ -376,3 +376,24 @@ def test_cycling_is_activated_from_the_hand() -> None:
     play.resolve_all(game, decider)
     assert [o.name for o in game.in_zone("graveyard", "Alice")] == ["Sample Cycler"]
     assert [o.name for o in game.in_zone("hand", "Alice")] == ["Grizzly Bears"]
+
+
+KNIGHT = CardDef(
+    "Sample White Knight",
+    "Creature — Human Knight",
+    "First strike, protection from black",
+    mana_cost="{W}{W}",
+    power="2",
+    toughness="2",
+)
+
+
+def test_protection_from_a_colour_stops_its_targeting_and_damage() -> None:
+    bolt = CardDef("Sample Black Bolt", "Instant", "Sample Black Bolt deals 3 damage to any target.", "{B}")
+    game = two_players()
+    knight = game.create(KNIGHT, "Bob", "battlefield")
+    game.create(CardDef("Swamp", "Basic Land — Swamp"), "Alice", "battlefield")
+    spell = game.create(bolt, "Alice", "hand")
+    with pytest.raises(IllegalActionError, match="not a legal target"):
+        play.cast(game, ScriptedDecider(), "Alice", spell, [[knight]])
+    assert play.face_missing(KNIGHT.parsed) == []

@@ -38,6 +38,7 @@ from carddb.engine.effects import (
     matches,
     missing,
     objects,
+    protected_from,
     resolve,
 )
 from carddb.engine.state import Game, GameObject
@@ -160,6 +161,8 @@ def can_attach(game: Game, obj: GameObject, host: GameObject) -> bool:
     allows, an Equipment (not itself a creature) to a creature; nothing to itself."""
     if host is obj or host.zone != "battlefield" or host.id not in game.objects:
         return False
+    if protected_from(host, obj):
+        return False  # protection: it can't be enchanted or equipped by it
     if obj.is_a("Aura"):
         noun = enchant_noun(obj.card)
         ctx = Context(game, _NO_DECIDER, obj.controller, obj)  # type: ignore[arg-type]

@@ -25,6 +25,7 @@ from carddb.engine.effects import (
     Context,
     Ref,
     keywords_of,
+    protected_from,
     resolve,
     value,
 )
@@ -103,6 +104,8 @@ def _can_block(game: Game, blocker: GameObject, attacker: GameObject, combat: Co
         return f"{defending} controls no {blocker.name} on the battlefield"
     if not blocker.is_a("Creature"):
         return f"{blocker.name} is not a creature"
+    if protected_from(attacker, blocker):
+        return f"{attacker.name} has protection from {blocker.name}: it can't block it"
     if blocker.tapped:
         return f"{blocker.name} is tapped"
     if restrictions(game, blocker, "cant_block") or any(
@@ -374,6 +377,8 @@ def deal_damage(game: Game, source: GameObject, target: Ref, amount: int, *, com
     """``source`` deals ``amount`` damage to ``target``: a player loses that much life, a
     planeswalker loses loyalty, a creature is marked with damage (deathtouch: destroyed by the
     next state-based actions); a source with lifelink makes its controller gain that much life."""
+    if not isinstance(target, str) and protected_from(target, source):
+        return  # protection: all damage from that source is prevented
     amount = _prevent(game, source, target, amount, combat)
     if amount <= 0:
         return

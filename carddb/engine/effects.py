@@ -5,6 +5,7 @@ ability have no handler: an ability is executed entirely or refused."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -250,7 +251,9 @@ def _problem(node: object, static: bool = False) -> str | None:
             return f"{form.family} {node.verb!r} form {node.form}"
         keywords = node.arg("keywords")
         if node.verb in ("has", "gains", "with_keywords", "loses") and isinstance(keywords, str):
-            unknown = [k for k in keyword_list(keywords) if k not in KNOWN_KEYWORDS]
+            unknown = [
+                k for k in keyword_list(keywords) if k not in KNOWN_KEYWORDS and not _known_protection(k)
+            ]
             if unknown and node.verb != "with_keywords":
                 return f"keyword {unknown[0]}"
     if isinstance(node, Conditional) and node.word not in SUPPORTED_CONDITIONALS:
@@ -726,10 +729,85 @@ def destroy(game: Game, obj: GameObject) -> bool:
     return True
 
 
+PROTECTION_QUALITIES = {
+    "white", "blue", "black", "red", "green", "creatures", "artifacts", "enchantments", "everything",
+    "multicolored", "monocolored",
+}  # fmt: skip
+"""What "protection from …" the engine applies (702.16)."""
+
+
+def _qualities(text: str) -> list[str]:
+    """ "white and from blue" → ["white", "blue"]."""
+    return [q.strip() for q in re.split(r",? and from |, from ", text) if q.strip()]
+
+
+def protections(obj: GameObject) -> list[str]:
+    """The qualities ``obj`` has protection from: printed keywords and granted ones."""
+    found: list[str] = []
+    for ability in obj.card.abilities:
+        if ability.kind is Kind.KEYWORD:
+            for keyword in ability.keywords:
+                if keyword.name == "Protection" and keyword.parameter:
+                    found.extend(_qualities(keyword.parameter))
+    for text in (*obj.keywords_until_end_of_turn, *obj.static_keywords):
+        for granted in keyword_list(text):
+            if granted.startswith("protection from "):
+                found.extend(_qualities(granted.removeprefix("protection from ")))
+    return found
+
+
+def colors_of(obj: GameObject) -> set[str]:
+    """The colours of an object, from its mana cost's symbols (hybrid symbols count each colour)."""
+    return {
+        letter
+        for symbol in obj.card.mana_symbols
+        for letter in symbol.strip("{}").split("/")
+        if letter in ("W", "U", "B", "R", "G")
+    }
+
+
+def protected_from(obj: GameObject, source: GameObject | None) -> bool:
+    """Whether ``obj`` has protection from ``source``: damage from it is prevented, and it can't be
+    blocked by it, targeted by it, or enchanted or equipped by it (the engine's DEBT)."""
+    if source is None or source is obj:
+        return False
+    colors = colors_of(source)
+    for quality in protections(obj):
+        if (
+            quality == "everything"
+            or COLOR_WORDS.get(quality) in colors
+            or (quality == "creatures" and source.is_a("Creature"))
+            or (quality == "artifacts" and source.is_a("Artifact"))
+            or (quality == "enchantments" and source.is_a("Enchantment"))
+            or (quality == "multicolored" and len(colors) >= 2)
+            or (quality == "monocolored" and len(colors) == 1)
+        ):
+            return True
+    return False
+
+
+def _known_protection(text: str) -> bool:
+    return (
+        text.startswith("protection from ")
+        and set(_qualities(text.removeprefix("protection from "))) <= PROTECTION_QUALITIES
+    )
+
+
+def _protection_problems(keyword: Keyword) -> list[str]:
+    qualities = _qualities(keyword.parameter or "")
+    return [] if qualities and set(qualities) <= PROTECTION_QUALITIES else ["keyword protection"]
+
+
+KEYWORD_CHECKS["protection"] = _protection_problems
+
+
 def targetable(ctx: Context, ref: Ref) -> bool:
-    """Shroud: no spell or ability targets it; hexproof: none an opponent controls."""
+    """Shroud: no spell or ability targets it; hexproof: none an opponent controls; protection:
+    nothing with that quality."""
     if isinstance(ref, str):
         return True
+    if protected_from(ref, ctx.source):
+        return False
     keywords = keywords_of(ref)
     if "shroud" in keywords:
         return False
