@@ -38,9 +38,9 @@ from carddb.engine.effects import (
     matches,
     missing,
     objects,
-    protected_from,
     resolve,
 )
+from carddb.engine.protection import protected_from
 from carddb.engine.state import Game, GameObject
 from carddb.oracle import parse_oracle
 from carddb.oracle.model import Ability, Action, Clause, Keyword, Kind, Noun, Span, Unimplemented

@@ -25,11 +25,11 @@ from carddb.engine.effects import (
     Context,
     Ref,
     keywords_of,
-    protected_from,
     resolve,
     value,
 )
 from carddb.engine.errors import IllegalActionError
+from carddb.engine.protection import protected_from
 from carddb.engine.state import Combat, Event, Game, GameObject, Step
 from carddb.engine.triggers import MATCHERS, _is
 from carddb.oracle.model import Action, Noun, Pronoun

@@ -56,6 +56,9 @@ _SUPERTYPE_WORDS = {
     "nonlegendary": "",
 }
 KNOWN_KEYWORDS = {"indestructible", "hexproof", "shroud", "flash"}
+GRANTED_KEYWORDS: list[Callable[[str], bool]] = []
+"""Checks for keywords with a quality given in running text ("gains protection from red") that the
+engine applies (carddb.engine.protection adds its own)."""
 """Keyword abilities whose rules the engine applies (destroying, targeting, casting timing)."""
 KEYWORD_CHECKS: dict[str, Callable[[Keyword], list[str]]] = {}
 """Keywords with a parameter the engine executes for some parameters only (Enchant, Equip: filled in
@@ -252,7 +255,9 @@ def _problem(node: object, static: bool = False) -> str | None:
         keywords = node.arg("keywords")
         if node.verb in ("has", "gains", "with_keywords", "loses") and isinstance(keywords, str):
             unknown = [
-                k for k in keyword_list(keywords) if k not in KNOWN_KEYWORDS and not _known_protection(k)
+                k
+                for k in keyword_list(keywords)
+                if k not in KNOWN_KEYWORDS and not any(check(k) for check in GRANTED_KEYWORDS)
             ]
             if unknown and node.verb != "with_keywords":
                 return f"keyword {unknown[0]}"
@@ -299,7 +304,6 @@ def _static_problems(ability: Ability) -> list[str]:
 
 def keyword_list(text: str) -> list[str]:
     """``"flying and first strike"`` → ``["flying", "first strike"]``."""
-    import re
 
     return [part.strip().lower() for part in re.split(r",? and |, ", text) if part.strip()]
 
@@ -727,91 +731,6 @@ def destroy(game: Game, obj: GameObject) -> bool:
         return False
     game.move(obj, "graveyard")
     return True
-
-
-PROTECTION_QUALITIES = {
-    "white", "blue", "black", "red", "green", "creatures", "artifacts", "enchantments", "everything",
-    "multicolored", "monocolored",
-}  # fmt: skip
-"""What "protection from …" the engine applies (702.16)."""
-
-
-def _qualities(text: str) -> list[str]:
-    """ "white and from blue" → ["white", "blue"]."""
-    return [q.strip() for q in re.split(r",? and from |, from ", text) if q.strip()]
-
-
-def protections(obj: GameObject) -> list[str]:
-    """The qualities ``obj`` has protection from: printed keywords and granted ones."""
-    found: list[str] = []
-    for ability in obj.card.abilities:
-        if ability.kind is Kind.KEYWORD:
-            for keyword in ability.keywords:
-                if keyword.name == "Protection" and keyword.parameter:
-                    found.extend(_qualities(keyword.parameter))
-    for text in (*obj.keywords_until_end_of_turn, *obj.static_keywords):
-        for granted in keyword_list(text):
-            if granted.startswith("protection from "):
-                found.extend(_qualities(granted.removeprefix("protection from ")))
-    return found
-
-
-def colors_of(obj: GameObject) -> set[str]:
-    """The colours of an object, from its mana cost's symbols (hybrid symbols count each colour)."""
-    return {
-        letter
-        for symbol in obj.card.mana_symbols
-        for letter in symbol.strip("{}").split("/")
-        if letter in ("W", "U", "B", "R", "G")
-    }
-
-
-def protected_from(obj: GameObject, source: GameObject | None) -> bool:
-    """Whether ``obj`` has protection from ``source``: damage from it is prevented, and it can't be
-    blocked by it, targeted by it, or enchanted or equipped by it (the engine's DEBT)."""
-    if source is None or source is obj:
-        return False
-    colors = colors_of(source)
-    for quality in protections(obj):
-        if (
-            quality == "everything"
-            or COLOR_WORDS.get(quality) in colors
-            or (quality == "creatures" and source.is_a("Creature"))
-            or (quality == "artifacts" and source.is_a("Artifact"))
-            or (quality == "enchantments" and source.is_a("Enchantment"))
-            or (quality == "multicolored" and len(colors) >= 2)
-            or (quality == "monocolored" and len(colors) == 1)
-        ):
-            return True
-    return False
-
-
-def _known_protection(text: str) -> bool:
-    return (
-        text.startswith("protection from ")
-        and set(_qualities(text.removeprefix("protection from "))) <= PROTECTION_QUALITIES
-    )
-
-
-def _protection_problems(keyword: Keyword) -> list[str]:
-    qualities = _qualities(keyword.parameter or "")
-    return [] if qualities and set(qualities) <= PROTECTION_QUALITIES else ["keyword protection"]
-
-
-KEYWORD_CHECKS["protection"] = _protection_problems
-
-
-def targetable(ctx: Context, ref: Ref) -> bool:
-    """Shroud: no spell or ability targets it; hexproof: none an opponent controls; protection:
-    nothing with that quality."""
-    if isinstance(ref, str):
-        return True
-    if protected_from(ref, ctx.source):
-        return False
-    keywords = keywords_of(ref)
-    if "shroud" in keywords:
-        return False
-    return not ("hexproof" in keywords and ref.controller != ctx.controller)
 
 
 def abilities_of(obj: GameObject) -> list[Ability]:

@@ -24,10 +24,10 @@ from carddb.engine.effects import (
     matches,
     missing,
     noun_zone,
-    targetable,
     value,
 )
 from carddb.engine.errors import CostError, EngineError, IllegalActionError, NotExecutableError, TargetError
+from carddb.engine.protection import targetable
 from carddb.engine.state import STEPS, Event, Game, GameObject, StackItem, Step
 from carddb.engine.triggers import settle
 from carddb.oracle.model import (
