@@ -375,6 +375,9 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except CarddbError as exc:
         click.echo(f"carddb: {exc}", err=True)
+        caret = getattr(exc, "caret", None)  # a query error shows where: the query and a ^ under it
+        if isinstance(caret, str) and caret:
+            click.echo(caret, err=True)
         return exc.exit_code
     except Exception as exc:
         if os.environ.get("CARDDB_DEBUG"):

@@ -504,12 +504,15 @@ def test_cli_json(sqlite_url: str) -> None:
     assert data["cards"][0]["english_name"] == "Demon Bolt"
 
 
-def test_cli_error_is_one_line(sqlite_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_error_names_the_value_and_points_at_it(
+    sqlite_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One line saying what is wrong and where, then the query with a caret under the value."""
     status = main(["--db", sqlite_url, "search", "c:purple"])
     err = capsys.readouterr().err
     assert status == 1
-    assert err.count("\n") == 1
-    assert err.startswith("carddb: unknown color 'purple'")
+    assert err.splitlines() == [err.splitlines()[0], "c:purple", "  ^"]
+    assert err.startswith("carddb: unknown color 'purple' at 2")
 
 
 def test_text_matching_folds_non_ascii_capitals(search_db: carddb.Database) -> None:
@@ -522,7 +525,17 @@ def test_text_matching_folds_non_ascii_capitals(search_db: carddb.Database) -> N
 
 
 def test_a_negated_comma_list_excludes_every_value(search_db: carddb.Database) -> None:
-    """"r!=rare,mythic" means neither rare nor mythic."""
+    """ "r!=rare,mythic" means neither rare nor mythic."""
     names = {hit.english_name for hit in search_db.search("r!=rare,mythic t:dragon", limit=100).cards}
     rares = {hit.english_name for hit in search_db.search("r:rare,mythic t:dragon", limit=100).cards}
     assert rares and not names & rares
+
+
+def test_a_negated_language_does_not_widen_the_text_search() -> None:
+    """ "-lang:de o:fliegend" excludes German translations; it does not make o: search German text,
+    as "lang:de o:fliegend" does."""
+    from carddb.search.compile import text_languages
+    from carddb.search.parse import parse_query
+
+    assert text_languages(parse_query("lang:de o:fliegend")) == {"de"}
+    assert text_languages(parse_query("-lang:de o:fliegend")) == frozenset()

@@ -709,22 +709,24 @@ TERM_COMPILERS: dict[str, Callable[[Term, Context], Condition]] = {
 
 
 # -- the whole query ------------------------------------------------------------------------------
-def _terms(node: Query) -> Iterator[Term]:
+def _terms(node: Query, *, negated: bool = True) -> Iterator[Term]:
+    """The query's terms (``negated=False``: not those under a ``-``)."""
     if isinstance(node, Term):
         yield node
     elif isinstance(node, Not):
-        yield from _terms(node.item)
+        if negated:
+            yield from _terms(node.item)
     elif isinstance(node, And | Or):
         for item in node.items:
-            yield from _terms(item)
+            yield from _terms(item, negated=negated)
 
 
 def text_languages(query: Query, lang: str | None = None) -> frozenset[str]:
     """The languages besides English that the query's text keywords search: those it names with
-    ``lang:`` and the language results are shown in."""
+    ``lang:`` (not ``-lang:``, which excludes a language) and the language results are shown in."""
     found: set[str] = set()
-    for term in _terms(query):
-        if term.keyword == "lang":
+    for term in _terms(query, negated=False):
+        if term.keyword == "lang" and term.operator != "!=":
             values = term.value.values if isinstance(term.value, Choices) else (term.value,)
             for value in values:
                 one = replace(term, value=value)

@@ -40,8 +40,14 @@ class SearchValueError(QuerySyntaxError):
             self.args = (reason + where + (f"; {hint}" if hint else ""),)
 
     def with_query(self, query: str) -> SearchValueError:
-        """The same error, placed in the query text it came from."""
-        return SearchValueError(self.reason, self.value, self.span, self.choices, query)
+        """The same error, placed in the query text it came from: at the value itself when it can
+        be found inside its term (``c:purple`` points at ``purple``)."""
+        span = self.span
+        if span is not None and self.value:
+            found = query.rfind(self.value, span.start, span.end)
+            if found > span.start:
+                span = Span(found, found + len(self.value))
+        return SearchValueError(self.reason, self.value, span, self.choices, query)
 
 
 @dataclass(frozen=True, slots=True)
