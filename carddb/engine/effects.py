@@ -12,7 +12,7 @@ from typing import Any
 
 from carddb.engine.decisions import Decider
 from carddb.engine.errors import EngineError
-from carddb.engine.state import Delayed, Game, GameObject
+from carddb.engine.state import Delayed, Event, Game, GameObject
 from carddb.oracle.model import (
     Ability,
     Action,
@@ -128,7 +128,7 @@ def handles(*verbs: str) -> Callable[[Handler], Handler]:
 
 # -- what can be executed ------------------------------------------------------------------------
 EXECUTABLE_KINDS = {Kind.SPELL, Kind.ACTIVATED, Kind.MANA, Kind.TRIGGERED, Kind.LOYALTY}
-TRIGGERS: dict[str, frozenset[int] | None] = {"roll_dice": None}
+TRIGGERS: dict[str, frozenset[int] | None] = {}
 """Trigger events the engine watches for, with the forms it knows (None: all); filled in by
 :mod:`carddb.engine.triggers`."""
 STATIC_VERBS: set[str] = set()
@@ -482,9 +482,8 @@ def roll_dice(ctx: Context, sides: int, count: int, *, keep_lower: bool = False)
     rolls = [ctx.decider.roll(sides, f"d{sides} for {ctx.source.name}") for _ in range(count + extra)]
     kept = sorted(rolls, reverse=True)[:count]
     ctx.game.log.append(f"{ctx.controller} rolls {rolls} (keeps {kept})")
-    from carddb.engine.game import after_roll
-
-    after_roll(ctx.game, ctx.controller, len(kept))
+    # "whenever you roll one or more dice" sees only the dice that count
+    ctx.game.events.append(Event("roll", ctx.source, player=ctx.controller, amount=len(kept)))
     return max(kept) if not keep_lower else min(kept)
 
 

@@ -559,12 +559,3 @@ def state_based_actions(game: Game) -> None:
         elif obj.is_a("Creature") and obj.deathtouched:
             destroy(game, obj)  # damage from a source with deathtouch (rule 704.5h)
         obj.deathtouched = False
-
-
-def after_roll(game: Game, player: str, count: int) -> None:
-    """Abilities that trigger when ``player`` rolls dice wait to go on the stack."""
-    for obj in game.permanents(player):
-        for index, ability in enumerate(obj.card.abilities):
-            trigger = ability.trigger
-            if ability.kind is Kind.TRIGGERED and isinstance(trigger, Action) and trigger.verb == "roll_dice":
-                game.pending.append(StackItem(obj.id, player, index, []))

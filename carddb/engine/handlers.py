@@ -445,8 +445,6 @@ def _counters_at_least(ctx: Context, condition: Action) -> bool:
 
 
 CONDITIONS["counters_at_least"] = _counters_at_least
-CONDITIONS["roll_dice"] = lambda ctx, condition: True
-"""Checked where dice are rolled (a trigger event, not a state)."""
 
 _ = Number  # re-exported types used by handlers' annotations
 

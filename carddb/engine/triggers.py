@@ -116,6 +116,11 @@ def _casts(ctx: Context, trigger: Action, event: Event) -> bool:
     )
 
 
+def _rolls(ctx: Context, trigger: Action, event: Event) -> bool:
+    """"Whenever you roll one or more dice" / "a die" (forms 0 and 1)."""
+    return event.kind == "roll" and _is(ctx, trigger.arg("who"), event.player)
+
+
 def _deals_damage(ctx: Context, trigger: Action, event: Event) -> bool:
     if event.kind != "damage":
         return False
@@ -168,6 +173,7 @@ MATCHERS.update(
     casts=_casts,
     deals_damage=_deals_damage,
     beginning=_beginning,
+    roll_dice=_rolls,
 )
 TRIGGERS.update(
     enters=frozenset({0, 1, 2, 3, 5}),
@@ -178,6 +184,7 @@ TRIGGERS.update(
     casts=frozenset({0, 1}),
     deals_damage=frozenset({1, 2}),
     beginning=frozenset(BEGINNINGS),
+    roll_dice=frozenset({0, 1}),
 )
 
 
