@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -28,11 +29,12 @@ def _pg_admin_url() -> str:
     )
 
 
-@pytest.fixture(params=BACKENDS)
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A URL to a fresh, empty database."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'carddb.sqlite'}"
+@contextmanager
+def fresh_database_url(backend: str, directory: Path) -> Iterator[str]:
+    """A URL to a fresh, empty database: an SQLite file in ``directory``, or a PostgreSQL schema of
+    its own, dropped afterwards."""
+    if backend == "sqlite":
+        yield f"sqlite:///{directory / 'carddb.sqlite'}"
         return
     admin_url = _pg_admin_url()
     schema = f"t_{uuid.uuid4().hex[:12]}"
@@ -40,10 +42,19 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     with admin.begin() as connection:
         connection.execute(text(f'CREATE SCHEMA "{schema}"'))
     separator = "&" if "?" in admin_url else "?"
-    yield f"{admin_url}{separator}options=-csearch_path%3D{schema}"
-    with admin.begin() as connection:
-        connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-    admin.dispose()
+    try:
+        yield f"{admin_url}{separator}options=-csearch_path%3D{schema}"
+    finally:
+        with admin.begin() as connection:
+            connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
+@pytest.fixture(params=BACKENDS)
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A URL to a fresh, empty database."""
+    with fresh_database_url(request.param, tmp_path) as url:
+        yield url
 
 
 @pytest.fixture

@@ -9,16 +9,14 @@ vanilla creatures, planeswalkers, gold cards, ``*`` power, translations in ten l
 from __future__ import annotations
 
 import json
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import BACKENDS, _pg_admin_url
+from conftest import BACKENDS, fresh_database_url
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import create_engine, text
 
 import carddb
 from carddb.cli import cli, main
@@ -240,25 +238,11 @@ def search_db(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[carddb.Database]:
     """The search fixture imported once per backend for the whole module."""
-    if request.param == "sqlite":
-        database = carddb.open(f"sqlite:///{tmp_path_factory.mktemp('search') / 'search.sqlite'}")
+    with fresh_database_url(request.param, tmp_path_factory.mktemp("search")) as url:
+        database = carddb.open(url)
         database.import_path(FIXTURE)
         yield database
         database.close()
-        return
-    admin_url = _pg_admin_url()
-    schema = f"t_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(admin_url)
-    with admin.begin() as connection:
-        connection.execute(text(f'CREATE SCHEMA "{schema}"'))
-    separator = "&" if "?" in admin_url else "?"
-    database = carddb.open(f"{admin_url}{separator}options=-csearch_path%3D{schema}")
-    database.import_path(FIXTURE)
-    yield database
-    database.close()
-    with admin.begin() as connection:
-        connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-    admin.dispose()
 
 
 def test_fixture_is_small_and_whole() -> None:
