@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import cache
 
-from carddb.engine.cards import CardDef
+from carddb.engine.cards import CardDef, parse_ability, refused_ability, sole_keyword
 from carddb.engine.decisions import Decider
 from carddb.engine.effects import (
     KEYWORD_CHECKS,
@@ -42,26 +42,11 @@ from carddb.engine.effects import (
 )
 from carddb.engine.protection import protected_from
 from carddb.engine.state import Game, GameObject
-from carddb.oracle import parse_oracle
-from carddb.oracle.model import Ability, Action, Clause, Keyword, Kind, Noun, Span, Unimplemented
+from carddb.oracle.model import Ability, Action, Clause, Keyword, Kind, Noun
 
 __all__ = ["as_activated", "aura_spell", "can_attach", "check", "enchant_noun", "enter_attached"]
 
 _PLAYER_WORDS = {"player", "players", "opponent", "opponents"}
-
-
-@cache
-def _parse_one(text: str, type_line: str) -> Ability | None:
-    """The one ability ``text`` parses to (None: the grammar does not parse it entirely)."""
-    parsed = parse_oracle(text, None, type_line)
-    if not parsed.complete or len(parsed.abilities) != 1:
-        return None
-    return parsed.abilities[0]
-
-
-def _refused(kind: Kind, text: str, reason: str) -> Ability:
-    """An ability the engine refuses (``effects.missing`` names ``text``)."""
-    return Ability(kind, Span(0, 0), unparsed=(Unimplemented(text, Span(0, 0), reason),))
 
 
 def _attach_action(ability: Ability) -> Action | None:
@@ -87,10 +72,10 @@ def enchant_keyword(card: CardDef) -> Keyword | None:
 def _aura_ability(parameter: str) -> Ability:
     text = f"Enchant {parameter}"
     if set(parameter.lower().replace(",", " ").split()) & _PLAYER_WORDS:
-        return _refused(Kind.SPELL, text, "Auras that enchant players are not implemented")
-    ability = _parse_one(f"Attach this Aura to target {parameter}.", "Enchantment — Aura")
+        return refused_ability(Kind.SPELL, text, "Auras that enchant players are not implemented")
+    ability = parse_ability(f"Attach this Aura to target {parameter}.", "Enchantment — Aura")
     if ability is None or _attach_action(ability) is None:
-        return _refused(Kind.SPELL, text, "the grammar does not read what it enchants")
+        return refused_ability(Kind.SPELL, text, "the grammar does not read what it enchants")
     return replace(ability, kind=Kind.SPELL)
 
 
@@ -122,18 +107,17 @@ def _equip_ability(name: str, parameter: str, long_cost: bool) -> Ability:
     quality = name.removeprefix("Equip").strip() or "creature"
     cost = parameter.removesuffix(".") if long_cost else parameter
     text = f"{cost}: Attach this Equipment to target {quality} you control. Activate only as a sorcery."
-    ability = _parse_one(text, "Artifact — Equipment")
+    ability = parse_ability(text, "Artifact — Equipment")
     if ability is None or ability.kind is not Kind.ACTIVATED or _attach_action(ability) is None:
-        return _refused(Kind.ACTIVATED, f"{name} {parameter}", "the grammar does not read this equip cost")
+        return refused_ability(
+            Kind.ACTIVATED, f"{name} {parameter}", "the grammar does not read this equip cost"
+        )
     return ability
 
 
 def _equip_keyword(ability: Ability) -> Keyword | None:
-    if ability.kind is Kind.KEYWORD and len(ability.keywords) == 1:
-        keyword = ability.keywords[0]
-        if keyword.name.split(" ")[0] == "Equip" and keyword.parameter:
-            return keyword
-    return None
+    keyword = sole_keyword(ability)
+    return keyword if keyword is not None and keyword.name.split(" ")[0] == "Equip" else None
 
 
 def as_activated(ability: Ability) -> Ability:

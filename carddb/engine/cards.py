@@ -6,13 +6,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from typing import TYPE_CHECKING
 
 from carddb.engine.errors import UnknownCardError
 from carddb.errors import AmbiguousCardError, CardNotFoundError
 from carddb.oracle import parse_oracle
-from carddb.oracle.model import Ability, ParsedFace
+from carddb.oracle.model import Ability, Keyword, Kind, ParsedFace, Span, Unimplemented
 
 if TYPE_CHECKING:
     from carddb.database import Database
@@ -85,6 +85,28 @@ class CardDef:
     @property
     def is_permanent(self) -> bool:
         return not ({"Instant", "Sorcery"} & set(self.types))
+
+
+@cache
+def parse_ability(text: str, type_line: str) -> Ability | None:
+    """The one ability ``text`` parses to (None: the grammar does not parse it entirely). Keyword
+    abilities that stand for an ability (Equip, Cycling) are read this way."""
+    parsed = parse_oracle(text, None, type_line)
+    if not parsed.complete or len(parsed.abilities) != 1:
+        return None
+    return parsed.abilities[0]
+
+
+def refused_ability(kind: Kind, text: str, reason: str) -> Ability:
+    """An ability the engine refuses (``effects.missing`` names ``text``)."""
+    return Ability(kind, Span(0, 0), unparsed=(Unimplemented(text, Span(0, 0), reason),))
+
+
+def sole_keyword(ability: Ability) -> Keyword | None:
+    """The keyword of a line that is one keyword with a parameter ("Equip {2}", "Cycling {1}")."""
+    if ability.kind is Kind.KEYWORD and len(ability.keywords) == 1 and ability.keywords[0].parameter:
+        return ability.keywords[0]
+    return None
 
 
 class CardPool:

@@ -6,26 +6,25 @@ from __future__ import annotations
 
 from functools import cache
 
-from carddb.engine.attachments import _parse_one, _refused
+from carddb.engine.cards import parse_ability, refused_ability, sole_keyword
 from carddb.engine.effects import KEYWORD_CHECKS, missing
 from carddb.oracle.model import Ability, Keyword, Kind
 
 
 @cache
 def _cycling_ability(cost: str) -> Ability:
-    ability = _parse_one(f"{cost}, Discard this card: Draw a card.", "Instant")
+    ability = parse_ability(f"{cost}, Discard this card: Draw a card.", "Instant")
     if ability is None or ability.kind is not Kind.ACTIVATED:
-        return _refused(Kind.ACTIVATED, f"Cycling {cost}", "the grammar does not read this cycling cost")
+        return refused_ability(
+            Kind.ACTIVATED, f"Cycling {cost}", "the grammar does not read this cycling cost"
+        )
     return ability
 
 
 def cycling_keyword(ability: Ability) -> Keyword | None:
     """The Cycling keyword of a keyword line of its own (not landcycling and the like)."""
-    if ability.kind is Kind.KEYWORD and len(ability.keywords) == 1:
-        keyword = ability.keywords[0]
-        if keyword.name == "Cycling" and keyword.parameter and not keyword.long_cost:
-            return keyword
-    return None
+    keyword = sole_keyword(ability)
+    return keyword if keyword is not None and keyword.name == "Cycling" and not keyword.long_cost else None
 
 
 def as_activated(ability: Ability) -> Ability:

@@ -117,7 +117,7 @@ def _casts(ctx: Context, trigger: Action, event: Event) -> bool:
 
 
 def _rolls(ctx: Context, trigger: Action, event: Event) -> bool:
-    """"Whenever you roll one or more dice" / "a die" (forms 0 and 1)."""
+    """ "Whenever you roll one or more dice" / "a die" (forms 0 and 1)."""
     return event.kind == "roll" and _is(ctx, trigger.arg("who"), event.player)
 
 
