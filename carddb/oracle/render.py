@@ -41,10 +41,6 @@ def capitalize(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def lowercase(text: str) -> str:
-    return text[:1].lower() + text[1:]
-
-
 def quantity(value: object) -> str:
     """A number as digits (damage, life, scry): ``3``, ``X``."""
     if isinstance(value, Number):

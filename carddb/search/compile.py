@@ -11,9 +11,9 @@ Matching, on SQLite and PostgreSQL alike:
 * names compare :func:`carddb.text.normalize` forms (``name_norm`` columns): case, width,
   accents and punctuation folded, in every language;
 * oracle text, type lines, localized text and rulings compare ``lower(column)`` with the
-  lowercased value (``LIKE``, escaped): case-insensitive, but not accent-insensitive, and
-  SQLite's ``lower()`` folds ASCII letters only (PostgreSQL folds every letter). Full-text
-  indexes with folded columns are a later step;
+  lowercased value (``LIKE``, escaped): case-insensitive in every script (SQLite gets a Unicode
+  ``lower()`` from carddb.db.engine), but not accent-insensitive. Full-text indexes with folded
+  columns are a later step;
 * regular expressions (``name:/…/``, ``o:/…/``, ``t:/…/``, ``rul:/…/``) are case-insensitive:
   PostgreSQL ``~*``, SQLite the ``REGEXP`` function SQLAlchemy registers (Python :mod:`re`). A
   pattern must compile with Python's :mod:`re`.
