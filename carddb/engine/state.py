@@ -335,7 +335,7 @@ class Game:
         start = names.index(self.active)
         return names[start:] + names[:start]
 
-    def snapshot(self) -> Game:
+    def snapshot(self) -> Snapshot:
         """A copy to go back to (:meth:`restore`): objects, players, zones and the stack copied;
         card definitions (immutable) and the log (only appended to) shared."""
         objects = {
@@ -371,15 +371,13 @@ class Game:
             combat=self.combat.copy() if self.combat is not None else None,
         )
         copy.log = self.log
-        self._log_length = len(self.log)
-        return copy
+        return Snapshot(copy, len(self.log))
 
-    def restore(self, snapshot: Game) -> None:
+    def restore(self, snapshot: Snapshot) -> None:
         """Go back to ``snapshot`` (taken by :meth:`snapshot` of this game)."""
-        length = getattr(self, "_log_length", len(self.log))
         log = self.log
-        del log[length:]
-        self.__dict__.update(snapshot.__dict__)
+        del log[snapshot.log_length :]
+        self.__dict__.update(snapshot.state.__dict__)
         self.log = log
         # stack items and targets refer to objects of the snapshot: they are the restored ones
         # because objects are looked up by id everywhere but in targets, which keep identities
@@ -428,3 +426,11 @@ class Game:
         for obj in self.objects.values():
             if obj.id not in seen:
                 raise EngineError(f"{obj.name} ({obj.id}) is in no zone")
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A game as it was (:meth:`Game.snapshot`), and how long its shared log was then."""
+
+    state: Game
+    log_length: int
