@@ -1,7 +1,9 @@
 """Lookup benchmark: latency of ``Database.card(name, lang=...)`` for names in any language.
 
 Imports the 15 MTGJSON set files of the shared corpus (``../shared/corpus/mtgjson``) into a fresh
-SQLite file or PostgreSQL database, or uses an existing database (``--db URL``). Then draws
+SQLite file or PostgreSQL database, or uses an existing database (``--db URL``); with ``--pool``, also
+the whole card pool (~23,700 cards in English) built by ``pool.py`` from
+``../shared/corpus/oracle-faces-20220425.jsonl.xz`` into a temporary directory. Then draws
 ``--lookups`` random cards (seeded), for each a random language among those the card's name exists
 in (English card and face names, localized names), and one of the card's names in that language;
 looks each up with ``db.card(name, lang=language)`` after a warm-up, and prints the median, p95, p99
@@ -9,10 +11,11 @@ and maximum latency in milliseconds and the lookups per second.
 
     python benchmarks/lookup_bench.py
     python benchmarks/lookup_bench.py --backend postgres --lookups 2000 --seed 7
+    python benchmarks/lookup_bench.py --pool
     python benchmarks/lookup_bench.py --db sqlite:////path/to/carddb.sqlite
 
-Exit status: 0 on success (failed lookups are counted and shown, not fatal), 2 when the corpus or
-the database is unavailable.
+Exit status: 0 on success (failed lookups are counted and shown, not fatal), 2 when the corpus (or,
+with ``--pool``, its oracle faces file) or the database is unavailable.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from carddb.db.models import Card, Face, Localization
 from carddb.errors import CarddbError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-# The sibling script, found through the path set just above.
+# The sibling scripts, found through the path set just above.
 from import_bench import (
     BENCH_DATABASE,
     CORPUS,
@@ -48,6 +51,7 @@ from import_bench import (
     set_files,
     table,
 )
+from pool import FACES_NAME, build_pool_file
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,8 +101,16 @@ def percentile(sorted_values: Sequence[float], fraction: float) -> float:
 
 
 def prepare(args: argparse.Namespace) -> tuple[str, str, tempfile.TemporaryDirectory[str] | None] | int:
-    """The URL to benchmark, a label for it, and the temp dir to clean up; or an exit status."""
+    """The URL to benchmark, a label for it, and the temp dir to clean up; or an exit status.
+
+    Imports the shared set files, then with ``args.pool`` the whole-pool file built by
+    :func:`pool.build_pool_file` in the temp dir, and prints a ``data:`` line saying what was imported.
+    """
     if args.db:
+        if args.pool:
+            print("lookup_bench: --pool imports the whole pool; it cannot be used with --db", file=sys.stderr)
+            return 2
+        print(f"data: the existing database {args.db} (nothing imported)", flush=True)
         return args.db, args.db.split(":", 1)[0], None
     set_dir = args.corpus / "mtgjson"
     if not set_files(set_dir):
@@ -108,7 +120,15 @@ def prepare(args: argparse.Namespace) -> tuple[str, str, tempfile.TemporaryDirec
             file=sys.stderr,
         )
         return 2
-    tmp: tempfile.TemporaryDirectory[str] | None = None
+    faces_path = args.corpus / FACES_NAME
+    if args.pool and not faces_path.is_file():
+        print(
+            f"lookup_bench: --pool needs the oracle faces file {faces_path}, which is absent; "
+            "run without --pool to benchmark the 15 sets alone.",
+            file=sys.stderr,
+        )
+        return 2
+    url: str | None = None
     if args.backend == "postgres":
         base = str(args.pg_url or os.environ.get(PG_ENV) or DEFAULT_PG_URL)
         reason = check_postgres(base)
@@ -116,13 +136,28 @@ def prepare(args: argparse.Namespace) -> tuple[str, str, tempfile.TemporaryDirec
             print(f"lookup_bench: PostgreSQL at {base} is unavailable: {reason}", file=sys.stderr)
             return 2
         url = fresh_postgres(base, args.pg_reset)
+    # The SQLite file and the whole-pool file go here; removed by the caller.
+    tmp = tempfile.TemporaryDirectory(prefix="carddb-lookup-bench-")
+    url = url or f"sqlite:///{Path(tmp.name) / 'lookup.sqlite'}"
+    inputs = set_files(set_dir)
+    data = f"the {len(inputs)} set files of {set_dir}"
+    if args.pool:
+        pool_file = Path(tmp.name) / "pool.json.xz"
+        print(f"building the whole-pool file from {faces_path}...", flush=True)
+        started = time.perf_counter()
+        printings = build_pool_file(faces_path, set_dir, pool_file)
+        print(f"built: {printings} printings in {time.perf_counter() - started:.1f} s", flush=True)
+        inputs.append(pool_file)
+        data += f" + the whole card pool in English (set POOL, {printings} cards, from {FACES_NAME})"
     else:
-        tmp = tempfile.TemporaryDirectory(prefix="carddb-lookup-bench-")
-        url = f"sqlite:///{Path(tmp.name) / 'lookup.sqlite'}"
-    print(f"importing {set_dir} into {args.backend}...", flush=True)
+        data += " only (not the whole card pool: see --pool)"
+    print(
+        f"importing {set_dir}{' and the pool file' if args.pool else ''} into {args.backend}...", flush=True
+    )
     with carddb.open(url) as db:
-        summary = db.import_path(*set_files(set_dir))
+        summary = db.import_path(*inputs)
     print(f"imported: {summary.line()}", flush=True)
+    print(f"data: {data}", flush=True)
     return url, args.backend, tmp
 
 
@@ -141,6 +176,11 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--corpus", type=Path, default=CORPUS, help="the shared corpus folder (default: ../shared/corpus)"
+    )
+    p.add_argument(
+        "--pool",
+        action="store_true",
+        help=f"also import the whole card pool, built from CORPUS/{FACES_NAME} by pool.py, after the sets",
     )
     p.add_argument("--lookups", type=int, default=1000, help="measured lookups (default 1000)")
     p.add_argument("--warmup", type=int, default=100, help="unmeasured lookups first (default 100)")

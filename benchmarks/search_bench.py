@@ -1,16 +1,19 @@
 """Search benchmark: latency of ``Database.search`` for a fixed mix of 20 queries.
 
 Imports the 15 MTGJSON set files of the shared corpus (``../shared/corpus/mtgjson``) into a fresh
-SQLite file or PostgreSQL database (``--backend``), or uses an existing database (``--db URL``),
-then runs each query of the mix ``--repeat`` times after one warm-up run and prints, per query, the
-number of cards found and the median and 95th percentile latency in milliseconds, and the same over
-the whole mix.
+SQLite file or PostgreSQL database (``--backend``), or uses an existing database (``--db URL``);
+with ``--pool``, also the whole card pool (~23,700 cards in English, the size the speed targets are
+stated for) built by ``pool.py`` from ``../shared/corpus/oracle-faces-20220425.jsonl.xz``. Then runs
+each query of the mix ``--repeat`` times after one warm-up run and prints, per query, the number of
+cards found and the median and 95th percentile latency in milliseconds, and the same over the whole
+mix.
 
     python benchmarks/search_bench.py
     python benchmarks/search_bench.py --backend postgres --repeat 50
+    python benchmarks/search_bench.py --pool
 
-Exit status: 0 on success, 1 when a query of the mix fails, 2 when the corpus or the database is
-unavailable.
+Exit status: 0 on success, 1 when a query of the mix fails, 2 when the corpus (or, with ``--pool``,
+its oracle faces file) or the database is unavailable.
 """
 
 from __future__ import annotations

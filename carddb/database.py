@@ -79,8 +79,8 @@ class Database:
         holds a value the search does not know, :class:`~carddb.errors.UnknownLanguageError` for
         an unknown ``lang``.
         """
-        from carddb.search.compile import search
         from carddb.search.parse import parse_query
+        from carddb.search.run import search
 
         text = query if isinstance(query, str) else ""
         parsed = parse_query(query) if isinstance(query, str) else query

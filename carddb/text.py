@@ -2,7 +2,9 @@
 
 :func:`normalize` folds what a person cannot be expected to type (case, width, typographic
 punctuation, accents on Latin letters, Japanese reading hints) and keeps every distinction that
-changes a word in its own script: Japanese voicing marks (ガ/カ), Cyrillic й/и and ё/е.
+changes a word in its own script: Japanese voicing marks (ガ/カ), Cyrillic й/и. Russian ё is read
+as е: writing ё is optional in Russian, and the cards themselves mostly print е ("полет" for
+"полёт", flying), so a reader types either.
 """
 
 from __future__ import annotations
@@ -25,11 +27,13 @@ _READING_HINTS = re.compile(rf"(?<=[{_KANJI}])(?:[{_OPEN}][{_HIRAGANA}]+(?:[{_CL
 _QUOTES_AND_DASHES = {
     **dict.fromkeys(map(ord, "\u2019\u2018\u02bc`\u00b4\uff07"), "'"),
     **dict.fromkeys(map(ord, "\u201c\u201d\u201e\u00ab\u00bb"), '"'),
-    **dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015"), "-"),
+    **dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"), "-"),
 }
 
 # Latin letters without a decomposition, read as plain letters (lowercase: applied after casefold).
 _LATIN_SPECIAL = {"æ": "ae", "œ": "oe", "ø": "o", "ß": "ss", "đ": "d", "ł": "l", "\u0131": "i", "þ": "th"}
+# Other letters read as another (lowercase, after casefold): Russian ё as е.
+_READ_AS = {"ё": "е"}
 
 # Blocks holding Latin letters (Latin-1 without × and ÷, Extended-A/B, IPA, Extended Additional, C, D, E).
 _LATIN_RANGES = (
@@ -76,6 +80,7 @@ def _latin_fold_table() -> dict[int, str]:
             if base and base != char:
                 table[code] = base
     table.update(special)
+    table.update({ord(char): plain for char, plain in _READ_AS.items()})
     return table
 
 

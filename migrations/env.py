@@ -17,10 +17,24 @@ config = context.config
 target_metadata = Base.metadata
 
 
+# Full-text search structures that the models cannot describe, created by raw DDL in migration 0002:
+# SQLite FTS5 tables (and their shadow tables), PostgreSQL GIN expression indexes (``fts_…``).
+_FULLTEXT_PREFIXES = (
+    *(f"search_{field}" for field in ("name", "type_line", "text", "rulings", "bigrams")),
+    "fts_",
+)
+
+
+def _include_object(obj: object, name: str | None, type_: str, reflected: bool, compare_to: object) -> bool:
+    """Leave the full-text structures out of autogenerate and ``alembic check``."""
+    return not (reflected and compare_to is None and (name or "").startswith(_FULLTEXT_PREFIXES))
+
+
 def _run(connection: Connection) -> None:
     context.configure(
         connection=connection,
         target_metadata=target_metadata,
+        include_object=_include_object,
         render_as_batch=connection.dialect.name == "sqlite",
         compare_type=True,
     )

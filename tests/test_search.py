@@ -215,6 +215,16 @@ GOLDEN: list[tuple[str, set[str]]] = [
     ("lang:ja o:占術", {"Play with Fire"}),  # scry, two characters
     ("lang:any o:Neutralisiere", {"Cancel"}),
     ("lang:fr o:vol t:dragon", {"Glorybringer", "Goldspan Dragon"}),
+    # localized type and colour words, derived from the translations, need no lang:
+    ("t:Kreatur t:Drache", {"Glorybringer", "Goldspan Dragon"}),
+    ("t:クリーチャー t:ドラゴン", {"Glorybringer", "Goldspan Dragon"}),
+    ("t:Spontanzauber c:blau", {"Cancel", "Consider"}),
+    ("t:legendare t:planeswalker", {ARLINN, "Gideon of the Trials", "Kaya the Inexorable", UGIN, VALKI}),
+    ("c:rot t:dragon", {"Glorybringer", "Goldspan Dragon"}),
+    (
+        "t:生物 c:绿",
+        {"Grizzled Outrider", HAPATRA, RIN, "Scavenging Ooze", TOSKI, TOVOLAR},
+    ),
     ("in:ja t:artifact", {"Chromatic Orrery"}),
     ("-in:ja", {ARLINN, CATHAR, COSIMA, DELVER, RIN, TOVOLAR, VALKI}),
     (
@@ -222,8 +232,21 @@ GOLDEN: list[tuple[str, set[str]]] = [
         {"Bladestitched Skaab", "Consider", "Duress", "Evolving Wilds", "Play with Fire"}
         | {"Return to Nature"},
     ),
+    # every text field folds case, width, accents and typographic punctuation, in every language
+    ("lang:fr o:CREATURE t:dragon", {"Glorybringer"}),  # "créature", accent folded in rules text
+    ('lang:ja o:"4点のダメージ"', {CUT, "Demon Bolt", "Glorybringer"}),  # printed with full-width ４
+    ('lang:ja o:"-1/-1"', {HAPATRA}),  # printed －１/－１
+    ("lang:ko o:비행", {"Baneslayer Angel", "Glorybringer", "Goldspan Dragon", "Kaya the Inexorable"}),
+    ("lang:ru o:полёт", {"Baneslayer Angel", "Glorybringer", "Goldspan Dragon", "Kaya the Inexorable"}),
+    (
+        'o:"[-3]"',
+        {ARLINN, "Kaya the Inexorable", VALKI},
+    ),  # the loyalty cost is printed with a minus sign, U+2212
+    ('o:"~ deals 4"', {CUT, "Demon Bolt"}),
+    ('lang:ja o:"~はそれに"', {CUT, "Demon Bolt", "Play with Fire", UGIN}),  # ~ is the Japanese name too
     # rulings
     ("rul:foretell", {"Demon Bolt"}),
+    ('rul:"doesn’t count as a creature"', {"Gideon of the Trials"}),  # typographic apostrophe
     ("has:ruling t:instant", {"Demon Bolt", "Village Rites"}),
     (
         "-has:ruling t:creature",

@@ -13,6 +13,14 @@ Layout, and why:
   are the languages of its linked localizations.
 * ``rulings`` are stored once per card, not once per printing.
 * ``*.name_norm`` columns hold :func:`carddb.text.normalize` of the name, filled at import, indexed.
+* ``cards.mana_value`` is the card's mana value as search and sorting use it (the front face's, or
+  the sum of a split card's halves), so ``mv<=3`` is a column test rather than a grouped subquery;
+  ``faces.*_value`` are power, toughness and loyalty as numbers, so ``pow>=4`` compares numbers;
+  ``cards.type_bits`` flags the card types and supertypes (see :mod:`carddb.characteristics`).
+  Covering indexes on the face colours and stats let ``c:g`` or ``pow>=4`` read an index, not the table.
+* ``search_documents`` holds, per card and language, the folded text that search matches (see
+  :mod:`carddb.search.documents`); the full-text indexes over it are created by the migrations and
+  are not part of these models (FTS5 tables on SQLite, trigram and bigram GIN indexes on PostgreSQL).
 """
 
 from __future__ import annotations
@@ -68,6 +76,8 @@ class Card(Base):
     name: Mapped[str] = mapped_column(Text)
     name_norm: Mapped[str] = mapped_column(Text, index=True)
     layout: Mapped[str] = mapped_column(String(32))
+    mana_value: Mapped[float | None] = mapped_column(Float, index=True)
+    type_bits: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     data_date: Mapped[dt.date | None] = mapped_column(Date)
 
     faces: Mapped[list[Face]] = relationship(
@@ -81,7 +91,13 @@ class Card(Base):
 
 class Face(Base):
     __tablename__ = "faces"
-    __table_args__ = (UniqueConstraint("card_id", "side"),)
+    __table_args__ = (
+        UniqueConstraint("card_id", "side"),
+        Index("ix_faces_colors_card_id", "colors", "card_id"),
+        Index("ix_faces_color_identity_card_id", "color_identity", "card_id"),
+        Index("ix_faces_power_value_card_id", "power_value", "card_id"),
+        Index("ix_faces_toughness_value_card_id", "toughness_value", "card_id"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     card_id: Mapped[int] = mapped_column(ForeignKey("cards.id", ondelete="CASCADE"))
@@ -99,6 +115,10 @@ class Face(Base):
     toughness: Mapped[str | None] = mapped_column(String(16))
     loyalty: Mapped[str | None] = mapped_column(String(16))
     defense: Mapped[str | None] = mapped_column(String(16))
+    # power, toughness and loyalty as numbers where they are numbers ("*", "1+*": NULL), for search
+    power_value: Mapped[float | None] = mapped_column(Float)
+    toughness_value: Mapped[float | None] = mapped_column(Float)
+    loyalty_value: Mapped[float | None] = mapped_column(Float)
     keywords: Mapped[list[str]] = mapped_column(JSON)
 
     card: Mapped[Card] = relationship(back_populates="faces")
@@ -129,6 +149,8 @@ class Localization(Base):
     __tablename__ = "localizations"
     __table_args__ = (
         Index("ix_localizations_face_id_language", "face_id", "language"),
+        # lang:de lists the cards with a German translation: a range of this index
+        Index("ix_localizations_language_face_id", "language", "face_id"),
         UniqueConstraint("face_id", "digest"),
     )
 
@@ -173,3 +195,42 @@ class Ruling(Base):
     digest: Mapped[str] = mapped_column(String(40))
 
     card: Mapped[Card] = relationship(back_populates="rulings")
+
+
+class SearchDocument(Base):
+    """One card's searchable text in one language, folded with :func:`carddb.text.normalize`.
+
+    ``language`` ``"en"`` holds the oracle text; other languages hold every distinct translation of
+    the card's faces. Faces and rulings are joined with newlines. ``self_text`` is ``text`` with the
+    card's own names replaced by ``~`` (for ``o:"~ deals"``); the ``*_bigrams`` columns hold the
+    distinct two-character runs of the Chinese, Japanese and Korean text in the column they are named
+    after, space-separated, so a two-character word is found through an index.
+    """
+
+    __tablename__ = "search_documents"
+    __table_args__ = (UniqueConstraint("card_id", "language"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    card_id: Mapped[int] = mapped_column(ForeignKey("cards.id", ondelete="CASCADE"))
+    language: Mapped[str] = mapped_column(String(32))
+    name: Mapped[str] = mapped_column(Text)
+    type_line: Mapped[str] = mapped_column(Text)
+    text: Mapped[str] = mapped_column(Text)
+    self_text: Mapped[str] = mapped_column(Text)
+    rulings: Mapped[str] = mapped_column(Text)
+    name_bigrams: Mapped[str] = mapped_column(Text)
+    type_line_bigrams: Mapped[str] = mapped_column(Text)
+    text_bigrams: Mapped[str] = mapped_column(Text)
+    rulings_bigrams: Mapped[str] = mapped_column(Text)
+
+
+class TypeWord(Base):
+    """A localized type word and the English type word it translates (``Kreatur`` → ``creature``),
+    derived from the imported type lines by :mod:`carddb.search.vocabulary`."""
+
+    __tablename__ = "type_words"
+
+    # The key starts with the word: a query looks a word up in every language at once.
+    word: Mapped[str] = mapped_column(Text, primary_key=True)
+    language: Mapped[str] = mapped_column(String(32), primary_key=True)
+    english: Mapped[str] = mapped_column(Text, primary_key=True)

@@ -20,6 +20,7 @@ from carddb.ingest.loader import Loader
 from carddb.ingest.mtgjson import MTGJSONReader, read_mtgjson
 from carddb.ingest.pipeline import ParallelReader
 from carddb.ingest.sources import expand_inputs
+from carddb.search import index
 
 ProgressFactory = Callable[[Path], "Progress"]
 
@@ -119,16 +120,26 @@ def import_paths(
     return ImportSummary(tuple(summaries))
 
 
+# The search index's GIN indexes (migration 0002): a bulk import leaves its entries in each index's
+# pending list, which every search then reads through linearly (5 ms instead of 0.1 for a bigram)
+# until autovacuum merges them; merge them now.
+_MERGE_GIN_PENDING = (
+    "SELECT gin_clean_pending_list(c.oid::regclass) FROM pg_class c JOIN pg_am a ON a.oid = c.relam "
+    "WHERE c.relkind = 'i' AND a.amname = 'gin' AND starts_with(c.relname, 'fts_') "
+    "AND c.relnamespace = current_schema()::regnamespace"
+)
+
+
 def refresh_statistics(engine: Engine) -> None:
     """Let the query planner see what a bulk import changed (PostgreSQL plans lookups badly until
     autovacuum gets round to it; SQLite's ``PRAGMA optimize`` analyses only what needs it)."""
-    if engine.dialect.name == "postgresql":
-        quote = engine.dialect.identifier_preparer.quote
-        statement = "ANALYZE " + ", ".join(quote(name) for name in Base.metadata.tables)
-    else:
-        statement = "PRAGMA optimize"
     with engine.begin() as connection:
-        connection.exec_driver_sql(statement)
+        if engine.dialect.name == "postgresql":
+            quote = engine.dialect.identifier_preparer.quote
+            connection.exec_driver_sql("ANALYZE " + ", ".join(quote(name) for name in Base.metadata.tables))
+            connection.exec_driver_sql(_MERGE_GIN_PENDING)
+        else:
+            connection.exec_driver_sql("PRAGMA optimize")
 
 
 def import_file(
@@ -161,6 +172,7 @@ def import_file(
                 localizations += batch.localized_entries
                 rulings += batch.ruling_entries
             loader.prune()
+            index.refresh(connection, loader.touched)
     except DBAPIError as exc:
         reason = str(exc.orig) if exc.orig is not None else str(exc)
         raise SourceError(path, f"database error, file rolled back: {reason.splitlines()[0]}") from exc

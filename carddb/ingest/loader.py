@@ -24,8 +24,15 @@ from sqlalchemy import Connection, Table, delete, exists, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Compiled
 
+from carddb.characteristics import card_mana_value, stat_value, type_bits
 from carddb.db.models import Card, CardSet, Face, Localization, Printing, PrintingLocalization, Ruling
-from carddb.ingest.records import CardRecord, PrintingRecord, RulingRecord, SetBatch, normalize_name
+from carddb.ingest.records import (
+    CardRecord,
+    PrintingRecord,
+    RulingRecord,
+    SetBatch,
+    normalize_name,
+)
 
 T = TypeVar("T")
 _LOCALIZATION_COLUMNS = ("face_id", "language", "name", "name_norm", "type_line", "text", "flavor", "digest")
@@ -73,6 +80,9 @@ class Loader:
         self._localization_ids: dict[tuple[int, str], int] = {}
         self._staged: set[str] = set()
         self._compiled: dict[tuple[str, tuple[str, ...], tuple[str, ...] | None], Compiled] = {}
+        # Cards whose printings, translations or rulings this transaction changed: their search
+        # documents are rebuilt before it commits (carddb.search.index).
+        self.touched: set[int] = set()
 
     # -- statements ---------------------------------------------------------------------------
     def _upsert(self, table: Table, rows: list[dict[str, Any]], keys: Sequence[str]) -> None:
@@ -173,6 +183,7 @@ class Loader:
         rulings = self._write_rulings(cards_written, batch.printings)
         printing_ids = self._write_printings(code, batch.printings, batch.data_date)
         localizations = self._write_localizations(batch.printings, printing_ids)
+        self.touched.update(self._card_ids[p.card.oracle_id] for p in batch.printings)
         return BatchResult(
             set_code=code,
             written=True,
@@ -206,6 +217,8 @@ class Loader:
                     "name": fresh[o].name,
                     "name_norm": normalize_name(fresh[o].name),
                     "layout": fresh[o].layout,
+                    "mana_value": card_mana_value(fresh[o].layout, (f.mana_value for f in fresh[o].faces)),
+                    "type_bits": type_bits(f.type_line for f in fresh[o].faces),
                     "data_date": data_date,
                 }
                 for o in to_write
@@ -237,6 +250,9 @@ class Loader:
                     "toughness": face.toughness,
                     "loyalty": face.loyalty,
                     "defense": face.defense,
+                    "power_value": stat_value(face.power),
+                    "toughness_value": stat_value(face.toughness),
+                    "loyalty_value": stat_value(face.loyalty),
                     "keywords": list(face.keywords),
                 }
                 for card_id, card in written.items()
@@ -316,13 +332,16 @@ class Loader:
         numbers = {p.collector_number for p in printings}
         ids: dict[str, int] = {}
         stale: list[int] = []
-        for printing_id, number in self.conn.execute(
-            select(printings_t.c.id, printings_t.c.collector_number).where(printings_t.c.set_code == set_code)
+        for printing_id, number, card_id in self.conn.execute(
+            select(printings_t.c.id, printings_t.c.collector_number, printings_t.c.card_id).where(
+                printings_t.c.set_code == set_code
+            )
         ):
             if number in numbers:
                 ids[number] = printing_id
             else:
                 stale.append(printing_id)
+                self.touched.add(card_id)
         for chunk in _chunks(stale):
             self.conn.execute(delete(links_t).where(links_t.c.printing_id.in_(chunk)))
             self.conn.execute(delete(printings_t).where(printings_t.c.id.in_(chunk)))

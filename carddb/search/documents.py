@@ -1,0 +1,228 @@
+"""Search documents: per card and language, the folded text that search matches, kept in step with
+the cards by the importer (:func:`refresh_documents` runs inside each file's transaction).
+
+Why a table of its own rather than matching the source columns:
+
+* everything is folded once, at import, with :func:`carddb.text.normalize` (case, width, accents
+  on Latin letters, typographic quotes and dashes, Japanese reading hints), so a query folds its
+  value the same way and compares plainly, in every language and every text field;
+* one row per card and language, whatever the number of faces, printings and variant
+  translations, so the full-text indexes (FTS5 on SQLite, ``pg_trgm`` on PostgreSQL, created by the
+  migrations) stay small and a match is a card;
+* Chinese, Japanese and Korean have no spaces and a two-character word (稲妻) is shorter than a
+  trigram, so their text is also stored as two-character runs (:func:`bigrams`), indexed as words;
+* a document's id is ``card_id * 32 + slot``, ``slot`` its language's place in :data:`SLOTS`, so
+  a full-text index answers "which cards, in which languages" from its own row ids, without
+  reading a single document (:func:`document_id`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from sqlalchemy import Connection, Table, delete, insert, select
+
+from carddb.db.models import Card, Face, Localization, Ruling, SearchDocument
+from carddb.text import normalize
+
+__all__ = [
+    "FIELDS",
+    "SLOTS",
+    "SLOT_BITS",
+    "bigrams",
+    "build_documents",
+    "cjk_runs",
+    "document_id",
+    "refresh_documents",
+]
+
+FIELDS = ("name", "type_line", "text", "rulings")
+"""The text fields of a document; each has a ``<field>_bigrams`` column beside it."""
+
+ENGLISH = "en"
+
+SLOTS = (
+    "en",
+    "de",
+    "es",
+    "fr",
+    "it",
+    "ja",
+    "ko",
+    "pt-BR",
+    "ru",
+    "zh-Hans",
+    "zh-Hant",
+    "ph",
+    "he",
+    "la",
+    "grc",
+    "ar",
+    "sa",
+    "qya",
+)
+"""Language tags in their document id slot. Stored ids depend on it: append, never reorder."""
+SLOT_BITS = 5
+"""A document id keeps its language slot in its low bits: up to 32 languages."""
+_SLOT = {tag: slot for slot, tag in enumerate(SLOTS)}
+
+
+def document_id(card_id: int, language: str) -> int | None:
+    """The id of a card's document in ``language``; None for a language without a slot."""
+    slot = _SLOT.get(language)
+    return None if slot is None else (card_id << SLOT_BITS) | slot
+
+
+# Han (with 々 〆 ヶ), hiragana, katakana (not the ・ separator) and Hangul: the scripts written
+# without spaces between words, or (Korean) whose words are often two syllables long.
+_CJK = (
+    "\u3005\u3006\u3041-\u309f\u30a1-\u30fa\u30fc-\u30ff\u3131-\u318e\u3400-\u4dbf\u4e00-\u9fff"
+    "\uac00-\ud7a3\uf900-\ufaff\U00020000-\U0003134f"
+)
+_CJK_RUN = re.compile(f"[{_CJK}]+")
+_CHUNK = 500
+
+documents_t: Table = SearchDocument.__table__  # type: ignore[assignment]
+
+
+def cjk_runs(text: str) -> list[str]:
+    """The runs of Chinese, Japanese or Korean characters in ``text``: ``"稲妻を2枚"`` → 稲妻を, 枚."""
+    return _CJK_RUN.findall(text)
+
+
+def bigrams(text: str) -> list[str]:
+    """The distinct two-character runs inside the CJK runs of ``text``, in order of appearance."""
+    found: dict[str, None] = {}
+    for run in cjk_runs(text):
+        for start in range(len(run) - 1):
+            found[run[start : start + 2]] = None
+    return list(found)
+
+
+def _chunks(items: Sequence[int]) -> Iterator[Sequence[int]]:
+    for start in range(0, len(items), _CHUNK):
+        yield items[start : start + _CHUNK]
+
+
+def _join(parts: Iterable[str | None]) -> str:
+    """Fold each part and join the distinct non-empty ones with newlines."""
+    folded = dict.fromkeys(normalize(part) for part in parts if part)
+    folded.pop("", None)
+    return "\n".join(folded)
+
+
+def _self_text(text: str, names: Iterable[str]) -> str:
+    """``text`` with each of ``names`` (folded) replaced by ``~``, longest first."""
+    for name in sorted({n for n in names if n}, key=len, reverse=True):
+        text = text.replace(name, "~")
+    return text
+
+
+def _document(
+    card_id: int, language: str, names: list[str], types: list[str], texts: list[str], rulings: list[str]
+) -> dict[str, Any]:
+    folded_names = [normalize(n) for n in names if n]
+    row: dict[str, Any] = {
+        "id": document_id(card_id, language),
+        "card_id": card_id,
+        "language": language,
+        "name": _join(names),
+        "type_line": _join(types),
+        "text": _join(texts),
+        "rulings": _join(rulings),
+    }
+    row["self_text"] = _self_text(row["text"], folded_names)
+    for field in FIELDS:
+        row[f"{field}_bigrams"] = " ".join(bigrams(row[field]))
+    return row
+
+
+def build_documents(connection: Connection, card_ids: Sequence[int]) -> list[dict[str, Any]]:
+    """The search documents of ``card_ids``, as rows of ``search_documents`` (without ids)."""
+    if not card_ids:
+        return []
+    names: dict[int, str] = dict(
+        connection.execute(select(Card.id, Card.name).where(Card.id.in_(card_ids))).all()
+    )
+    faces = connection.execute(
+        select(Face.id, Face.card_id, Face.name, Face.type_line, Face.oracle_text)
+        .where(Face.card_id.in_(card_ids))
+        .order_by(Face.card_id, Face.position)
+    ).all()
+    card_of_face = {face.id: face.card_id for face in faces}
+    # (card, language) → names, type lines, texts, rulings; English from the oracle faces.
+    parts: dict[tuple[int, str], tuple[list[str], list[str], list[str], list[str]]] = defaultdict(
+        lambda: ([], [], [], [])
+    )
+    for card_id in card_ids:
+        if card_id in names:
+            parts[(card_id, ENGLISH)][0].append(names[card_id])
+    for face in faces:
+        english = parts[(face.card_id, ENGLISH)]
+        english[0].append(face.name)
+        english[1].append(face.type_line)
+        english[2].append(face.oracle_text or "")
+    if card_of_face:
+        localized = connection.execute(
+            select(
+                Localization.face_id,
+                Localization.language,
+                Localization.name,
+                Localization.type_line,
+                Localization.text,
+            )
+            .where(Localization.face_id.in_(list(card_of_face)), Localization.language != ENGLISH)
+            .order_by(Localization.face_id, Localization.id)
+        ).all()
+        for loc in localized:
+            entry = parts[(card_of_face[loc.face_id], loc.language)]
+            entry[0].append(loc.name)
+            entry[1].append(loc.type_line or "")
+            entry[2].append(loc.text or "")
+    for ruling in connection.execute(
+        select(Ruling.card_id, Ruling.language, Ruling.text)
+        .where(Ruling.card_id.in_(card_ids))
+        .order_by(Ruling.card_id, Ruling.language, Ruling.position)
+    ):
+        parts[(ruling.card_id, ruling.language)][3].append(ruling.text)
+    return [
+        _document(card_id, language, *fields)
+        for (card_id, language), fields in sorted(parts.items())
+        if card_id in names and language in _SLOT
+    ]
+
+
+_COLUMNS = ("id", "card_id", "language", *FIELDS, "self_text", *(f"{field}_bigrams" for field in FIELDS))
+
+
+def refresh_documents(connection: Connection, card_ids: Iterable[int] | None = None) -> int:
+    """Rebuild the search documents of ``card_ids`` (None: of every card) inside the caller's
+    transaction; return the number of documents written.
+
+    Only documents whose content changed are written: every write re-tokenizes the document for
+    five full-text indexes, and a reprint or a second import of the same file changes nothing.
+    """
+    ids = sorted(set(card_ids)) if card_ids is not None else list(connection.scalars(select(Card.id)))
+    columns = [documents_t.c[name] for name in _COLUMNS]
+    written = 0
+    for chunk in _chunks(ids):
+        rows = {
+            row["id"]: tuple(row[name] for name in _COLUMNS) for row in build_documents(connection, chunk)
+        }
+        stored = {
+            row[0]: tuple(row)
+            for row in connection.execute(select(*columns).where(documents_t.c.card_id.in_(chunk)))
+        }
+        stale = [doc_id for doc_id, row in stored.items() if rows.get(doc_id) != row]
+        fresh = [
+            dict(zip(_COLUMNS, row, strict=True)) for doc_id, row in rows.items() if stored.get(doc_id) != row
+        ]
+        for stale_chunk in _chunks(stale):
+            connection.execute(delete(documents_t).where(documents_t.c.id.in_(stale_chunk)))
+        if fresh:
+            connection.execute(insert(documents_t), fresh)
+        written += len(fresh)
+    return written

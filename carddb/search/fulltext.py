@@ -1,0 +1,236 @@
+"""Substring matching over the search documents, through the full-text indexes.
+
+A text condition (a name word, ``o:``, ``t:``, ``rul:``) means: the folded value is a substring of
+the document's folded field (:mod:`carddb.search.documents`). How that is answered:
+
+* **SQLite.** Each field has an FTS5 table with the trigram tokenizer (``search_name``,
+  ``search_type_line``, ``search_text``, ``search_rulings``), where a phrase query of three
+  characters or more *is* a substring query. Two-character values that are Chinese, Japanese or
+  Korean are words of the ``search_bigrams`` table, which holds every two-character run of those
+  scripts: again exact. Both answer from their row ids alone (a document id carries its card and
+  language, see :func:`~carddb.search.documents.document_id`), so no document is read. Anything
+  else (one character, two Latin characters, ``~``) is a ``LIKE`` over the documents.
+* **PostgreSQL.** ``LIKE '%…%'`` on the document column, served by its ``pg_trgm`` GIN index; a
+  two-character CJK value first narrows the documents through the GIN index on its bigram column.
+
+Either way the answer is the same substring test, and the same on both databases.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from sqlalchemy import (
+    Select,
+    Text,
+    and_,
+    any_,
+    bindparam,
+    column,
+    exists,
+    func,
+    literal_column,
+    select,
+    table,
+)
+from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy.sql.elements import ColumnElement
+
+from carddb.db.models import Card, SearchDocument
+from carddb.search.documents import FIELDS, SLOT_BITS, SLOTS, cjk_runs
+from carddb.text import normalize
+
+__all__ = ["Lookup", "cards_among", "matching_cards", "matching_ids", "required_literal"]
+
+Condition = ColumnElement[bool]
+
+_TRIGRAM = 3
+_BIGRAMS = "search_bigrams"
+
+
+def _fts_string(text: str) -> str:
+    """``text`` as one FTS5 string (a phrase): in double quotes, inner quotes doubled."""
+    return '"' + text.replace('"', '""') + '"'
+
+
+def _is_cjk_pair(folded: str) -> bool:
+    return len(folded) == 2 and cjk_runs(folded) == [folded]
+
+
+def _fts_ids(name: str, query: str, languages: frozenset[str] | None) -> Select[Any]:
+    """Ids of the cards with a document in ``languages`` (None: any) that FTS5 table ``name``
+    matches, read from the row ids alone."""
+    fts = table(name, column("rowid"), column(name))
+    ids: Select[Any] = select(literal_column(f"rowid >> {SLOT_BITS}")).select_from(fts)
+    ids = ids.where(fts.c[name].op("MATCH")(bindparam(None, query, type_=Text)))
+    if languages is not None:
+        slots = sorted(SLOTS.index(language) for language in languages if language in SLOTS)
+        ids = ids.where(literal_column(f"rowid & {(1 << SLOT_BITS) - 1}").in_(slots))
+    return ids
+
+
+def _document_ids(condition: Condition, languages: frozenset[str] | None) -> Select[Any]:
+    """Ids of the cards with a document in ``languages`` (None: any) that meets ``condition``."""
+    documents = select(SearchDocument.card_id).where(condition)
+    if languages is not None:
+        documents = documents.where(SearchDocument.language.in_(sorted(languages)))
+    return documents
+
+
+def _postgresql_bigram(field: str, folded: str) -> Condition:
+    words = func.string_to_array(getattr(SearchDocument, f"{field}_bigrams"), literal_column("' '"))
+    contained: Condition = words.op("@>")(bindparam(None, [folded], type_=ARRAY(Text)))
+    return contained
+
+
+Lookup = Literal["drive", "list", "probe"]
+"""How a condition on cards is written (:class:`carddb.search.conditions.Context` decides):
+
+* ``"drive"``: its list of cards is where the query starts (the one selective term of an AND, or a
+  query of one term);
+* ``"list"``: one list among several, intersected (an AND where no term is selective);
+* ``"probe"``: another term drives; test each candidate card by its id (a correlated EXISTS).
+"""
+
+
+def cards_among(ids: Select[Any], dialect: str, lookup: Lookup = "list") -> Condition:
+    """``cards.id IN (ids)``; when the list drives the query, written so that it is made first and
+    the cards looked up by id.
+
+    PostgreSQL would otherwise turn the list into a semi-join and, misjudging how many documents a
+    trigram search finds, walk every card in name order probing its documents (50 ms instead of 5
+    for a name word over the whole card pool); ``id = ANY(ARRAY(…))`` is computed once, up front.
+    Only for the driving list: several such arrays would be searched one element at a time.
+    """
+    if dialect == "postgresql" and lookup == "drive":
+        listed: Condition = Card.id == any_(func.array(ids.scalar_subquery()))
+        return listed
+    return Card.id.in_(ids)
+
+
+def _check(field: str) -> None:
+    if field not in FIELDS:
+        raise ValueError(f"not a document field: {field!r}")
+
+
+def matching_ids(field: str, folded: str, languages: frozenset[str] | None, dialect: str) -> Select[Any]:
+    """A select of the ids of the cards with a document, in one of ``languages`` (None: any), whose
+    ``field`` contains ``folded`` (a value already folded with :func:`carddb.text.normalize`)."""
+    _check(field)
+    searched = getattr(SearchDocument, field)
+    if dialect == "sqlite":
+        if len(folded) >= _TRIGRAM:
+            return _fts_ids(f"search_{field}", _fts_string(folded), languages)
+        if _is_cjk_pair(folded):
+            return _fts_ids(_BIGRAMS, f"{field}_bigrams : {_fts_string(folded)}", languages)
+        return _document_ids(searched.contains(folded, autoescape=True), languages)
+    condition: Condition = searched.contains(folded, autoescape=True)
+    if _is_cjk_pair(folded):
+        condition = and_(_postgresql_bigram(field, folded), condition)
+    return _document_ids(condition, languages)
+
+
+def matching_cards(
+    field: str,
+    folded: str,
+    languages: frozenset[str] | None,
+    dialect: str,
+    *,
+    self_name: bool = False,
+    lookup: Lookup = "drive",
+) -> Condition:
+    """Cards with a document, in one of ``languages`` (None: any), whose ``field`` contains
+    ``folded`` (a value already folded with :func:`carddb.text.normalize`).
+
+    ``self_name``: ``~`` in the value stands for the card's own name (``text`` only).
+    ``lookup``: see :data:`Lookup`; ``"probe"`` tests each candidate card's documents directly
+    instead of asking the index for every match.
+    """
+    _check(field)
+    searched = getattr(SearchDocument, field)
+    if self_name and "~" in folded:
+        searched = SearchDocument.self_text
+    if lookup == "probe":
+        probe = _document_ids(searched.contains(folded, autoescape=True), languages)
+        return exists(probe.where(SearchDocument.card_id == Card.id))
+    if self_name and "~" in folded:
+        matched = searched.contains(folded, autoescape=True)
+        # Every ~-free piece of the value is in ``text`` too: on SQLite the longest one narrows
+        # the documents to read (PostgreSQL has a trigram index on ``self_text`` itself).
+        piece = max(folded.split("~"), key=len)
+        if dialect == "sqlite" and len(piece) >= _TRIGRAM:
+            fts = table("search_text", column("rowid"), column("search_text"))
+            ids = select(fts.c.rowid).where(
+                fts.c.search_text.op("MATCH")(bindparam(None, _fts_string(piece), type_=Text))
+            )
+            matched = and_(SearchDocument.id.in_(ids), matched)
+        return cards_among(_document_ids(matched, languages), dialect, lookup)
+    return cards_among(matching_ids(field, folded, languages, dialect), dialect, lookup)
+
+
+def required_literal(pattern: str) -> str | None:
+    """The longest run of plain characters that every match of the regular expression ``pattern``
+    contains, folded, when it is three characters or more (None otherwise): ``deals \\d+ damage to
+    any target`` → ``damage to any target``. Conservative: nothing inside groups or classes, nothing
+    when the pattern has an alternation, and a character under ``?``, ``*`` or ``{`` is optional."""
+    if "|" in pattern:
+        return None
+    runs: list[str] = []
+    current: list[str] = []
+
+    def flush() -> None:
+        if current:
+            runs.append("".join(current))
+            current.clear()
+
+    depth = 0
+    index = 0
+    while index < len(pattern):
+        char = pattern[index]
+        index += 1
+        if char == "\\":
+            escaped = pattern[index : index + 1]
+            index += 1
+            if not escaped or escaped.isalnum() or depth:
+                flush()  # \d, \w, \b, a back-reference: not a literal
+                continue
+            char = escaped
+        elif char == "[":
+            flush()
+            index = _class_end(pattern, index)
+            continue
+        elif char in "()":
+            flush()
+            depth += 1 if char == "(" else -1
+            continue
+        elif char == "{":
+            flush()  # a repetition count: skip it
+            closing = pattern.find("}", index)
+            index = len(pattern) if closing < 0 else closing + 1
+            continue
+        elif char in ".^$*+?}" or depth:
+            flush()
+            continue
+        following = pattern[index : index + 1]
+        if following and following in "?*{":
+            flush()  # the character may be absent
+        elif following == "+":
+            current.append(char)
+            flush()
+        else:
+            current.append(char)
+    flush()
+    folded = [normalize(run) for run in runs]
+    best = max(folded, key=len, default="")
+    return best if len(best) >= _TRIGRAM else None
+
+
+def _class_end(pattern: str, index: int) -> int:
+    """The index just after the ``]`` closing a character class that opened before ``index``."""
+    if pattern[index : index + 1] == "^":
+        index += 1
+    if pattern[index : index + 1] == "]":
+        index += 1
+    while index < len(pattern) and pattern[index] != "]":
+        index += 2 if pattern[index] == "\\" else 1
+    return index + 1
