@@ -22,6 +22,7 @@ from carddb.db import migrate
 from carddb.db.engine import default_url
 from carddb.errors import CarddbError, MigrationError
 from carddb.ingest.importer import Progress
+from carddb.notes import format_note
 from carddb.resources import sample_dir
 from carddb.search.results import ORDERS, SearchResult
 from carddb.views import CardView
@@ -76,18 +77,29 @@ def cli(ctx: click.Context, url: str | None) -> None:
 @cli.command("import")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--sample", is_flag=True, help="Import the small real sample shipped with carddb.")
+@click.option(
+    "--card", "card", metavar="NAME", help="The card a card page is about, if the page does not name it."
+)
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+@click.option("-v", "--verbose", is_flag=True, help="Also print what went where (a page's paragraphs, say).")
 @pass_context
-def import_command(obj: Context, paths: tuple[Path, ...], sample: bool, quiet: bool) -> None:
-    """Import MTGJSON files (AllPrintings, set files, or folders of them; plain, .xz, .gz, .bz2)."""
+def import_command(
+    obj: Context, paths: tuple[Path, ...], sample: bool, card: str | None, quiet: bool, verbose: bool
+) -> None:
+    """Import files or folders of them (plain, .xz, .gz, .bz2), each file's kind read from its
+    content: MTGJSON (AllPrintings, set files), Scryfall (bulk cards or rulings, API list pages),
+    the Comprehensive Rules, card pages and rulings pages."""
     targets = list(paths) + ([sample_dir()] if sample else [])
     if not targets:
         raise click.UsageError("give one or more PATHs, or --sample")
     db = obj.db()
     show_bar = not quiet and sys.stderr.isatty()
-    summary = db.import_path(*targets, progress=TqdmProgress if show_bar else None)
+    summary = db.import_path(*targets, progress=TqdmProgress if show_bar else None, card=card)
     for warning in summary.warnings:
         click.echo(f"warning: {warning}", err=True)
+    if verbose:
+        for line in summary.report:
+            click.echo(line)
     click.echo(f"imported {summary.line()}")
     totals = db.counts()
     click.echo(
@@ -148,7 +160,16 @@ def format_card(view: CardView) -> str:
             heading = f"Rulings (in {languages.by_tag(view.rulings_language).english_name}):"
         lines.append(heading)
         for ruling in view.rulings:
-            lines.append(f"  {ruling.date_in(view.language)}: {ruling.text}")
+            date = ruling.date_in(view.language)
+            lines.append(f"  {date}: {ruling.text}" if date else f"  {ruling.text}")
+    if view.notes:
+        lines.append("")
+        lines.append("Notes from rulings and keyword pages:")
+        lines.extend(format_note(note, view.english_name) for note in view.notes)
+    if view.rules:
+        lines.append("")
+        lines.append("Rules mentioned:")
+        lines.extend(f"  {rule}" for rule in view.rules)
     return "\n".join(lines)
 
 
@@ -201,6 +222,31 @@ def format_search(result: SearchResult) -> str:
 def _width(text: str) -> int:
     """Terminal columns of ``text`` (wide CJK characters take two)."""
     return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+
+
+@cli.command("rule")
+@click.argument("query")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pass_context
+def rule_command(obj: Context, query: str, as_json: bool) -> None:
+    """Show a rule of the Comprehensive Rules: by number (702.35, 702.35a) or by a glossary term
+    (madness), with its subrules, examples and the rules it mentions."""
+    from carddb.rules.lookup import format_rule
+
+    view = obj.db().rule(query)
+    click.echo(json.dumps(view.to_dict(), ensure_ascii=False, indent=2) if as_json else format_rule(view))
+
+
+@cli.command("keyword")
+@click.argument("name")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pass_context
+def keyword_command(obj: Context, name: str, as_json: bool) -> None:
+    """Show what the imported rulings and keyword pages say about a keyword or topic (madness, dice)."""
+    from carddb.notes import format_keyword
+
+    view = obj.db().keyword(name)
+    click.echo(json.dumps(view.to_dict(), ensure_ascii=False, indent=2) if as_json else format_keyword(view))
 
 
 @cli.command("languages")

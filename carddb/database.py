@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from os import PathLike
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from sqlalchemy import Engine, func, select
 from sqlalchemy.exc import DBAPIError, OperationalError
@@ -25,6 +26,10 @@ from carddb.ingest.importer import ImportSummary, ProgressFactory, import_paths
 from carddb.search.ast import Query
 from carddb.search.results import SearchResult
 from carddb.views import CardView, LanguageCount
+
+if TYPE_CHECKING:
+    from carddb.notes import KeywordView
+    from carddb.rules.lookup import RuleView
 
 
 class Database:
@@ -46,12 +51,16 @@ class Database:
         *paths: str | PathLike[str],
         progress: ProgressFactory | None = None,
         parallel: bool | None = None,
+        card: str | None = None,
     ) -> ImportSummary:
-        """Import MTGJSON files or folders of them; each file is one transaction.
+        """Import files or folders of them, each file in one transaction, its kind read from its
+        content: MTGJSON (set files, AllPrintings), Scryfall (bulk cards or rulings, API list pages),
+        the Comprehensive Rules, card pages and rulings pages.
 
-        ``parallel`` parses in a second process (default: for big files only).
+        ``parallel`` parses MTGJSON in a second process (default: for big files only). ``card``
+        names the card a card page is about, for a page that does not name it.
         """
-        return import_paths(self.engine, [Path(p) for p in paths], progress, parallel)
+        return import_paths(self.engine, [Path(p) for p in paths], progress, parallel, card)
 
     def card(self, name: str, lang: str | None = None) -> CardView:
         """Find a card by its name in any language and show it in ``lang``.
@@ -86,6 +95,26 @@ class Database:
         parsed = parse_query(query) if isinstance(query, str) else query
         with self.session() as session:
             return search(session, parsed, text, lang=lang, limit=limit, page=page, order=order)
+
+    def rule(self, query: str) -> RuleView:
+        """A rule of the Comprehensive Rules by number (``702.35``, ``702.35a``) or by a glossary
+        term (``madness``), with its subrules, examples and the rules it mentions.
+
+        Raises :class:`~carddb.rules.lookup.RuleNotFoundError` (with suggestions) when nothing
+        matches, or when no rules are imported.
+        """
+        from carddb.rules.lookup import rule_view
+
+        with self.session() as session:
+            return rule_view(session, query)
+
+    def keyword(self, name: str) -> KeywordView:
+        """What the imported rulings and keyword pages say about a keyword or game topic
+        (``madness``, ``dice``), paragraph by paragraph, with their sources."""
+        from carddb.notes import keyword_view
+
+        with self.session() as session:
+            return keyword_view(session, name)
 
     def languages(self) -> list[LanguageCount]:
         """The languages present, with their counts."""

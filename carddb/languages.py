@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from babel import Locale
 from babel.core import get_global, parse_locale
 from babel.dates import format_date as _babel_format_date
+from babel.dates import get_date_format as _babel_date_format
+from babel.dates import parse_date as _babel_parse_date
 
 from carddb.errors import UnknownLanguageError
 from carddb.text import normalize
@@ -58,6 +60,31 @@ class Language:
     def format_date(self, d: datetime.date, format: str = "long") -> str:
         """``d`` formatted by Babel in this language (English when Babel has no locale for it)."""
         return str(_babel_format_date(d, format=format, locale=self.babel_locale or "en"))
+
+    def parse_date(self, text: str) -> datetime.date:
+        """``text`` read as this language's locale writes a short date (``23/07/2021`` in Spanish,
+        ``23.07.2021`` in German), with Babel; :class:`ValueError` naming the expected pattern when
+        it is not written that way or is no real date.
+
+        Babel alone reads leniently (``2021-07-23`` in any locale, and it swaps day and month when
+        the month is out of range), which would turn a page's American date into a wrong one
+        silently: the text must have the shape of the locale's short pattern, and Babel's day and
+        month must be the ones written in their places.
+        """
+        locale = self.babel_locale
+        if locale is None:
+            raise ValueError(f"no locale data to read dates in {self.english_name}")
+        shape, pattern = _short_date_shape(locale)
+        match = shape.fullmatch(text.strip())
+        if match is None:
+            raise ValueError(f"{text!r} is not a date as {self.english_name} writes it ({pattern})")
+        try:
+            parsed = _babel_parse_date(text.strip(), locale=locale, format="short")
+        except (ValueError, IndexError) as exc:
+            raise ValueError(f"{text!r} is not a real date ({pattern}): {exc}") from None
+        if (parsed.day, parsed.month) != (int(match["d"]), int(match["M"])):
+            raise ValueError(f"{text!r} is not a real date ({pattern}: day {match['d']}, month {match['M']})")
+        return parsed
 
     def __str__(self) -> str:
         return self.tag
@@ -105,6 +132,24 @@ _NOT_LANGUAGES = frozenset({"c", "posix"})
 _TAG_LENGTH = 32  # the width of the language columns in the database
 _SYNTHETIC_TAG = re.compile(r"x-[a-z0-9]+(?:-[a-z0-9]+)*")
 _QUALITY = re.compile(r"\s*;\s*q\s*=\s*([0-9.]+)\s*$", re.IGNORECASE)
+
+
+@functools.cache
+def _short_date_shape(babel_locale: str) -> tuple[re.Pattern[str], str]:
+    """A regular expression for dates written in the locale's short pattern (``d/M/yy`` -> day,
+    month and a two- or four-digit year, ``/`` between), and the pattern itself."""
+    pattern = str(_babel_date_format("short", locale=babel_locale).pattern)
+    parts = []
+    for token in re.findall(r"d+|M+|y+|'[^']*'|.", pattern):
+        if token[0] == "d":
+            parts.append(r"(?P<d>\d{1,2})")
+        elif token[0] == "M":
+            parts.append(r"(?P<M>\d{1,2})")
+        elif token[0] == "y":
+            parts.append(r"(?P<y>\d{4}|\d{2})")
+        else:
+            parts.append(re.escape(token.strip("'")))
+    return re.compile("".join(parts)), pattern
 
 
 @functools.cache

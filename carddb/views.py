@@ -7,6 +7,8 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from carddb import languages
+from carddb.notes import NoteView
+from carddb.rules.mentions import MentionedRule
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +74,10 @@ class CardView:
     printings: tuple[PrintingView, ...]
     rulings: tuple[RulingView, ...]
     rulings_language: str
+    notes: tuple[NoteView, ...] = ()
+    """Paragraphs of imported rulings and keyword pages about this card."""
+    rules: tuple[MentionedRule, ...] = ()
+    """The rules its rulings and notes mention, looked up in the stored Comprehensive Rules."""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary; ruling dates come as ISO dates and as the locale writes them."""

@@ -229,13 +229,9 @@ def test_a_json_error_after_japanese_text_names_the_right_line_readably(
 
 
 # -- JSON that is not MTGJSON ----------------------------------------------------------------
+# A JSON array or a Scryfall list page is a Scryfall file now (carddb.ingest.detect): the Scryfall
+# importer refuses those that do not hold cards or rulings (tests/test_scryfall.py).
 NOT_MTGJSON = {
-    "a Scryfall list page": {
-        "object": "list",
-        "has_more": False,
-        "data": [{"object": "card", "name": "Underdark Rift", "lang": "en", "set": "afc"}],
-    },
-    "a JSON array": [{"name": "Underdark Rift"}],
     "a data object that is not a set": {"meta": {}, "data": {"foo": 1}},
 }
 

@@ -24,8 +24,8 @@ from carddb.db import migrate
 from carddb.resources import sample_dir
 
 SUMMARY = re.compile(
-    r"^imported 3 file\(s\), 3 set\(s\) in [\d.]+ s: read 33 printings, \d+ localized entries, "
-    r"179 ruling rows; wrote \d+ card records"
+    r"^imported 3 file\(s\) in [\d.]+ s: 3 set\(s\) with 33 printings, \d+ localized entries "
+    r"and 179 ruling rows read, \d+ card records written"
 )
 
 

@@ -11,6 +11,8 @@ from sqlalchemy.orm import Session
 from carddb import languages
 from carddb.db.models import Card, CardSet, Face, Localization, Printing, PrintingLocalization, Ruling
 from carddb.errors import AmbiguousCardError, CardNotFoundError
+from carddb.notes import card_notes
+from carddb.rules.mentions import MentionedRule, mentions, rule_texts
 from carddb.text import normalize
 from carddb.views import CardView, FaceView, LanguageCount, PrintingView, RulingView
 
@@ -126,6 +128,7 @@ def build_view(
         )
     rulings = _rulings(session, card_id, language)
     rulings_language = rulings[0].language if rulings else language
+    notes = card_notes(session, card_id)
     shown_name = " // ".join(f.name for f in face_views) if len(face_views) > 1 else face_views[0].name
     if len(face_views) > 1 and all(f.language == "en" for f in face_views):
         shown_name = card.name
@@ -142,7 +145,17 @@ def build_view(
         printings=_printings(session, card_id),
         rulings=rulings,
         rulings_language=rulings_language,
+        notes=notes,
+        rules=mentioned_rules(session, [r.text for r in rulings] + [n.text for n in notes]),
     )
+
+
+def mentioned_rules(session: Session, texts: list[str]) -> tuple[MentionedRule, ...]:
+    """Each rule the texts mention (``see rule 702.35``, ``rules 601.2f–h``), once, in order of
+    first mention, looked up in the stored Comprehensive Rules."""
+    numbers = list(dict.fromkeys(number for text in texts for m in mentions(text) for number in m.numbers))
+    stored = rule_texts(session, numbers)
+    return tuple(MentionedRule(number, stored.get(number)) for number in numbers)
 
 
 def _localizations(
@@ -152,12 +165,14 @@ def _localizations(
     whose name is translated at all (some sources leave a face's name in English), newest printing
     first."""
     newest = func.max(CardSet.release_date)
+    # Outer joins: a translation read from a card page is carried by no printing (released: None,
+    # so a printed translation of the same face is preferred).
     rows = session.execute(
         select(Localization, newest, Face.name)
         .join(Face, Face.id == Localization.face_id)
-        .join(PrintingLocalization, PrintingLocalization.localization_id == Localization.id)
-        .join(Printing, Printing.id == PrintingLocalization.printing_id)
-        .join(CardSet, CardSet.code == Printing.set_code)
+        .outerjoin(PrintingLocalization, PrintingLocalization.localization_id == Localization.id)
+        .outerjoin(Printing, Printing.id == PrintingLocalization.printing_id)
+        .outerjoin(CardSet, CardSet.code == Printing.set_code)
         .where(Localization.face_id.in_(face_ids), Localization.language.in_(languages_wanted))
         .group_by(Localization.id, Face.name)
     ).all()

@@ -164,6 +164,9 @@ class Localization(Base):
     flavor: Mapped[str | None] = mapped_column(Text)
     # Hash of (language, name, type line, text, flavor): one row per distinct translation of a face.
     digest: Mapped[str] = mapped_column(String(40))
+    # "printing": carried by printings (a translation no printing carries any more is pruned);
+    # "page": read from a card page, which names no printing (kept).
+    origin: Mapped[str] = mapped_column(String(16), default="printing", server_default="printing")
 
     face: Mapped[Face] = relationship(back_populates="localizations")
 
@@ -193,6 +196,9 @@ class Ruling(Base):
     position: Mapped[int] = mapped_column(Integer)
     # Hash of (language, source, date, text): a ruling repeated on every printing is stored once.
     digest: Mapped[str] = mapped_column(String(40))
+    # For a translated ruling: the digest of the ruling of the same card it translates (same date,
+    # same place in the list), so a re-import of the original, which keeps its digest, keeps the link.
+    original_digest: Mapped[str | None] = mapped_column(String(40))
 
     card: Mapped[Card] = relationship(back_populates="rulings")
 
@@ -234,3 +240,58 @@ class TypeWord(Base):
     word: Mapped[str] = mapped_column(Text, primary_key=True)
     language: Mapped[str] = mapped_column(String(32), primary_key=True)
     english: Mapped[str] = mapped_column(Text, primary_key=True)
+
+
+class Rule(Base):
+    """A numbered rule of the Comprehensive Rules (``702.35``, ``702.35a``; sections ``7.`` and
+    ``702.`` are rules too), with its examples. One edition is stored at a time."""
+
+    __tablename__ = "rules"
+
+    number: Mapped[str] = mapped_column(String(16), primary_key=True)
+    parent: Mapped[str | None] = mapped_column(String(16), index=True)
+    text: Mapped[str] = mapped_column(Text)
+    examples: Mapped[list[str]] = mapped_column(JSON)
+    position: Mapped[int] = mapped_column(Integer)
+
+
+class GlossaryEntry(Base):
+    """A glossary entry of the Comprehensive Rules (``Madness`` → its definition and rule)."""
+
+    __tablename__ = "glossary"
+
+    term: Mapped[str] = mapped_column(Text, primary_key=True)
+    term_norm: Mapped[str] = mapped_column(Text, index=True)
+    text: Mapped[str] = mapped_column(Text)
+    position: Mapped[int] = mapped_column(Integer)
+
+
+class RulesEdition(Base):
+    """The edition of the Comprehensive Rules stored (one row): importing a newer one replaces it."""
+
+    __tablename__ = "rules_editions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    effective: Mapped[dt.date] = mapped_column(Date)
+    source: Mapped[str] = mapped_column(Text)
+    rules: Mapped[int] = mapped_column(Integer)
+    glossary: Mapped[int] = mapped_column(Integer)
+
+
+class Note(Base):
+    """A paragraph of a rulings or keyword page attached to what it is about: a keyword or game
+    topic (``madness``, ``dice``, ``planechase``), a card, or both."""
+
+    __tablename__ = "notes"
+    __table_args__ = (UniqueConstraint("digest"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    topic: Mapped[str | None] = mapped_column(String(64), index=True)
+    card_id: Mapped[int | None] = mapped_column(ForeignKey("cards.id", ondelete="CASCADE"), index=True)
+    language: Mapped[str] = mapped_column(String(32))
+    text: Mapped[str] = mapped_column(Text)
+    source: Mapped[str] = mapped_column(Text)
+    position: Mapped[int] = mapped_column(Integer)
+    # Hash of (topic, card's oracle id, language, text): the same paragraph attached to the same
+    # thing is stored once, whichever page and however many times it was imported.
+    digest: Mapped[str] = mapped_column(String(40))

@@ -1,5 +1,9 @@
 """Importing paths: one transaction per input file, a progress bar on terminals, a summary at the end.
 
+Each file's kind is read from its content (:mod:`carddb.ingest.detect`): MTGJSON here, Scryfall
+(:mod:`carddb.ingest.scryfall`), the Comprehensive Rules (:mod:`carddb.rules.importer`) and card or
+rulings pages (:mod:`carddb.ingest.pages`) in their own modules, all returning a :class:`FileSummary`.
+
 A failure inside a file rolls that file back whole, so the database holds exactly what it held
 before that file; files before it stay imported.
 """
@@ -7,15 +11,17 @@ before that file; files before it stay imported.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from carddb.db.models import Base
 from carddb.errors import SourceError
+from carddb.ingest.detect import detect_format
 from carddb.ingest.loader import Loader
 from carddb.ingest.mtgjson import MTGJSONReader, read_mtgjson
 from carddb.ingest.pipeline import ParallelReader
@@ -37,6 +43,9 @@ class Progress:
 
 @dataclass(frozen=True, slots=True)
 class FileSummary:
+    """What importing one file did. ``kind`` is its format (:data:`carddb.ingest.detect.Format`);
+    ``report`` holds lines for people about where things went (a page's paragraphs, say)."""
+
     path: Path
     sets: tuple[str, ...]
     skipped_sets: tuple[str, ...]
@@ -46,6 +55,10 @@ class FileSummary:
     rulings: int
     seconds: float
     warnings: tuple[str, ...] = ()
+    kind: str = "mtgjson"
+    rules: int = 0
+    notes: int = 0
+    report: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,13 +99,33 @@ class ImportSummary:
     def skipped_sets(self) -> tuple[str, ...]:
         return tuple(s for f in self.files for s in f.skipped_sets)
 
+    @property
+    def rules(self) -> int:
+        return sum(f.rules for f in self.files)
+
+    @property
+    def notes(self) -> int:
+        return sum(f.notes for f in self.files)
+
+    @property
+    def report(self) -> tuple[str, ...]:
+        return tuple(line for f in self.files for line in f.report)
+
     def line(self) -> str:
         """One line for people: what was read, and how long it took."""
-        return (
-            f"{len(self.files)} file(s), {self.sets} set(s) in {self.seconds:.2f} s: read {self.printings} "
-            f"printings, {self.localizations} localized entries, {self.rulings} ruling rows; "
-            f"wrote {self.cards} card records"
-        )
+        parts = []
+        if self.sets or self.printings:
+            parts.append(
+                f"{self.sets} set(s) with {self.printings} printings, {self.localizations} localized entries "
+                f"and {self.rulings} ruling rows read, {self.cards} card records written"
+            )
+        elif self.localizations or self.rulings:
+            parts.append(f"{self.localizations} translations, {self.rulings} rulings")
+        if self.rules:
+            parts.append(f"{self.rules} rules and glossary entries")
+        if self.notes:
+            parts.append(f"{self.notes} page paragraphs")
+        return f"{len(self.files)} file(s) in {self.seconds:.2f} s: " + ("; ".join(parts) or "nothing new")
 
 
 # Files at least this big are parsed in a second process while this one writes.
@@ -104,16 +137,20 @@ def import_paths(
     paths: Iterable[Path],
     progress: ProgressFactory | None = None,
     parallel: bool | None = None,
+    card: str | None = None,
 ) -> ImportSummary:
     """Import every file under ``paths`` in order, each in its own transaction.
 
-    ``parallel``: parse in a second process (None: for files of ``PARALLEL_MIN_BYTES`` or more).
+    ``parallel``: parse MTGJSON in a second process (None: for files of ``PARALLEL_MIN_BYTES`` or
+    more). ``card``: the card a card page is about, for pages that do not name it.
     """
     files = [file for path in paths for file in expand_inputs(Path(path))]
     summaries: list[FileSummary] = []
     try:
         for file in files:
-            summaries.append(import_file(engine, file, progress(file) if progress else Progress(), parallel))
+            summaries.append(
+                import_any(engine, file, progress(file) if progress else Progress(), parallel, card)
+            )
     finally:
         if summaries:
             refresh_statistics(engine)
@@ -142,6 +179,46 @@ def refresh_statistics(engine: Engine) -> None:
             connection.exec_driver_sql("PRAGMA optimize")
 
 
+@contextmanager
+def file_transaction(engine: Engine, path: Path) -> Iterator[Connection]:
+    """One input file's transaction: committed when the block ends, rolled back whole on any
+    error, so the database holds what it held before the file; an error from the database
+    becomes a :class:`SourceError` naming the file."""
+    try:
+        with engine.begin() as connection:
+            yield connection
+    except DBAPIError as exc:
+        reason = str(exc.orig) if exc.orig is not None else str(exc)
+        raise SourceError(path, f"database error, file rolled back: {reason.splitlines()[0]}") from exc
+    except SQLAlchemyError as exc:
+        raise SourceError(path, f"database error, file rolled back: {str(exc).splitlines()[0]}") from exc
+
+
+def import_any(
+    engine: Engine,
+    path: Path,
+    progress: Progress | None = None,
+    parallel: bool | None = None,
+    card: str | None = None,
+) -> FileSummary:
+    """Import one file of any supported kind, in one transaction."""
+    kind = detect_format(path)
+    progress = progress or Progress()
+    if kind == "mtgjson":
+        return import_file(engine, path, progress, parallel)
+    if kind == "scryfall":
+        from carddb.ingest.scryfall import import_scryfall
+
+        return import_scryfall(engine, path, progress)
+    if kind == "rules":
+        from carddb.rules.importer import import_rules
+
+        return import_rules(engine, path, progress)
+    from carddb.ingest.pages import import_page
+
+    return import_page(engine, path, progress, card=card)
+
+
 def import_file(
     engine: Engine, path: Path, progress: Progress | None = None, parallel: bool | None = None
 ) -> FileSummary:
@@ -159,7 +236,7 @@ def import_file(
     skipped: list[str] = []
     cards = printings = localizations = rulings = 0
     try:
-        with engine.begin() as connection:
+        with file_transaction(engine, path) as connection:
             loader = Loader(connection)
             for batch in reader:
                 result = loader.write(batch)
@@ -173,12 +250,6 @@ def import_file(
                 rulings += batch.ruling_entries
             loader.prune()
             index.refresh(connection, loader.touched)
-    except DBAPIError as exc:
-        reason = str(exc.orig) if exc.orig is not None else str(exc)
-        raise SourceError(path, f"database error, file rolled back: {reason.splitlines()[0]}") from exc
-    except SQLAlchemyError as exc:
-        reason = str(exc)
-        raise SourceError(path, f"database error, file rolled back: {reason.splitlines()[0]}") from exc
     finally:
         progress.close()
     warnings = list(reader.warnings)

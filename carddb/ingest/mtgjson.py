@@ -26,8 +26,9 @@ from carddb.ingest.records import (
     RulingRecord,
     SetBatch,
     SetRecord,
+    iso_date,
 )
-from carddb.ingest.sources import TrackingReader, locate_json_error, open_tracked
+from carddb.ingest.sources import json_syntax_error, open_tracked
 
 log = logging.getLogger(__name__)
 
@@ -90,11 +91,11 @@ class MTGJSONReader:
                     ):
                         break
             except ijson.JSONError as exc:
-                raise self._syntax_error(reader, exc) from None
+                raise json_syntax_error(self.path, reader, exc) from None
             except StopIteration:
                 raise MalformedJSONError(self.path, "file is empty", "byte 0") from None
         self.version = str(meta["version"]) if "version" in meta else None
-        self.data_date = _date(meta.get("date"))
+        self.data_date = iso_date(meta.get("date"))
 
     # -- data -------------------------------------------------------------------------------
     def raw_sets(self) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -111,7 +112,7 @@ class MTGJSONReader:
                     elif key in _SET_KEYS:
                         single[key] = value
             except ijson.JSONError as exc:
-                raise self._syntax_error(reader, exc) from None
+                raise json_syntax_error(self.path, reader, exc) from None
         if single:
             missing = _SET_FIELDS - single.keys()
             if missing:
@@ -122,16 +123,6 @@ class MTGJSONReader:
         elif not sets:
             raise NotMTGJSONError(self.path, "no set under 'data': not an MTGJSON set or AllPrintings file")
 
-    def _syntax_error(self, reader: TrackingReader, exc: Exception) -> MalformedJSONError:
-        raw = exc.args[0] if exc.args else ""
-        message = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
-        position = locate_json_error(reader, raw if isinstance(raw, bytes) else message)
-        reason = message.strip().splitlines()[0] if message.strip() else "malformed JSON"
-        reason = reason.removeprefix("parse error: ")
-        if "premature EOF" in message or "Incomplete" in message:
-            reason = "truncated JSON (unexpected end of file)"
-        return MalformedJSONError(self.path, reason, str(position))
-
     def batch(self, where: str, raw: Mapping[str, Any]) -> SetBatch:
         """Records of one set, from its parsed JSON."""
         code = raw.get("code")
@@ -141,7 +132,7 @@ class MTGJSONReader:
         card_set = SetRecord(
             code=code.upper(),
             name=str(raw.get("name") or code),
-            release_date=_date(raw.get("releaseDate")),
+            release_date=iso_date(raw.get("releaseDate")),
             set_type=_opt_str(raw.get("type")),
         )
         groups: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
@@ -217,7 +208,7 @@ class MTGJSONReader:
             return ()
         self._cards_with_rulings.add(oracle_id)
         return tuple(
-            RulingRecord(published=_date(r.get("date")), text=str(r["text"]))
+            RulingRecord(published=iso_date(r.get("date")), text=str(r["text"]))
             for r in _sequence(record.get("rulings"))
             if isinstance(r, dict) and r.get("text")
         )
@@ -326,15 +317,6 @@ def _int(value: object) -> int | None:
         return None
     try:
         return int(str(value))
-    except ValueError:
-        return None
-
-
-def _date(value: object) -> dt.date | None:
-    if not isinstance(value, str) or not value:
-        return None
-    try:
-        return dt.date.fromisoformat(value[:10])
     except ValueError:
         return None
 

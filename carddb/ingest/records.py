@@ -129,3 +129,39 @@ class SetBatch:
     # Localized entries read from the source (before de-duplication), for the import summary.
     localized_entries: int = 0
     ruling_entries: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PrintingsBatch:
+    """Printings from a source that gives part of a set at a time (a Scryfall page or a run of a
+    bulk file), in any order and languages: the loader adds them and never removes what the batch
+    does not hold, unlike a :class:`SetBatch`.
+
+    ``sets`` describes every set the printings name, so a set unknown to the database can be
+    created. A printing may appear several times (once per language Scryfall gives it in): the
+    loader merges them on (set, collector number).
+    """
+
+    sets: tuple[SetRecord, ...]
+    printings: tuple[PrintingRecord, ...]
+    data_date: dt.date | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CardRulings:
+    """Rulings of one card named by its oracle id, from a source that gives rulings apart from
+    cards (Scryfall's rulings file): the loader replaces the card's stored rulings of each source."""
+
+    oracle_id: str
+    rulings: tuple[RulingRecord, ...]
+
+
+def iso_date(value: object) -> dt.date | None:
+    """The date a source writes as ``YYYY-MM-DD`` (a longer timestamp is cut to its date); None
+    for anything else."""
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        return dt.date.fromisoformat(value[:10])
+    except ValueError:
+        return None

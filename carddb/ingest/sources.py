@@ -23,15 +23,17 @@ _OPENERS: dict[str, Callable[[IO[bytes]], io.BufferedIOBase]] = {
     ".gz": lambda raw: gzip.GzipFile(fileobj=raw, mode="rb"),
     ".bz2": lambda raw: bz2.BZ2File(raw, "rb"),
 }
-JSON_SUFFIXES = (".json", ".json.xz", ".json.gz", ".json.bz2")
+_COMPRESSED = ("", ".xz", ".gz", ".bz2")
+INPUT_SUFFIXES = tuple(f"{kind}{packed}" for kind in (".json", ".txt") for packed in _COMPRESSED)
+"""What a folder's files must end with to be imported: JSON sources, text pages and rules."""
 
 
 def expand_inputs(path: Path) -> list[Path]:
-    """A file stands for itself; a folder for the JSON files directly in it, in name order."""
+    """A file stands for itself; a folder for the JSON and text files directly in it, in name order."""
     if path.is_dir():
-        files = sorted(p for p in path.iterdir() if p.is_file() and p.name.lower().endswith(JSON_SUFFIXES))
+        files = sorted(p for p in path.iterdir() if p.is_file() and p.name.lower().endswith(INPUT_SUFFIXES))
         if not files:
-            raise SourceError(path, "folder holds no .json, .json.xz, .json.gz or .json.bz2 files")
+            raise SourceError(path, "folder holds no .json or .txt files (plain, .xz, .gz or .bz2)")
         return files
     if not path.exists():
         raise SourceError(path, "no such file or folder")
@@ -160,3 +162,16 @@ def locate_json_error(reader: TrackingReader, message: str | bytes) -> Position:
     if found < 0:
         return reader.position_of(len(reader.chunk))
     return reader.position_of(found + max(before - 1, 0))
+
+
+def json_syntax_error(path: Path, reader: TrackingReader, exc: Exception) -> MalformedJSONError:
+    """An ijson (yajl) syntax error raised while ``reader`` fed it, as a :class:`MalformedJSONError`
+    naming the file, line and column."""
+    raw = exc.args[0] if exc.args else ""
+    message = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
+    position = locate_json_error(reader, raw if isinstance(raw, bytes) else message)
+    reason = message.strip().splitlines()[0] if message.strip() else "malformed JSON"
+    reason = reason.removeprefix("parse error: ")
+    if "premature EOF" in message or "Incomplete" in message:
+        reason = "truncated JSON (unexpected end of file)"
+    return MalformedJSONError(path, reason, str(position))
