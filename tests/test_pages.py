@@ -493,3 +493,12 @@ def test_page_of_unknown_shape_is_refused_naming_the_file(cards_db: carddb.Datab
         cards_db.import_path(page)
     assert str(raised.value).startswith(str(page))
     assert isinstance(raised.value, SourceError)
+
+
+def test_a_folder_of_pages_and_set_files_imports_the_cards_first(db: carddb.Database) -> None:
+    # The pages' names (000_…, 002_…) sort before the set files' (AFC.json.xz): the cards they
+    # are about are imported first all the same.
+    summary = db.import_path(PAGES)
+
+    assert [f.kind for f in summary.files] == ["mtgjson"] * 4 + ["page"] * 5
+    assert any("Underdark Rift" in line for line in summary.report)

@@ -212,9 +212,11 @@ def test_both_orders_store_the_same_rows(
     db: carddb.Database, db_url: str, tmp_path: Path, order: str
 ) -> None:
     """GK2.json is the MTGJSON record of Gruul Signet GK2 103, made from the page's objects of it."""
-    db.import_path(GK2, PAGE)
+    db.import_path(GK2)
+    db.import_path(PAGE)
     with another_database(db_url, tmp_path) as other:
-        other.import_path(*((GK2, PAGE) if order == "mtgjson first" else (PAGE, GK2)))
+        for path in (GK2, PAGE) if order == "mtgjson first" else (PAGE, GK2):
+            other.import_path(path)  # one call each: a call imports MTGJSON files first
 
         assert state(other) == state(db)
         assert translations(other, "GK2", "103") == translations(db, "GK2", "103")
@@ -647,3 +649,17 @@ def test_a_failure_late_in_a_file_keeps_nothing_of_it(db: carddb.Database, tmp_p
 )
 def test_a_cost_gives_its_mana_value(cost: str, value: float) -> None:
     assert cost_value(cost) == value
+
+
+def test_a_translation_only_scryfall_has_survives_a_later_mtgjson_import(
+    db: carddb.Database, tmp_path: Path
+) -> None:
+    """The MTGJSON record's Japanese entry is left out here (not real data): Scryfall alone has it."""
+    db.import_path(PAGE)
+    document = json.loads(GK2.read_text(encoding="utf-8"))
+    cards = document["data"]["cards"]
+    cards[0]["foreignData"] = [f for f in cards[0]["foreignData"] if f["language"] != "Japanese"]
+    db.import_path(write_json(tmp_path / "GK2.json", document))
+
+    languages = [language for language, _side, _name in translations(db, "GK2", "103")]
+    assert languages == ["de", "en", "es", "fr", "it", "ja"]

@@ -164,8 +164,10 @@ class Localization(Base):
     flavor: Mapped[str | None] = mapped_column(Text)
     # Hash of (language, name, type line, text, flavor): one row per distinct translation of a face.
     digest: Mapped[str] = mapped_column(String(40))
-    # "printing": carried by printings (a translation no printing carries any more is pruned);
-    # "page": read from a card page, which names no printing (kept).
+    # Where it came from: "printing" (a set file) or "scryfall" (a Scryfall file), carried by
+    # printings, pruned when none carries it any more; a set file relinking its printings keeps
+    # the Scryfall ones in languages it does not give. "page": read from a card page, which names
+    # no printing (kept).
     origin: Mapped[str] = mapped_column(String(16), default="printing", server_default="printing")
 
     face: Mapped[Face] = relationship(back_populates="localizations")

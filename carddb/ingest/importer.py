@@ -21,7 +21,7 @@ from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from carddb.db.models import Base
 from carddb.errors import SourceError
-from carddb.ingest.detect import detect_format
+from carddb.ingest.detect import Format, detect_format
 from carddb.ingest.loader import Loader
 from carddb.ingest.mtgjson import MTGJSONReader, read_mtgjson
 from carddb.ingest.pipeline import ParallelReader
@@ -128,6 +128,9 @@ class ImportSummary:
         return f"{len(self.files)} file(s) in {self.seconds:.2f} s: " + ("; ".join(parts) or "nothing new")
 
 
+_KIND_ORDER: tuple[Format, ...] = ("mtgjson", "scryfall", "rules", "page")
+"""The order kinds are imported in when several files are given."""
+
 # Files at least this big are parsed in a second process while this one writes.
 PARALLEL_MIN_BYTES = 8 * 1024 * 1024
 
@@ -145,11 +148,17 @@ def import_paths(
     more). ``card``: the card a card page is about, for pages that do not name it.
     """
     files = [file for path in paths for file in expand_inputs(Path(path))]
+    # Card data first, then what refers to cards (pages name cards; rulings mention rules), each
+    # kind in the order given: a folder of pages and set files imports whatever its names' order.
+    kinds = {file: detect_format(file) for file in files}
+    files.sort(key=lambda file: _KIND_ORDER.index(kinds[file]))
     summaries: list[FileSummary] = []
     try:
         for file in files:
             summaries.append(
-                import_any(engine, file, progress(file) if progress else Progress(), parallel, card)
+                import_any(
+                    engine, file, progress(file) if progress else Progress(), parallel, card, kinds[file]
+                )
             )
     finally:
         if summaries:
@@ -200,9 +209,10 @@ def import_any(
     progress: Progress | None = None,
     parallel: bool | None = None,
     card: str | None = None,
+    kind: Format | None = None,
 ) -> FileSummary:
-    """Import one file of any supported kind, in one transaction."""
-    kind = detect_format(path)
+    """Import one file of any supported kind (``kind``: already detected), in one transaction."""
+    kind = kind or detect_format(path)
     progress = progress or Progress()
     if kind == "mtgjson":
         return import_file(engine, path, progress, parallel)

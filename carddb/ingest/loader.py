@@ -535,13 +535,40 @@ class Loader:
             localizations_t, _LOCALIZATION_COLUMNS, list(new_rows.values()), ["face_id", "digest"]
         )
         self._remember_localizations(sorted({face_id for face_id, _digest in new_rows}))
-        for id_chunk in _chunks(sorted(set(printing_ids.values()))):
-            self.conn.execute(delete(links_t).where(links_t.c.printing_id.in_(id_chunk)))
+        given: dict[int, set[str]] = {}
+        for printing in printings:
+            given.setdefault(printing_ids[printing.collector_number], set()).update(
+                loc.language for loc in printing.localizations
+            )
+        kept = self._replace_links(sorted(given), given)
         link_rows = [
             (printing_id, known[key], multiverse_id) for (printing_id, key), multiverse_id in links.items()
         ]
-        self._insert_new(links_t, _LINK_COLUMNS, link_rows, None)
+        self._insert_new(links_t, _LINK_COLUMNS, link_rows + kept, None)
         return sum(1 for row in new_rows.values() if row[1] != "en")
+
+    def _replace_links(
+        self, printing_ids: Sequence[int], given: dict[int, set[str]]
+    ) -> list[tuple[Any, ...]]:
+        """Remove the translation links of ``printing_ids`` before a set file links them again,
+        and return those to link back: translations only a Scryfall file gave, in a language the
+        set file does not give for that printing (``given``), so no source undoes another."""
+        kept: list[tuple[Any, ...]] = []
+        for chunk in _chunks(printing_ids):
+            for printing_id, localization_id, multiverse_id, language in self.conn.execute(
+                select(
+                    links_t.c.printing_id,
+                    links_t.c.localization_id,
+                    links_t.c.multiverse_id,
+                    localizations_t.c.language,
+                )
+                .join(localizations_t, localizations_t.c.id == links_t.c.localization_id)
+                .where(links_t.c.printing_id.in_(chunk), localizations_t.c.origin == "scryfall")
+            ):
+                if language not in given.get(printing_id, set()):
+                    kept.append((printing_id, localization_id, multiverse_id))
+            self.conn.execute(delete(links_t).where(links_t.c.printing_id.in_(chunk)))
+        return kept
 
     # -- part of a set (Scryfall) ---------------------------------------------------------------
     def write_printings(self, batch: PrintingsBatch) -> PrintingsResult:
@@ -684,7 +711,7 @@ class Loader:
                 carried.add(same)
                 key = (face_id, loc.digest)
                 if key not in known and key not in new_rows:
-                    new_rows[key] = _localization_row(face_id, loc)
+                    new_rows[key] = _localization_row(face_id, loc, "scryfall")
                 links.setdefault((printing_id, key), loc.multiverse_id)
                 added += loc.language != "en"
         self._insert_new(
@@ -775,7 +802,7 @@ class Loader:
         """Remove translations that no printing carries any more (after links were replaced);
         translations read from card pages name no printing and stay."""
         carried = exists().where(links_t.c.localization_id == localizations_t.c.id)
-        self.conn.execute(delete(localizations_t).where(~carried, localizations_t.c.origin == "printing"))
+        self.conn.execute(delete(localizations_t).where(~carried, localizations_t.c.origin != "page"))
 
 
 def _older(incoming: dt.date | None, stored: dt.date | None) -> bool:
@@ -783,11 +810,12 @@ def _older(incoming: dt.date | None, stored: dt.date | None) -> bool:
     return incoming is not None and stored is not None and incoming < stored
 
 
-def _localization_row(face_id: int, loc: LocalizedFace) -> tuple[Any, ...]:
-    """A translation carried by printings, as a row in :data:`_LOCALIZATION_COLUMNS` order."""
+def _localization_row(face_id: int, loc: LocalizedFace, origin: str = "printing") -> tuple[Any, ...]:
+    """A translation carried by printings, as a row in :data:`_LOCALIZATION_COLUMNS` order
+    (``origin``: ``"printing"`` from a whole set file, ``"scryfall"`` from a Scryfall file)."""
     return (
         *(face_id, loc.language, loc.name, loc.name_norm, loc.type_line, loc.text, loc.flavor, loc.digest),
-        "printing",
+        origin,
     )
 
 
