@@ -100,6 +100,17 @@ def percentile(sorted_values: Sequence[float], fraction: float) -> float:
     return sorted_values[index]
 
 
+def postgres_database(args: argparse.Namespace, program: str) -> str | int:
+    """A fresh PostgreSQL database for a benchmark (``--pg-url``, ``$CARDDB_TEST_PG_URL`` or the
+    local default), or exit status 2 after saying why the server is unavailable."""
+    base = str(args.pg_url or os.environ.get(PG_ENV) or DEFAULT_PG_URL)
+    reason = check_postgres(base)
+    if reason is not None:
+        print(f"{program}: PostgreSQL at {base} is unavailable: {reason}", file=sys.stderr)
+        return 2
+    return fresh_postgres(base, args.pg_reset)
+
+
 def prepare(args: argparse.Namespace) -> tuple[str, str, tempfile.TemporaryDirectory[str] | None] | int:
     """The URL to benchmark, a label for it, and the temp dir to clean up; or an exit status.
 
@@ -130,12 +141,10 @@ def prepare(args: argparse.Namespace) -> tuple[str, str, tempfile.TemporaryDirec
         return 2
     url: str | None = None
     if args.backend == "postgres":
-        base = str(args.pg_url or os.environ.get(PG_ENV) or DEFAULT_PG_URL)
-        reason = check_postgres(base)
-        if reason is not None:
-            print(f"lookup_bench: PostgreSQL at {base} is unavailable: {reason}", file=sys.stderr)
-            return 2
-        url = fresh_postgres(base, args.pg_reset)
+        fresh = postgres_database(args, "lookup_bench")
+        if isinstance(fresh, int):
+            return fresh
+        url = fresh
     # The SQLite file and the whole-pool file go here; removed by the caller.
     tmp = tempfile.TemporaryDirectory(prefix="carddb-lookup-bench-")
     url = url or f"sqlite:///{Path(tmp.name) / 'lookup.sqlite'}"

@@ -40,7 +40,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 # The sibling script, found through the path set just above.
-from import_bench import BENCH_DATABASE, CORPUS, DEFAULT_PG_URL, PG_ENV, check_postgres, fresh_postgres, table
+from import_bench import BENCH_DATABASE, CORPUS, DEFAULT_PG_URL, PG_ENV, table
+from lookup_bench import postgres_database
 
 PAGE_NAME = "scryfall/cards-page-multilang-2019.json.xz"
 # Added to every multiverse id of copy k (k * offset): the page's ids are below 500,000 and the
@@ -126,14 +127,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     url: str | None = None
     if args.backend == "postgres":
-        import os
-
-        base = str(args.pg_url or os.environ.get(PG_ENV) or DEFAULT_PG_URL)
-        reason = check_postgres(base)
-        if reason is not None:
-            print(f"scryfall_bench: PostgreSQL at {base} is unavailable: {reason}", file=sys.stderr)
-            return 2
-        url = fresh_postgres(base, args.pg_reset)
+        fresh = postgres_database(args, "scryfall_bench")
+        if isinstance(fresh, int):
+            return fresh
+        url = fresh
 
     import carddb
 
