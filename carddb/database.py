@@ -108,6 +108,14 @@ class Database:
         with self.session() as session:
             return rule_view(session, query)
 
+    def rules(self, query: str) -> tuple[RuleView, ...]:
+        """Like :meth:`rule`, for a query that may name several rules: a list or a range written
+        the way rules and rulings write them (``601.2f–h``, ``603.6 and 603.10``)."""
+        from carddb.rules.lookup import rule_views
+
+        with self.session() as session:
+            return rule_views(session, query)
+
     def keyword(self, name: str) -> KeywordView:
         """What the imported rulings and keyword pages say about a keyword or game topic
         (``madness``, ``dice``), paragraph by paragraph, with their sources."""

@@ -531,3 +531,29 @@ def test_the_rule_command_prints_the_rule(db_url: str, capsys: pytest.CaptureFix
     capsys.readouterr()
     assert main(["--db", db_url, "rule", "Madness"]) == 0
     assert "702.35b Casting a spell using its madness ability" in capsys.readouterr().out
+
+
+def test_a_range_names_each_rule_in_it(rules_db: carddb.Database) -> None:
+    views = rules_db.rules("601.2f-h")
+    assert [view.number for view in views] == ["601.2f", "601.2g", "601.2h"]
+
+
+def test_a_list_names_each_rule_once(rules_db: carddb.Database) -> None:
+    views = rules_db.rules("rules 603.6 and 603.10, 603.6")
+    assert [view.number for view in views] == ["603.6", "603.10"]
+
+
+def test_one_number_or_term_is_one_rule(rules_db: carddb.Database) -> None:
+    assert [view.number for view in rules_db.rules("madness")] == ["702.35"]
+    assert [view.number for view in rules_db.rules("702.35a")] == ["702.35a"]
+
+
+def test_the_rule_command_prints_each_rule_of_a_range(
+    db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--db", db_url, "import", "-q", str(RULES)]) == 0
+    capsys.readouterr()
+    assert main(["--db", db_url, "rule", "601.2f–h"]) == 0
+    out = capsys.readouterr().out
+    assert "601.2f The player determines the total cost" in out
+    assert "601.2h The player pays the total cost" in out

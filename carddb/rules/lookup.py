@@ -124,6 +124,18 @@ def rule_view(session: Session, query: str) -> RuleView:
     raise RuleNotFoundError(query, _term_suggestions(session, normalized) if normalized else ())
 
 
+def rule_views(session: Session, query: str) -> tuple[RuleView, ...]:
+    """The rules ``query`` names: one (as :func:`rule_view`), or several when it is a list or a
+    range written the way rules and rulings write them (``601.2f–h``, ``603.6 and 603.10``)."""
+    cleaned = _PREFIX.sub("", query.strip())
+    if cleaned[:1].isdigit():
+        found = mentions(f"rules {cleaned}")
+        numbers = [number for mention in found for number in mention.numbers]
+        if len(numbers) > 1:
+            return tuple(rule_view(session, number) for number in dict.fromkeys(numbers))
+    return (rule_view(session, query),)
+
+
 # -- finding ------------------------------------------------------------------------------------
 
 
@@ -269,6 +281,9 @@ def _paragraphs(head: str, text: str, indent: str) -> list[str]:
     return [f"{indent}{head}{first}".rstrip()] + [f"{indent}  {line}" for line in rest]
 
 
+_CRUMB_WIDTH = 48
+
+
 def format_rule(view: RuleView) -> str:
     """A rule as text for the CLI: the glossary entry it was found through, where the rule sits
     (chapter › section), the rule and its examples, its subrules indented, the rules it mentions
@@ -280,7 +295,13 @@ def format_rule(view: RuleView) -> str:
         if lines:
             lines.append("")
         if view.ancestors:
-            lines.append(" › ".join(f"{a.number} {a.text}" for a in view.ancestors))
+            # where the rule sits: titles, or a parent rule's opening words
+            lines.append(
+                " › ".join(
+                    textwrap.shorten(f"{a.number} {a.text}", _CRUMB_WIDTH, placeholder=" …")
+                    for a in view.ancestors
+                )
+            )
         lines += _paragraphs(f"{view.number} ", view.text, "")
         for example in view.examples:
             lines += _paragraphs("", example, "  ")
