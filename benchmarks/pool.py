@@ -50,6 +50,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from carddb.characteristics import card_mana_value
+
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO.parent / "shared" / "corpus"
 FACES_NAME = "oracle-faces-20220425.jsonl.xz"
@@ -67,8 +69,6 @@ COLORS = "WUBRG"
 _SYMBOL = re.compile(r"\{([^{}]+)\}")
 _REMINDER = re.compile(r"\([^()]*\)")
 _LAND_TYPES = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
-# Layouts whose card-level mana value is the sum of the halves' (carddb.ingest.loader.SPLIT_LAYOUTS).
-_SUMMED = ("split", "aftermath")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -196,7 +196,7 @@ def card_records(
     )
     values = [mana_value(face["mana_cost"]) for face in faces]
     layout = faces[0]["layout"] or "normal"
-    card_value = sum(values) if layout in _SUMMED else values[0]
+    card_value = card_mana_value(layout, values) or 0.0
     multi = len(faces) > 1
     records = []
     for index, face in enumerate(faces):

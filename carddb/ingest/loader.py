@@ -1,4 +1,4 @@
-"""The one writer: turns records (:mod:`carddb.ingest.records`) into rows, in bulk.
+"""The writer: turns records (:mod:`carddb.ingest.records`) into rows, in bulk.
 
 Every statement is an ``executemany`` of an ``INSERT … ON CONFLICT`` keyed on a natural key, so
 importing the same data twice leaves the same rows, and a newer file updates what changed:
@@ -10,19 +10,18 @@ importing the same data twice leaves the same rows, and a newer file updates wha
 * a card keyed by its name (MTGJSON without ``scryfallOracleId``) joins a stored card of that
   English name instead of becoming a second card of the same name.
 
-Two kinds of batch, because sources give two kinds of wholeness:
+Two kinds of batch, because sources give two kinds of wholeness. :class:`Loader` holds what both
+share (the statements, cards and their name joins, row builders, the transaction's id caches,
+:attr:`Loader.touched`) and writes the whole set:
 
 * :meth:`Loader.write` takes a :class:`SetBatch`, a whole set (MTGJSON): printings that vanished
   from a newer version of the set are removed (only printings MTGJSON made: those with an MTGJSON
   uuid; a printing only Scryfall knows stays), its printings' translation links are replaced, and
-  translations no printing carries any more are pruned at the end of the file;
-* :meth:`Loader.write_printings` takes a :class:`PrintingsBatch`, part of a set (a Scryfall page or
-  a run of a bulk file): it only adds. Sets and printings are created when missing and otherwise
-  only filled in; a translation is linked unless the printing already carries one in that language
-  with the same name (MTGJSON's, say); cards are replaced only by dated data at least as new as
-  what is stored, since a Scryfall file has no date of its own (see :mod:`carddb.ingest.scryfall`).
+  translations no printing carries any more are pruned at the end of the file
+  (:meth:`Loader.prune`).
 
-:meth:`Loader.write_card_rulings` replaces, per card and source, the rulings a rulings file gives.
+Part of a set (Scryfall), which only adds, is written by the subclass
+:class:`carddb.ingest.part_loader.PartLoader`.
 
 The caller owns the transaction (one per input file, see :mod:`carddb.ingest.importer`).
 """
@@ -31,10 +30,10 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Table, case, delete, exists, func, select
+from sqlalchemy import Connection, Table, delete, exists, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Compiled
 
@@ -42,25 +41,22 @@ from carddb.characteristics import card_mana_value, stat_value, type_bits
 from carddb.db.models import Card, CardSet, Face, Localization, Printing, PrintingLocalization, Ruling
 from carddb.ingest.records import (
     CardRecord,
-    CardRulings,
     LocalizedFace,
     PrintingRecord,
-    PrintingsBatch,
     RulingRecord,
     SetBatch,
-    SetRecord,
     normalize_name,
 )
 from carddb.text import normalize
 
 T = TypeVar("T")
-_LOCALIZATION_COLUMNS = (
+LOCALIZATION_COLUMNS = (
     *("face_id", "language", "name", "name_norm", "type_line", "text", "flavor", "digest", "origin"),
 )
-_LINK_COLUMNS = ("printing_id", "localization_id", "multiverse_id")
-_RULING_COLUMNS = ("card_id", "language", "source", "published", "text", "position", "digest")
+LINK_COLUMNS = ("printing_id", "localization_id", "multiverse_id")
+RULING_COLUMNS = ("card_id", "language", "source", "published", "text", "position", "digest")
 _CHUNK = 500
-_ID_CACHE_LIMIT = 400_000
+ID_CACHE_LIMIT = 400_000
 
 sets_t: Table = CardSet.__table__  # type: ignore[assignment]
 cards_t: Table = Card.__table__  # type: ignore[assignment]
@@ -71,7 +67,7 @@ links_t: Table = PrintingLocalization.__table__  # type: ignore[assignment]
 rulings_t: Table = Ruling.__table__  # type: ignore[assignment]
 
 
-def _chunks(items: Sequence[T], size: int = _CHUNK) -> Iterator[Sequence[T]]:
+def chunks(items: Sequence[T], size: int = _CHUNK) -> Iterator[Sequence[T]]:
     for start in range(0, len(items), size):
         yield items[start : start + size]
 
@@ -86,26 +82,6 @@ class BatchResult:
     printings: int = 0
     localizations: int = 0
     rulings: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class PrintingsResult:
-    """What writing a :class:`PrintingsBatch` did. ``printing_ids`` are the rows the batch's
-    printings are (new or not); ``localizations`` the translations (not English) newly linked;
-    ``conflicts`` the printings skipped because the database files them under another card."""
-
-    cards: int
-    printing_ids: frozenset[int]
-    localizations: int
-    conflicts: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class RulingsResult:
-    """What writing rulings did: rows written, and entries whose card the database does not hold."""
-
-    written: int
-    unknown: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,21 +102,14 @@ def not_older(incoming: dt.date | None, stored: dt.date | None) -> bool:
     return not _older(incoming, stored)
 
 
-def dated_not_older(incoming: dt.date | None, stored: dt.date | None) -> bool:
-    """Scryfall: undated data replaces only undated data; dated data, anything not newer than it.
-    So an undated Scryfall page never undoes a dated MTGJSON or Scryfall bulk file."""
-    if stored is None:
-        return True
-    return incoming is not None and incoming >= stored
-
-
 def keyed_by_name(key: str) -> bool:
     """MTGJSON keys a card without ``scryfallOracleId`` as ``name:<name>``."""
     return key.startswith("name:")
 
 
 class Loader:
-    """Writes set batches through one connection inside the caller's transaction."""
+    """Writes whole-set batches through one connection inside the caller's transaction
+    (:class:`~carddb.ingest.part_loader.PartLoader` writes part of a set)."""
 
     def __init__(self, connection: Connection) -> None:
         self.conn = connection
@@ -157,11 +126,6 @@ class Loader:
         self.touched: set[int] = set()
         # Card keys joined to a stored card by name, for the caller's warnings.
         self.name_joins: list[NameJoin] = []
-        # Sets a PrintingsBatch already made sure of, and per card the next ruling position and
-        # the (card, source) pairs whose stored rulings this transaction already replaced.
-        self._sets_seen: set[str] = set()
-        self._ruling_positions: dict[int, int] = {}
-        self._rulings_replaced: set[tuple[int, str]] = set()
 
     # -- statements ---------------------------------------------------------------------------
     def _upsert(self, table: Table, rows: list[dict[str, Any]], keys: Sequence[str]) -> None:
@@ -251,12 +215,12 @@ class Loader:
 
     def _supersede_page_rulings(self, rows: Sequence[tuple[Any, ...]]) -> None:
         """Remove the undated rulings a card page gave (source ``page``) that ``rows`` (in
-        :data:`_RULING_COLUMNS` order) now bring from a dated source: same card, same language,
+        :data:`RULING_COLUMNS` order) now bring from a dated source: same card, same language,
         the same text once folded."""
         incoming = {(row[0], row[1], normalize(row[4])) for row in rows}
         card_ids = sorted({row[0] for row in rows})
         stale: list[int] = []
-        for chunk in _chunks(card_ids):
+        for chunk in chunks(card_ids):
             for ruling_id, card_id, language, text in self.conn.execute(
                 select(rulings_t.c.id, rulings_t.c.card_id, rulings_t.c.language, rulings_t.c.text).where(
                     rulings_t.c.card_id.in_(chunk), rulings_t.c.source == "page"
@@ -264,11 +228,11 @@ class Loader:
             ):
                 if (card_id, language, normalize(text)) in incoming:
                     stale.append(ruling_id)
-        for chunk in _chunks(stale):
+        for chunk in chunks(stale):
             self.conn.execute(delete(rulings_t).where(rulings_t.c.id.in_(chunk)))
 
     def _ruling_row(self, card_id: int, ruling: RulingRecord, position: int) -> tuple[Any, ...]:
-        """A ``rulings`` row in :data:`_RULING_COLUMNS` order."""
+        """A ``rulings`` row in :data:`RULING_COLUMNS` order."""
         published = self._date(ruling.published)
         return (card_id, ruling.language, ruling.source, published, ruling.text, position, ruling.digest)
 
@@ -278,39 +242,7 @@ class Loader:
             return value
         return value.isoformat()
 
-    # -- one set ----------------------------------------------------------------------------
-    def write(self, batch: SetBatch) -> BatchResult:
-        code = batch.set.code
-        stored_date = self.conn.execute(select(sets_t.c.data_date).where(sets_t.c.code == code)).scalar()
-        if _older(batch.data_date, stored_date):
-            return BatchResult(set_code=code, written=False)
-        self._upsert(
-            sets_t,
-            [
-                {
-                    "code": code,
-                    "name": batch.set.name,
-                    "release_date": batch.set.release_date,
-                    "set_type": batch.set.set_type,
-                    "data_date": batch.data_date,
-                }
-            ],
-            ["code"],
-        )
-        cards_written = self._write_cards([p.card for p in batch.printings], batch.data_date)
-        rulings = self._write_rulings(cards_written, batch.printings)
-        printing_ids = self._write_printings(code, batch.printings, batch.data_date)
-        localizations = self._write_localizations(batch.printings, printing_ids)
-        self.touched.update(self._card_ids[p.card.oracle_id] for p in batch.printings)
-        return BatchResult(
-            set_code=code,
-            written=True,
-            cards=len(cards_written),
-            printings=len(printing_ids),
-            localizations=localizations,
-            rulings=rulings,
-        )
-
+    # -- cards and translation ids, for either kind of batch -----------------------------------
     def _write_cards(
         self,
         cards: Iterable[CardRecord],
@@ -332,7 +264,7 @@ class Loader:
             return {}
         oracle_ids = list(fresh)
         stored: dict[str, dt.date | None] = {}
-        for chunk in _chunks(oracle_ids):
+        for chunk in chunks(oracle_ids):
             for oracle_id, date in self.conn.execute(
                 select(cards_t.c.oracle_id, cards_t.c.data_date).where(cards_t.c.oracle_id.in_(chunk))
             ):
@@ -364,7 +296,7 @@ class Loader:
         incoming_by_stored: dict[str, list[str]] = {}
         for key, stored_key in keys.items():
             incoming_by_stored.setdefault(stored_key, []).append(key)
-        for chunk in _chunks(list(incoming_by_stored)):
+        for chunk in chunks(list(incoming_by_stored)):
             for card_id, oracle_id in self.conn.execute(
                 select(cards_t.c.id, cards_t.c.oracle_id).where(cards_t.c.oracle_id.in_(chunk))
             ):
@@ -401,7 +333,7 @@ class Loader:
             ["card_id", "side"],
         )
         card_ids = [self._card_ids[o] for o in oracle_ids]
-        for id_chunk in _chunks(card_ids):
+        for id_chunk in chunks(card_ids):
             for face_id, card_id, side in self.conn.execute(
                 select(faces_t.c.id, faces_t.c.card_id, faces_t.c.side).where(faces_t.c.card_id.in_(id_chunk))
             ):
@@ -419,7 +351,7 @@ class Loader:
         for key in keys:
             by_norm.setdefault(normalize_name(cards[key].name), []).append(key)
         found: dict[str, list[tuple[str, dt.date | None, str]]] = {}
-        for chunk in _chunks(list(by_norm)):
+        for chunk in chunks(list(by_norm)):
             for oracle_id, date, name, norm in self.conn.execute(
                 select(cards_t.c.oracle_id, cards_t.c.data_date, cards_t.c.name, cards_t.c.name_norm).where(
                     cards_t.c.name_norm.in_(chunk)
@@ -436,6 +368,49 @@ class Loader:
             self.name_joins.append(NameJoin(key, name, oracle_id))
         return joined
 
+    def _remember_localizations(self, face_ids: Sequence[int]) -> None:
+        """Cache the ids of every stored translation of ``face_ids``."""
+        for face_chunk in chunks(face_ids):
+            for loc_id, face_id, digest in self.conn.execute(
+                select(localizations_t.c.id, localizations_t.c.face_id, localizations_t.c.digest).where(
+                    localizations_t.c.face_id.in_(face_chunk)
+                )
+            ).all():
+                self._localization_ids[(face_id, digest)] = loc_id
+
+    # -- one set ----------------------------------------------------------------------------
+    def write(self, batch: SetBatch) -> BatchResult:
+        code = batch.set.code
+        stored_date = self.conn.execute(select(sets_t.c.data_date).where(sets_t.c.code == code)).scalar()
+        if _older(batch.data_date, stored_date):
+            return BatchResult(set_code=code, written=False)
+        self._upsert(
+            sets_t,
+            [
+                {
+                    "code": code,
+                    "name": batch.set.name,
+                    "release_date": batch.set.release_date,
+                    "set_type": batch.set.set_type,
+                    "data_date": batch.data_date,
+                }
+            ],
+            ["code"],
+        )
+        cards_written = self._write_cards([p.card for p in batch.printings], batch.data_date)
+        rulings = self._write_rulings(cards_written, batch.printings)
+        printing_ids = self._write_printings(code, batch.printings, batch.data_date)
+        localizations = self._write_localizations(batch.printings, printing_ids)
+        self.touched.update(self._card_ids[p.card.oracle_id] for p in batch.printings)
+        return BatchResult(
+            set_code=code,
+            written=True,
+            cards=len(cards_written),
+            printings=len(printing_ids),
+            localizations=localizations,
+            rulings=rulings,
+        )
+
     def _write_rulings(self, written: dict[int, CardRecord], printings: Sequence[PrintingRecord]) -> int:
         """Replace the rulings of each card written, per (language, source) the batch carries."""
         if not written:
@@ -447,7 +422,7 @@ class Loader:
                 by_card[card_id] = printing.rulings
         replaced = {(r.language, r.source) for rulings in by_card.values() for r in rulings}
         for language, source in replaced or {("en", "wotc")}:
-            for chunk in _chunks(list(by_card)):
+            for chunk in chunks(list(by_card)):
                 self.conn.execute(
                     delete(rulings_t).where(
                         rulings_t.c.card_id.in_(chunk),
@@ -468,13 +443,13 @@ class Loader:
                 seen.add(digest)
                 rows.append(self._ruling_row(card_id, ruling, len(seen) - 1))
         self._supersede_page_rulings(rows)
-        self._insert_new(rulings_t, _RULING_COLUMNS, rows, ["card_id", "digest"])
+        self._insert_new(rulings_t, RULING_COLUMNS, rows, ["card_id", "digest"])
         return len(rows)
 
     def _stored_rulings(self, card_ids: Sequence[int]) -> set[tuple[int, str, dt.date | None, str]]:
         """(card, language, date, text) of the stored rulings of ``card_ids``."""
         found: set[tuple[int, str, dt.date | None, str]] = set()
-        for chunk in _chunks(card_ids):
+        for chunk in chunks(card_ids):
             for card_id, language, published, text in self.conn.execute(
                 select(
                     rulings_t.c.card_id, rulings_t.c.language, rulings_t.c.published, rulings_t.c.text
@@ -508,7 +483,7 @@ class Loader:
             elif uuid is not None:
                 stale.append(printing_id)
                 self.touched.add(card_id)
-        for chunk in _chunks(stale):
+        for chunk in chunks(stale):
             self.conn.execute(delete(links_t).where(links_t.c.printing_id.in_(chunk)))
             self.conn.execute(delete(printings_t).where(printings_t.c.id.in_(chunk)))
         return ids
@@ -516,7 +491,7 @@ class Loader:
     def _write_localizations(self, printings: Sequence[PrintingRecord], printing_ids: dict[str, int]) -> int:
         """Store each distinct translation once and link every printing to the ones it carries."""
         known = self._localization_ids
-        if len(known) > _ID_CACHE_LIMIT:
+        if len(known) > ID_CACHE_LIMIT:
             known.clear()  # bounded memory, whatever the input size
         new_rows: dict[tuple[int, str], tuple[Any, ...]] = {}
         links: dict[tuple[int, tuple[int, str]], int | None] = {}
@@ -529,10 +504,10 @@ class Loader:
                     continue
                 key = (face_id, loc.digest)
                 if key not in known and key not in new_rows:
-                    new_rows[key] = _localization_row(face_id, loc)
+                    new_rows[key] = localization_row(face_id, loc)
                 links.setdefault((printing_id, key), loc.multiverse_id)
         self._insert_new(
-            localizations_t, _LOCALIZATION_COLUMNS, list(new_rows.values()), ["face_id", "digest"]
+            localizations_t, LOCALIZATION_COLUMNS, list(new_rows.values()), ["face_id", "digest"]
         )
         self._remember_localizations(sorted({face_id for face_id, _digest in new_rows}))
         given: dict[int, set[str]] = {}
@@ -544,7 +519,7 @@ class Loader:
         link_rows = [
             (printing_id, known[key], multiverse_id) for (printing_id, key), multiverse_id in links.items()
         ]
-        self._insert_new(links_t, _LINK_COLUMNS, link_rows + kept, None)
+        self._insert_new(links_t, LINK_COLUMNS, link_rows + kept, None)
         return sum(1 for row in new_rows.values() if row[1] != "en")
 
     def _replace_links(
@@ -554,7 +529,7 @@ class Loader:
         and return those to link back: translations only a Scryfall file gave, in a language the
         set file does not give for that printing (``given``), so no source undoes another."""
         kept: list[tuple[Any, ...]] = []
-        for chunk in _chunks(printing_ids):
+        for chunk in chunks(printing_ids):
             for printing_id, localization_id, multiverse_id, language in self.conn.execute(
                 select(
                     links_t.c.printing_id,
@@ -570,234 +545,6 @@ class Loader:
             self.conn.execute(delete(links_t).where(links_t.c.printing_id.in_(chunk)))
         return kept
 
-    # -- part of a set (Scryfall) ---------------------------------------------------------------
-    def write_printings(self, batch: PrintingsBatch) -> PrintingsResult:
-        """Add printings that are part of a set (see the module docstring): nothing the batch does
-        not hold is removed, and what is stored is filled in, not replaced, except cards, which
-        dated data at least as new replaces (:func:`dated_not_older`)."""
-        self._ensure_sets(batch.sets)
-        written = self._write_cards(
-            [p.card for p in batch.printings], batch.data_date, dated_not_older, lambda _key: True
-        )
-        merged = _merge_printings(batch.printings)
-        stored = self._fill_printings(merged, batch.data_date)
-        kept: dict[int, PrintingRecord] = {}
-        conflicts: list[str] = []
-        for key, printing in merged.items():
-            printing_id, card_id = stored[key]
-            if card_id != self._card_ids[printing.card.oracle_id]:
-                conflicts.append(self._conflict(key, card_id, printing.card))
-                continue
-            kept[printing_id] = printing
-        added = self._add_localizations(kept)
-        self.touched.update(self._card_ids[p.card.oracle_id] for p in kept.values())
-        return PrintingsResult(
-            cards=len(written),
-            printing_ids=frozenset(kept),
-            localizations=added,
-            conflicts=tuple(conflicts),
-        )
-
-    def _ensure_sets(self, sets: Sequence[SetRecord]) -> None:
-        """Create the sets the database lacks; fill in a stored set's missing release date and
-        type. A set's name and ``data_date`` stay: they are the whole-set source's."""
-        fresh = {s.code: s for s in sets if s.code not in self._sets_seen}
-        if not fresh:
-            return
-        rows = [
-            {
-                "code": s.code,
-                "name": s.name,
-                "release_date": s.release_date,
-                "set_type": s.set_type,
-                "data_date": None,
-            }
-            for s in fresh.values()
-        ]
-        stmt = self._dialect.insert(sets_t)
-        self.conn.execute(
-            stmt.on_conflict_do_update(
-                index_elements=["code"],
-                set_={
-                    "release_date": func.coalesce(sets_t.c.release_date, stmt.excluded.release_date),
-                    "set_type": func.coalesce(sets_t.c.set_type, stmt.excluded.set_type),
-                },
-            ),
-            rows,
-        )
-        self._sets_seen.update(fresh)
-
-    def _fill_printings(
-        self, printings: dict[tuple[str, str], PrintingRecord], data_date: dt.date | None
-    ) -> dict[tuple[str, str], tuple[int, int]]:
-        """Create the printings the database lacks and fill in the empty columns of stored ones
-        (a printing first seen in Italian gets its English Scryfall id later); return each
-        printing's id and the card it is stored under."""
-        rows = [
-            self._printing_row(set_code, number, p, data_date) for (set_code, number), p in printings.items()
-        ]
-        if rows:
-            stmt = self._dialect.insert(printings_t)
-            self.conn.execute(
-                stmt.on_conflict_do_update(
-                    index_elements=["set_code", "collector_number"],
-                    set_={
-                        "rarity": func.coalesce(printings_t.c.rarity, stmt.excluded.rarity),
-                        "scryfall_id": func.coalesce(printings_t.c.scryfall_id, stmt.excluded.scryfall_id),
-                        "multiverse_id": func.coalesce(
-                            printings_t.c.multiverse_id, stmt.excluded.multiverse_id
-                        ),
-                        "identifiers": case(
-                            (printings_t.c.scryfall_id.is_(None), stmt.excluded.identifiers),
-                            else_=printings_t.c.identifiers,
-                        ),
-                    },
-                ),
-                rows,
-            )
-        numbers_by_set: dict[str, list[str]] = {}
-        for set_code, number in printings:
-            numbers_by_set.setdefault(set_code, []).append(number)
-        found: dict[tuple[str, str], tuple[int, int]] = {}
-        for set_code, numbers in numbers_by_set.items():
-            for chunk in _chunks(numbers):
-                for printing_id, number, card_id in self.conn.execute(
-                    select(printings_t.c.id, printings_t.c.collector_number, printings_t.c.card_id).where(
-                        printings_t.c.set_code == set_code, printings_t.c.collector_number.in_(chunk)
-                    )
-                ):
-                    found[(set_code, number)] = (printing_id, card_id)
-        return found
-
-    def _conflict(self, key: tuple[str, str], stored_card_id: int, card: CardRecord) -> str:
-        stored_name = self.conn.execute(select(cards_t.c.name).where(cards_t.c.id == stored_card_id)).scalar()
-        return (
-            f"printing {key[0]} {key[1]} is stored as {stored_name!r}, not {card.name!r} "
-            f"(oracle id {card.oracle_id}); its translations were not added"
-        )
-
-    def _add_localizations(self, printings: dict[int, PrintingRecord]) -> int:
-        """Link each printing to the translations it carries, unless it already carries one in that
-        language with the same name (from MTGJSON, or an earlier import); return how many
-        translations that are not English were linked."""
-        known = self._localization_ids
-        if len(known) > _ID_CACHE_LIMIT:
-            known.clear()  # bounded memory, whatever the input size
-        carried: set[tuple[int, int, str, str]] = set()
-        for chunk in _chunks(sorted(printings)):
-            for row in self.conn.execute(
-                select(
-                    links_t.c.printing_id,
-                    localizations_t.c.face_id,
-                    localizations_t.c.language,
-                    localizations_t.c.name_norm,
-                )
-                .join(localizations_t, localizations_t.c.id == links_t.c.localization_id)
-                .where(links_t.c.printing_id.in_(chunk))
-            ):
-                carried.add((row[0], row[1], row[2], row[3]))
-        new_rows: dict[tuple[int, str], tuple[Any, ...]] = {}
-        links: dict[tuple[int, tuple[int, str]], int | None] = {}
-        added = 0
-        for printing_id, printing in printings.items():
-            card_id = self._card_ids[printing.card.oracle_id]
-            for loc in printing.localizations:
-                face_id = self._face_ids.get((card_id, loc.side))
-                if face_id is None:
-                    continue
-                same = (printing_id, face_id, loc.language, loc.name_norm)
-                if same in carried:
-                    continue
-                carried.add(same)
-                key = (face_id, loc.digest)
-                if key not in known and key not in new_rows:
-                    new_rows[key] = _localization_row(face_id, loc, "scryfall")
-                links.setdefault((printing_id, key), loc.multiverse_id)
-                added += loc.language != "en"
-        self._insert_new(
-            localizations_t, _LOCALIZATION_COLUMNS, list(new_rows.values()), ["face_id", "digest"]
-        )
-        self._remember_localizations(sorted({face_id for face_id, _digest in new_rows}))
-        link_rows = [
-            (printing_id, known[key], multiverse_id) for (printing_id, key), multiverse_id in links.items()
-        ]
-        self._insert_new(links_t, _LINK_COLUMNS, link_rows, ["printing_id", "localization_id"])
-        return added
-
-    def _remember_localizations(self, face_ids: Sequence[int]) -> None:
-        """Cache the ids of every stored translation of ``face_ids``."""
-        for face_chunk in _chunks(face_ids):
-            for loc_id, face_id, digest in self.conn.execute(
-                select(localizations_t.c.id, localizations_t.c.face_id, localizations_t.c.digest).where(
-                    localizations_t.c.face_id.in_(face_chunk)
-                )
-            ).all():
-                self._localization_ids[(face_id, digest)] = loc_id
-
-    # -- rulings apart from cards (Scryfall) -----------------------------------------------------
-    def write_card_rulings(self, entries: Sequence[CardRulings]) -> RulingsResult:
-        """Store rulings given per oracle id. The first time this transaction meets a card and a
-        source, the card's stored rulings of that source (and language) are replaced; a stored
-        ruling with the same date and text under another source (MTGJSON calls every ruling
-        "wotc") is removed, so each ruling is kept once, with the source the file gives. Entries
-        for cards the database does not hold are counted, not stored."""
-        by_key: dict[str, list[RulingRecord]] = {}
-        for entry in entries:
-            by_key.setdefault(entry.oracle_id, []).extend(entry.rulings)
-        ids = {key: self._card_ids[key] for key in by_key if key in self._card_ids}
-        for chunk in _chunks([key for key in by_key if key not in ids]):
-            for card_id, oracle_id in self.conn.execute(
-                select(cards_t.c.id, cards_t.c.oracle_id).where(cards_t.c.oracle_id.in_(chunk))
-            ):
-                ids[oracle_id] = card_id
-        unknown = sum(len(rulings) for key, rulings in by_key.items() if key not in ids)
-        incoming = [(ids[key], ruling) for key, rulings in by_key.items() if key in ids for ruling in rulings]
-        if not incoming:
-            return RulingsResult(written=0, unknown=unknown)
-        first: dict[tuple[str, str], set[int]] = {}
-        for card_id, ruling in incoming:
-            pair = (card_id, ruling.source)
-            if pair not in self._rulings_replaced:
-                first.setdefault((ruling.language, ruling.source), set()).add(card_id)
-        for (language, source), replaced in first.items():
-            self._rulings_replaced.update((card_id, source) for card_id in replaced)
-            for replaced_chunk in _chunks(sorted(replaced)):
-                self.conn.execute(
-                    delete(rulings_t).where(
-                        rulings_t.c.card_id.in_(replaced_chunk),
-                        rulings_t.c.language == language,
-                        rulings_t.c.source == source,
-                    )
-                )
-        wanted = {(card_id, r.language, r.published, r.text): r.source for card_id, r in incoming}
-        card_ids = sorted({card_id for card_id, _ruling in incoming})
-        copies: list[int] = []
-        for id_chunk in _chunks(card_ids):
-            for row in self.conn.execute(
-                select(
-                    rulings_t.c.id,
-                    rulings_t.c.card_id,
-                    rulings_t.c.language,
-                    rulings_t.c.published,
-                    rulings_t.c.text,
-                    rulings_t.c.source,
-                ).where(rulings_t.c.card_id.in_(id_chunk))
-            ):
-                wanted_source = wanted.get((row[1], row[2], row[3], row[4]))
-                if wanted_source is not None and wanted_source != row[5]:
-                    copies.append(row[0])
-        for copy_chunk in _chunks(copies):
-            self.conn.execute(delete(rulings_t).where(rulings_t.c.id.in_(copy_chunk)))
-        rows: list[tuple[Any, ...]] = []
-        for card_id, ruling in incoming:
-            position = self._ruling_positions.get(card_id, 0)
-            self._ruling_positions[card_id] = position + 1
-            rows.append(self._ruling_row(card_id, ruling, position))
-        self._supersede_page_rulings(rows)
-        self._insert_new(rulings_t, _RULING_COLUMNS, rows, ["card_id", "digest"])
-        self.touched.update(card_ids)
-        return RulingsResult(written=len(rows), unknown=unknown)
-
     def prune(self) -> None:
         """Remove translations that no printing carries any more (after links were replaced);
         translations read from card pages name no printing and stay."""
@@ -810,33 +557,10 @@ def _older(incoming: dt.date | None, stored: dt.date | None) -> bool:
     return incoming is not None and stored is not None and incoming < stored
 
 
-def _localization_row(face_id: int, loc: LocalizedFace, origin: str = "printing") -> tuple[Any, ...]:
-    """A translation carried by printings, as a row in :data:`_LOCALIZATION_COLUMNS` order
+def localization_row(face_id: int, loc: LocalizedFace, origin: str = "printing") -> tuple[Any, ...]:
+    """A translation carried by printings, as a row in :data:`LOCALIZATION_COLUMNS` order
     (``origin``: ``"printing"`` from a whole set file, ``"scryfall"`` from a Scryfall file)."""
     return (
         *(face_id, loc.language, loc.name, loc.name_norm, loc.type_line, loc.text, loc.flavor, loc.digest),
         origin,
     )
-
-
-def _merge_printings(printings: Iterable[PrintingRecord]) -> dict[tuple[str, str], PrintingRecord]:
-    """One record per (set, collector number): Scryfall gives a printing once per language. The
-    identifiers come from the record that has a Scryfall id (the English one), the translations
-    from all of them."""
-    merged: dict[tuple[str, str], PrintingRecord] = {}
-    for printing in printings:
-        key = (printing.set_code, printing.collector_number)
-        before = merged.get(key)
-        if before is None:
-            merged[key] = printing
-            continue
-        ids_from = before if before.scryfall_id is not None or printing.scryfall_id is None else printing
-        merged[key] = replace(
-            before,
-            rarity=before.rarity or printing.rarity,
-            scryfall_id=ids_from.scryfall_id,
-            multiverse_id=ids_from.multiverse_id,
-            identifiers=ids_from.identifiers,
-            localizations=before.localizations + printing.localizations,
-        )
-    return merged

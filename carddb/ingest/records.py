@@ -1,7 +1,8 @@
 """Plain records that every source format yields and the one loader writes.
 
 Sources (MTGJSON today; Scryfall and card pages later) turn their files into these frozen values;
-:mod:`carddb.ingest.loader` is the only code that turns them into rows.
+:mod:`carddb.ingest.loader` (with its subclass in :mod:`carddb.ingest.part_loader`) is the only
+code that turns them into rows.
 """
 
 from __future__ import annotations

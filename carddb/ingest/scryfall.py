@@ -19,16 +19,17 @@ translation in that language with the same name (MTGJSON's ``foreignData``, or a
 gets no second one.
 
 **Part of a set, never the whole.** A page or a run of a bulk file holds part of a set, so the
-import only adds (:meth:`carddb.ingest.loader.Loader.write_printings`): no printing or translation
-is removed, a stored set or printing is only filled in, and ``sets.data_date`` (which says a whole
-set of that date is stored) is left to whole-set sources.
+import only adds (:meth:`carddb.ingest.part_loader.PartLoader.write_printings`): no printing or
+translation is removed, a stored set or printing is only filled in, and ``sets.data_date`` (which
+says a whole set of that date is stored) is left to whole-set sources.
 
 **Dates.** Scryfall data carries no date inside, but a bulk file is published under a name that
 holds its time (``default-cards-20240812090458.json``): that date, when the name has it, is the
 data's date. A card stored from data at least as new as that date is kept; an older or undated
 stored card is replaced. A file without such a name (an API page, a renamed file) is undated and
 only adds what is missing: an undated card replaces only an undated one, so a page saved years ago
-never undoes a dated MTGJSON or Scryfall bulk import (see :func:`carddb.ingest.loader.dated_not_older`).
+never undoes a dated MTGJSON or Scryfall bulk import (see
+:func:`carddb.ingest.part_loader.dated_not_older`).
 
 **What is not a card.** Tokens, double-faced tokens, emblems and art-series cards
 (:data:`SKIPPED_LAYOUTS`) are counted and left out: MTGJSON lists them apart from a set's cards (the
@@ -38,8 +39,8 @@ vanguards, …) is a card, as in MTGJSON.
 
 **Rulings.** The rulings file gives ``oracle_id``, ``source`` (``wotc`` or ``scryfall``),
 ``published_at`` and ``comment``; each card's stored rulings of a source are replaced by the file's
-(:meth:`carddb.ingest.loader.Loader.write_card_rulings`), and rulings for cards the database does not
-hold are counted and reported.
+(:meth:`carddb.ingest.part_loader.PartLoader.write_card_rulings`), and rulings for cards the
+database does not hold are counted and reported.
 
 **Errors.** Broken JSON is a :class:`~carddb.errors.MalformedJSONError` with the line and column;
 well-formed JSON that is not what a Scryfall file holds (an object that is not a card where cards
@@ -64,7 +65,7 @@ from sqlalchemy import Engine
 from carddb import languages
 from carddb.errors import SourceError, UnknownLanguageError
 from carddb.ingest.importer import FileSummary, Progress, file_transaction
-from carddb.ingest.loader import Loader
+from carddb.ingest.part_loader import PartLoader
 from carddb.ingest.records import (
     CardRecord,
     CardRulings,
@@ -521,7 +522,7 @@ def import_scryfall(engine: Engine, path: Path, progress: Progress | None = None
     conflicts: list[str] = []
     try:
         with file_transaction(engine, path) as connection:
-            loader = Loader(connection)
+            loader = PartLoader(connection)
             for batch in reader:
                 if isinstance(batch, PrintingsBatch):
                     result = loader.write_printings(batch)
