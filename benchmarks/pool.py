@@ -109,7 +109,7 @@ def mana_value(cost: str | None) -> float:
     """The mana value of a mana cost: numbers their value, ``X``/``Y``/``Z`` 0, ``{2/W}`` 2, half
     symbols (``{HW}``, ``{½}``) 0.5, any other symbol (coloured, hybrid, Phyrexian, ``{C}``, ``{S}``) 1.
 
-    (carddb.engine.effects.mana_value counts the same way but takes a game object, not a cost.)
+    (carddb.engine.mana.mana_value counts the same way but takes a game object, not a cost.)
     """
     total = 0.0
     for symbol in _SYMBOL.findall(cost or ""):

@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 
 from carddb.engine import game as play
+from carddb.engine.abilities import keywords_of
 from carddb.engine.attachments import as_activated, aura_spell, enchant_noun
 from carddb.engine.cards import CardDef, CardPool
 from carddb.engine.decisions import ScriptedDecider
-from carddb.engine.effects import face_missing, keywords_of, missing
 from carddb.engine.errors import IllegalActionError, TargetError
+from carddb.engine.executable import face_missing, missing
 from carddb.engine.scenario import ScenarioError, run_file
 from carddb.engine.state import Game, Player, Step
 from carddb.engine.triggers import settle

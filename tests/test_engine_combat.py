@@ -11,8 +11,8 @@ from carddb.engine import combat
 from carddb.engine import game as play
 from carddb.engine.cards import CardDef
 from carddb.engine.decisions import ScriptedDecider
-from carddb.engine.effects import missing
 from carddb.engine.errors import CostError, IllegalActionError
+from carddb.engine.executable import missing
 from carddb.engine.state import Game, Player, Step
 
 BEARS = CardDef("Grizzly Bears", "Creature — Bear", mana_cost="{1}{G}", power="2", toughness="2")

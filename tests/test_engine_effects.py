@@ -8,9 +8,11 @@ import pytest
 
 from carddb.engine import game as play
 from carddb.engine.cards import CardDef
+from carddb.engine.context import Context
 from carddb.engine.decisions import ScriptedDecider
-from carddb.engine.effects import Context, execute, missing
 from carddb.engine.errors import TargetError
+from carddb.engine.executable import missing
+from carddb.engine.execution import execute
 from carddb.engine.state import Game, GameObject, Player, Step
 from carddb.engine.triggers import settle
 from carddb.oracle.model import Kind

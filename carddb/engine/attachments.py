@@ -10,7 +10,7 @@ are written as oracle text and parsed by the oracle grammar like any card's text
 * ``Equip {2}`` is the activated ability "{2}: Attach this Equipment to target creature you
   control. Activate only as a sorcery." (rule 702.6a; ``Equip Knight {1}`` targets a Knight);
 * "enchanted creature", "equipped creature", "enchanted land"… name the object the source is
-  attached to (:func:`carddb.engine.effects.attached_reference`), in effects, triggers and static
+  attached to (:func:`carddb.engine.nouns.attached_reference`), in effects, triggers and static
   abilities alike;
 * state-based actions (rules 704.5m–n): an Aura attached to nothing or to an object it cannot
   enchant goes to its owner's graveyard; an Equipment attached to something that is not a
@@ -28,19 +28,12 @@ from dataclasses import replace
 from functools import cache
 
 from carddb.engine.cards import CardDef, parse_ability, refused_ability, sole_keyword
+from carddb.engine.context import Context, Ref
 from carddb.engine.decisions import Decider
-from carddb.engine.effects import (
-    KEYWORD_CHECKS,
-    QUALIFIERS,
-    Context,
-    Ref,
-    handles,
-    matches,
-    missing,
-    objects,
-    resolve,
-)
+from carddb.engine.executable import missing
+from carddb.engine.nouns import matches, objects, resolve
 from carddb.engine.protection import protected_from
+from carddb.engine.registry import KEYWORD_CHECKS, QUALIFIERS, handles
 from carddb.engine.state import Game, GameObject
 from carddb.oracle.model import Ability, Action, Clause, Keyword, Kind, Noun
 

@@ -98,7 +98,7 @@ def parse_ability(text: str, type_line: str) -> Ability | None:
 
 
 def refused_ability(kind: Kind, text: str, reason: str) -> Ability:
-    """An ability the engine refuses (``effects.missing`` names ``text``)."""
+    """An ability the engine refuses (``executable.missing`` names ``text``)."""
     return Ability(kind, Span(0, 0), unparsed=(Unimplemented(text, Span(0, 0), reason),))
 
 

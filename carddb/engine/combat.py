@@ -15,21 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from carddb.engine.abilities import keywords_of
+from carddb.engine.context import Context, Ref
 from carddb.engine.continuous import NO_DECISIONS, static_clauses
 from carddb.engine.decisions import Decider
-from carddb.engine.effects import (
-    FORMS,
-    KNOWN_KEYWORDS,
-    STATIC_VERBS,
-    TRIGGERS,
-    Context,
-    Ref,
-    keywords_of,
-    resolve,
-    value,
-)
 from carddb.engine.errors import IllegalActionError
+from carddb.engine.nouns import resolve, value
 from carddb.engine.protection import protected_from
+from carddb.engine.registry import FORMS, KNOWN_KEYWORDS, STATIC_VERBS, TRIGGERS
 from carddb.engine.state import Combat, Event, Game, GameObject, Step
 from carddb.engine.triggers import MATCHERS, _is
 from carddb.oracle.model import Action, Noun, Pronoun

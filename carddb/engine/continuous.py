@@ -11,20 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TypeVar
 
-from carddb.engine.effects import (
-    CONDITIONS,
-    STATIC_VERBS,
-    Context,
-    active_abilities,
-    counter_kind,
-    evaluate,
-    matches,
-    missing,
-    objects,
-    resolve,
-    value,
-)
+from carddb.engine.abilities import active_abilities
+from carddb.engine.context import Context
 from carddb.engine.errors import EngineError
+from carddb.engine.executable import missing
+from carddb.engine.execution import evaluate
+from carddb.engine.nouns import counter_kind, matches, objects, resolve, value
+from carddb.engine.registry import CONDITIONS, STATIC_VERBS
 from carddb.engine.state import Game, GameObject
 from carddb.oracle.model import Ability, Action, Clause, Conditional, Kind, Noun, SelfRef
 
@@ -137,7 +130,7 @@ def _for_each(ctx: Context, predicate: Action) -> int:
     if predicate.form in (0, 1):
         assert isinstance(what, Noun | SelfRef)
         if isinstance(what, Noun):
-            from carddb.engine.effects import candidates_for
+            from carddb.engine.nouns import candidates_for
 
             return sum(1 for obj in candidates_for(ctx, what) if matches(ctx, obj, what))
         return len(resolve(ctx, what))

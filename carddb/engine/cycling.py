@@ -7,7 +7,8 @@ from __future__ import annotations
 from functools import cache
 
 from carddb.engine.cards import parse_ability, refused_ability, sole_keyword
-from carddb.engine.effects import KEYWORD_CHECKS, missing
+from carddb.engine.executable import missing
+from carddb.engine.registry import KEYWORD_CHECKS
 from carddb.oracle.model import Ability, Keyword, Kind
 
 

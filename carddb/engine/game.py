@@ -10,23 +10,13 @@ from contextlib import contextmanager
 from carddb.engine import attachments, cycling, mana
 from carddb.engine import combat as _combat
 from carddb.engine import handlers as _handlers  # noqa: F401  (registers the phrase handlers)
+from carddb.engine.abilities import abilities_of, ability_at, destroy, keywords_of
+from carddb.engine.context import Context, Ref
 from carddb.engine.decisions import Decider
-from carddb.engine.effects import (
-    Context,
-    Ref,
-    abilities_of,
-    ability_at,
-    amount_of,
-    destroy,
-    execute,
-    face_missing,
-    keywords_of,
-    matches,
-    missing,
-    noun_zone,
-    value,
-)
 from carddb.engine.errors import CostError, EngineError, IllegalActionError, NotExecutableError, TargetError
+from carddb.engine.executable import face_missing, missing
+from carddb.engine.execution import execute
+from carddb.engine.nouns import amount_of, matches, noun_zone, value
 from carddb.engine.protection import targetable
 from carddb.engine.state import STEPS, Event, Game, GameObject, StackItem, Step
 from carddb.engine.triggers import settle

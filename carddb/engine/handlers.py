@@ -6,25 +6,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from carddb.engine import combat, mana
+from carddb.engine.abilities import REGENERATION, destroy, keyword_list, keywords_of
 from carddb.engine.cards import CardDef
-from carddb.engine.effects import (
-    CONDITIONS,
-    FORMS,
-    HANDLERS,
-    QUALIFIERS,
-    REGENERATION,
-    STATIC_VERBS,
-    Context,
-    Ref,
+from carddb.engine.context import Context, Ref
+from carddb.engine.errors import CostError, EngineError
+from carddb.engine.mana import COLORS, mana_symbols, mana_value
+from carddb.engine.nouns import (
     amount_of,
     candidates_for,
     counter_kind,
-    destroy,
-    handles,
-    keyword_list,
-    keywords_of,
-    mana_symbols,
-    mana_value,
     matches,
     objects,
     players,
@@ -32,8 +22,7 @@ from carddb.engine.effects import (
     value,
     zone_owners,
 )
-from carddb.engine.errors import CostError, EngineError
-from carddb.engine.mana import COLORS
+from carddb.engine.registry import CONDITIONS, FORMS, HANDLERS, QUALIFIERS, STATIC_VERBS, handles
 from carddb.engine.state import GameObject, Shield
 from carddb.oracle.model import Ability, Action, Noun, Number, Pronoun, SelfRef, X
 from carddb.oracle.phrases import find

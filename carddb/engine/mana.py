@@ -50,6 +50,21 @@ def need(symbols: Sequence[str], x: int | None = None) -> ManaNeed:
     return ManaNeed(tuple(colored), tuple(hybrid), generic)
 
 
+def mana_value(obj: GameObject) -> int:
+    total = 0
+    for symbol in obj.card.mana_symbols:
+        inner = symbol.strip("{}")
+        if inner.isdigit():
+            total += int(inner)
+        elif inner not in ("X", "Y", "Z"):
+            total += 2 if inner.startswith("2/") else 1
+    return total
+
+
+def mana_symbols(action: Action) -> list[str]:
+    return [symbol for _, v in action.args if isinstance(v, ManaCost) for symbol in v.symbols]
+
+
 def produces(ability: Ability) -> tuple[str, ...] | None:
     """The colours one activation of a simple mana ability ({T}: Add …) can make, or None if the
     ability is not one (a cost other than {T}, a choice the engine cannot make alone…)."""

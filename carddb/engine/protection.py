@@ -7,15 +7,10 @@ from __future__ import annotations
 
 import re
 
-from carddb.engine.effects import (
-    COLOR_WORDS,
-    GRANTED_KEYWORDS,
-    KEYWORD_CHECKS,
-    Context,
-    Ref,
-    keyword_list,
-    keywords_of,
-)
+from carddb.engine.abilities import keyword_list, keywords_of
+from carddb.engine.context import Context, Ref
+from carddb.engine.nouns import COLOR_WORDS
+from carddb.engine.registry import GRANTED_KEYWORDS, KEYWORD_CHECKS
 from carddb.engine.state import GameObject
 from carddb.oracle.model import Keyword, Kind
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from carddb.engine import combat
 from carddb.engine import game as play
 from carddb.engine.cards import CardDef
+from carddb.engine.context import Ref
 from carddb.engine.decisions import RandomDecider
-from carddb.engine.effects import Ref
 from carddb.engine.errors import EngineError
 from carddb.engine.state import Game, Player, Step
 

@@ -18,8 +18,8 @@ from typing import Any
 from carddb.engine import combat
 from carddb.engine import game as play
 from carddb.engine.cards import CardDef, CardPool
+from carddb.engine.context import Ref
 from carddb.engine.decisions import RandomDecider, ScriptedDecider
-from carddb.engine.effects import Ref
 from carddb.engine.errors import EngineError, UnknownCardError
 from carddb.engine.state import PLAYER_ZONES, Game, GameObject, Player, Step
 from carddb.errors import CarddbError

@@ -11,19 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from carddb.engine.abilities import ability_at, active_abilities
 from carddb.engine.attachments import enter_attached
+from carddb.engine.context import Context, Ref
 from carddb.engine.continuous import on_enter, refresh
 from carddb.engine.decisions import Decider, ScriptedDecider
-from carddb.engine.effects import (
-    TRIGGERS,
-    Context,
-    Ref,
-    ability_at,
-    active_abilities,
-    candidates_for,
-    matches,
-    missing,
-)
+from carddb.engine.executable import missing
+from carddb.engine.nouns import candidates_for, matches
+from carddb.engine.registry import TRIGGERS
 from carddb.engine.state import Event, Game, GameObject, StackItem, Step
 from carddb.oracle.model import Ability, Action, Kind, Noun, Pronoun, SelfRef
 
@@ -215,7 +210,7 @@ _MOMENTS: dict[tuple[str, int], Step] = {
     ("beginning", 15): Step.END_OF_COMBAT,
     ("end_of_combat", 0): Step.END_OF_COMBAT,
 }
-"""The step each delayed moment waits for (:data:`carddb.engine.effects.DELAYED`)."""
+"""The step each delayed moment waits for (:data:`carddb.engine.executable.DELAYED`)."""
 
 
 def _delayed(game: Game, event: Event) -> None:

@@ -1,0 +1,212 @@
+"""What the engine can execute: :func:`missing` tells, before anything happens, which parts of an
+ability have no handler (an ability is executed entirely or refused); :func:`face_missing` the same
+for a whole face (``carddb coverage --engine``). Some verbs are supported for some of their forms
+only, durations only with verbs whose effect lasts until end of turn.
+
+Its own module because it reads every table the engine fills in (:mod:`carddb.engine.registry`) and
+the vocabulary of noun phrases (:mod:`carddb.engine.nouns`) but executes nothing: it is asked before
+anything happens, and by the coverage count without a game at all."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from carddb.engine.abilities import keyword_list
+from carddb.engine.nouns import attached_reference, known_description
+from carddb.engine.registry import (
+    CONDITIONS,
+    FORMS,
+    GRANTED_KEYWORDS,
+    HANDLERS,
+    KEYWORD_CHECKS,
+    KNOWN_KEYWORDS,
+    QUALIFIERS,
+    STATIC_VERBS,
+    TRIGGERS,
+)
+from carddb.oracle.model import (
+    Ability,
+    Action,
+    Clause,
+    Conditional,
+    Keyword,
+    Kind,
+    Noun,
+    ParsedFace,
+    Unimplemented,
+    walk,
+)
+from carddb.oracle.phrases import find
+
+EXECUTABLE_KINDS = {Kind.SPELL, Kind.ACTIVATED, Kind.MANA, Kind.TRIGGERED, Kind.LOYALTY}
+REPLACEMENTS = {"roll_extra_die"}
+"""Replacement effects the engine applies."""
+ZONE_OWNERS = {
+    "your", "its owner's", "their owner's", "their owners'", "its controller's", "their", "that player's",
+    "an opponent's", "each opponent's", "a player's", "each player's", None,
+}  # fmt: skip
+"""Whose zones a ``zone`` phrase may name (:func:`carddb.engine.nouns.zone_owners` knows them)."""
+SUPPORTED_CONDITIONALS = {"if", "unless", "where X is", "then", "at"}
+DELAYED = {("beginning", 12), ("beginning", 13), ("beginning", 14), ("beginning", 15), ("end_of_combat", 0)}
+"""The moments a delayed triggered ability may wait for: the next end step, the next turn's upkeep,
+your next upkeep, the end of combat."""
+POSSESSORS = {"its", "~'s", "enchanted creature's", "equipped creature's"}
+"""Whose power, toughness or mana value a phrase may read (``{whose:poss}`` of a stat phrase)."""
+ADDITIVE = {
+    "gets", "gain_life", "lose_life", "draw", "deal_damage", "create_creature_token", "put_counters",
+    "mill", "add_mana", "scry", "surveil", "discard",
+}  # fmt: skip
+"""Verbs that "for each X" may repeat: doing them N times is doing them once N-fold."""
+SUPPORTED_DURATIONS: frozenset[object] = frozenset({"until end of turn", "this turn"})
+UNTIL_END_OF_TURN = {
+    "gets", "gains", "cant_block", "cant_attack", "cant_be_blocked", "gain_control", "prevent_next_damage",
+    "prevent_all_damage", "has_ability",
+}  # fmt: skip
+"""The verbs whose handlers last until end of turn: the only ones a duration may go with."""
+
+
+def face_missing(face: ParsedFace) -> list[str]:
+    """What keeps a whole face from executing: every ability must (empty: it does)."""
+    problems: list[str] = []
+    for ability in face.abilities:
+        for problem in missing(ability):
+            if problem not in problems:
+                problems.append(problem)
+    return problems
+
+
+def missing(ability: Ability) -> list[str]:
+    """The parts of ``ability`` the engine cannot execute (empty: it executes entirely)."""
+    problems: list[str] = []
+    if ability.kind is Kind.KEYWORD:
+        return [p for k in ability.keywords for p in _keyword_problems(k)]
+    if ability.kind is Kind.STATIC:
+        problems.extend(_static_problems(ability))
+    elif ability.kind is Kind.REPLACEMENT:
+        verbs = {n.verb for step in ability.effects for n in walk(step) if isinstance(n, Action)}
+        if not verbs & REPLACEMENTS:
+            problems.append("replacement effect")
+    elif ability.kind not in EXECUTABLE_KINDS:
+        problems.append(f"{ability.kind.value} ability")
+    if ability.choose and not ability.modes:
+        problems.append("modes")
+    if ability.kind is Kind.TRIGGERED:
+        trigger = ability.trigger
+        if not (isinstance(trigger, Action) and trigger.verb in TRIGGERS):
+            verb = trigger.verb if isinstance(trigger, Action) else "?"
+            problems.append(f"trigger {verb!r}")
+        else:
+            forms = TRIGGERS[trigger.verb]
+            if forms is not None and trigger.form not in forms:
+                problems.append(f"trigger {trigger.verb!r} form {trigger.form}")
+    roots: list[object] = [*ability.unparsed, *ability.effects, *ability.cost, *ability.restrictions]
+    if isinstance(ability.trigger, Action):
+        roots.extend(v for _, v in ability.trigger.args)
+    roots.extend(mode.effects for mode in ability.modes)
+    static = ability.kind is Kind.STATIC
+    nodes = [node for root in roots for node in walk(root)]
+    # a delayed ability's moment is checked as such (DELAYED), not as a condition to evaluate
+    moments = {id(n.condition) for n in nodes if isinstance(n, Conditional) and n.word == "at"}
+    for root in roots:
+        for node in walk(root):
+            if static and isinstance(node, Conditional) and node.word == "as long as":
+                continue
+            if id(node) in moments:
+                continue
+            problem = _problem(node, static)
+            if problem and problem not in problems:
+                problems.append(problem)
+    return problems
+
+
+def _keyword_problems(keyword: Keyword) -> list[str]:
+    check = KEYWORD_CHECKS.get(keyword.name.lower().split(" ")[0])
+    if check is not None:
+        return check(keyword)
+    return [] if keyword.name.lower() in KNOWN_KEYWORDS else [f"keyword {keyword.name.lower()}"]
+
+
+def _granted_problem(node: object) -> str | None:
+    """A quoted ability given to another object executes when it itself would."""
+    if isinstance(node, Ability):
+        inner = missing(node)
+        return f"granted {inner[0]}" if inner else None
+    return None
+
+
+def _problem(node: object, static: bool = False) -> str | None:
+    granted = _granted_problem(node)
+    if granted is not None:
+        return granted
+    if isinstance(node, Unimplemented):
+        return f"unimplemented text {node.text!r}"
+    if isinstance(node, Action) and node.verb == "zone" and node.arg("owner") not in ZONE_OWNERS:
+        return f"zone of {node.arg('owner')}"
+    whose = node.arg("whose") if isinstance(node, Action) else None
+    if isinstance(whose, str) and whose not in POSSESSORS:
+        return f"{whose} characteristics"
+    if isinstance(node, Action):
+        form = find(node.verb, node.form)
+        if form is None:
+            return None
+        tables: dict[str, dict[str, Any]] = {"pred": HANDLERS, "cond": CONDITIONS, "qualifier": QUALIFIERS}
+        known = tables.get(form.family)
+        if form.family == "restriction":
+            from carddb.engine.game import RESTRICTIONS
+
+            known_restriction = node.verb in RESTRICTIONS
+            return None if known_restriction else f"restriction {node.verb!r}"
+        applied = static and node.verb in STATIC_VERBS  # continuous.py applies it
+        if known is not None and node.verb not in known and not applied:
+            return f"{form.family} {node.verb!r}"
+        forms = FORMS.get(node.verb)
+        if forms is not None and node.form not in forms:
+            return f"{form.family} {node.verb!r} form {node.form}"
+        keywords = node.arg("keywords")
+        if node.verb in ("has", "gains", "with_keywords", "loses") and isinstance(keywords, str):
+            unknown = [
+                k
+                for k in keyword_list(keywords)
+                if k not in KNOWN_KEYWORDS and not any(check(k) for check in GRANTED_KEYWORDS)
+            ]
+            if unknown and node.verb != "with_keywords":
+                return f"keyword {unknown[0]}"
+    if isinstance(node, Conditional) and node.word not in SUPPORTED_CONDITIONALS:
+        return f"{node.word!r} clause"
+    if isinstance(node, Conditional) and node.word == "at":
+        moment = node.condition
+        if not (isinstance(moment, Action) and (moment.verb, moment.form) in DELAYED):
+            return "'at' clause"
+    if isinstance(node, Clause) and node.for_each is not None:
+        verbs = {p.verb for p in node.predicates if isinstance(p, Action)}
+        if not verbs <= ADDITIVE or len(verbs) != len(node.predicates):
+            return "for each"
+    if isinstance(node, Clause) and node.duration is not None:
+        verbs = {p.verb for p in node.predicates if isinstance(p, Action)}
+        if node.duration not in SUPPORTED_DURATIONS or not verbs <= UNTIL_END_OF_TURN:
+            return f"duration {node.duration!r}"
+    if isinstance(node, Noun) and (
+        not known_description(node.description) or attached_reference(node) is False
+    ):
+        return f"description {node.description!r}"
+    return None
+
+
+def _static_problems(ability: Ability) -> list[str]:
+    """A static ability executes when each sentence is a clause (perhaps under "as long as") whose
+    predicates the engine applies continuously."""
+    problems: list[str] = []
+    for step in ability.effects:
+        body = step
+        if isinstance(step, Conditional) and step.word == "as long as":
+            body = step.body
+        if not isinstance(body, Clause) or body.duration is not None or body.for_each is not None:
+            problems.append("static ability")
+            continue
+        for predicate in body.predicates:
+            if not isinstance(predicate, Action) or predicate.verb not in STATIC_VERBS:
+                verb = predicate.verb if isinstance(predicate, Action) else "clause"
+                problems.append(f"static {verb!r}")
+    if not ability.effects:
+        problems.append("static ability")
+    return problems

@@ -1,0 +1,319 @@
+"""Noun phrases resolved to the objects and players they name as an ability resolves ("target
+creature", "each opponent", "it", "the top three cards of your library"), whether an object is
+what a phrase describes (:func:`matches`), and the numbers phrases carry (:func:`value`: "two
+cards", "X", "the number of creatures you control").
+
+Numbers live here because the two need each other: "X cards" is resolved by counting, and "the
+number of creatures you control" is counted by resolving. The vocabulary of descriptions
+(:func:`known_description`, :func:`attached_reference`) is here too, so that what is matched and
+what :mod:`carddb.engine.executable` accepts are read from the same words."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from carddb.engine.context import Context, Ref
+from carddb.engine.errors import EngineError
+from carddb.engine.registry import QUALIFIERS
+from carddb.engine.state import GameObject
+from carddb.oracle.model import (
+    Action,
+    Count,
+    Noun,
+    Number,
+    Pronoun,
+    SelfRef,
+    Var,
+    X,
+)
+
+COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
+_TYPE_WORDS = {
+    "artifact": "Artifact", "creature": "Creature", "enchantment": "Enchantment", "land": "Land",
+    "planeswalker": "Planeswalker", "instant": "Instant", "sorcery": "Sorcery", "battle": "Battle",
+}  # fmt: skip
+_ANY_OBJECT = {"permanent", "card", "spell", "token", "source", "object"}
+_PLAYERS = {"player", "opponent"}
+_STATES = {"tapped", "untapped", "other", "another", "nontoken"}
+_STATES |= {"attacking", "blocking", "blocked", "unblocked"}  # carddb.engine.combat.in_combat_as
+_SUPERTYPE_WORDS = {
+    "basic": "Basic",
+    "legendary": "Legendary",
+    "snow": "Snow",
+    "nonbasic": "",
+    "nonlegendary": "",
+}
+ATTACHED_WORDS = {"enchanted", "equipped"}
+"""``enchanted creature``, ``equipped creature``: the object the source is attached to."""
+
+
+def attached_reference(noun: Noun) -> bool | None:
+    """Whether ``noun`` is "enchanted creature", "equipped creature", "enchanted land"…: one object,
+    the one the source is attached to (True); None if it says nothing of attachments; False for the
+    forms the engine does not know ("target enchanted permanent", "equipped creatures you control",
+    "enchanted player")."""
+    words = noun.description.lower().split()
+    if not set(words) & ATTACHED_WORDS:
+        return None
+    return (
+        words[0] in ATTACHED_WORDS
+        and len(words) == 2
+        and not noun.determiners
+        and not noun.qualifiers
+        and not words[1].endswith(("s", "'s"))
+        and words[1] not in _PLAYERS
+    )
+
+
+def known_description(description: str) -> bool:
+    for alternative in Noun((), description).alternatives:
+        for word in alternative.split():
+            lowered = word.lower().rstrip("s") if word.lower() not in ("sorceries",) else "sorcery"
+            if (
+                lowered in _SUPERTYPE_WORDS
+                or lowered in _TYPE_WORDS
+                or lowered in _ANY_OBJECT
+                or lowered in _PLAYERS
+                or lowered in COLOR_WORDS
+                or lowered in _STATES
+                or lowered.startswith("non")
+                or lowered in ATTACHED_WORDS
+                or word[:1].isupper()
+            ):
+                continue
+            return False
+    return True
+
+
+def value(ctx: Context, quantity: object) -> int:
+    """A number: digits, X (bound by the spell's X, a roll or a where-clause), a count."""
+    if isinstance(quantity, Number):
+        return quantity.value
+    if isinstance(quantity, X):
+        if "X" in ctx.bindings:
+            return ctx.bindings["X"]
+        if "result" in ctx.bindings:
+            return ctx.bindings["result"]
+        raise EngineError("X has no value here")
+    if isinstance(quantity, Var):
+        return ctx.bindings[quantity.name]
+    if isinstance(quantity, Count) and quantity.what == "cards in your hand":
+        return len(ctx.game.players[ctx.controller].zones["hand"])
+    if isinstance(quantity, Action) and quantity.verb == "the_result":
+        return ctx.bindings["result"]
+    if isinstance(quantity, Action) and quantity.verb == "number_of":
+        return len(resolve(ctx, quantity.arg("what")))
+    raise EngineError(f"cannot count {quantity!r}")
+
+
+def amount_of(ctx: Context, noun: object) -> int:
+    """How many a noun phrase asks for: "a card" 1, "two cards" 2, "X cards" X."""
+    if isinstance(noun, Noun):
+        amount = noun.amount
+        if amount is not None:
+            return value(ctx, amount)
+    return 1
+
+
+def resolve(ctx: Context, phrase: object) -> list[Ref]:
+    """The objects or players a noun phrase names, as the ability resolves."""
+    if isinstance(phrase, SelfRef):
+        found: list[Ref] = [ctx.source]
+    elif isinstance(phrase, Pronoun) and id(phrase) in ctx.slots:  # "any target"
+        found = list(ctx.slots[id(phrase)])
+    elif isinstance(phrase, Pronoun):
+        found = _pronoun(ctx, phrase.word)
+    elif isinstance(phrase, Noun) and phrase.determiners == ("this",):  # in a granted ability
+        found = [ctx.source]
+    elif isinstance(phrase, Noun) and id(phrase) in ctx.slots:
+        found = list(ctx.slots[id(phrase)])
+    elif isinstance(phrase, Noun):
+        found = _described(ctx, phrase)
+    elif isinstance(phrase, Action) and phrase.verb == "top_cards":
+        found = list(_top_cards(ctx, phrase))
+    else:
+        raise EngineError(f"cannot resolve {phrase!r}")
+    if not (isinstance(phrase, Pronoun) and phrase.word == "you"):
+        ctx.it = found
+    return found
+
+
+def zone_owners(ctx: Context, zone: object) -> list[str]:
+    """Whose zone a ``zone`` action names: "your library" → the controller; "its owner's" → the
+    owner of "it"; "their"/"that player's" → the players named last; no owner → everyone."""
+    owner = zone.arg("owner") if isinstance(zone, Action) else None
+    if owner == "your":
+        return [ctx.controller]
+    if owner in ("its owner's", "their owner's", "their owners'"):
+        return list(dict.fromkeys(obj.owner for obj in objects(ctx.it)))
+    if owner == "its controller's":
+        return list(dict.fromkeys(obj.controller for obj in objects(ctx.it)))
+    if owner in ("their", "that player's", "his or her"):
+        return list(dict.fromkeys(players(ctx, ctx.it)))
+    if owner in ("an opponent's", "each opponent's"):
+        return ctx.game.opponents(ctx.controller)
+    if owner is None or owner in ("a player's", "each player's"):
+        return list(ctx.game.players)
+    raise EngineError(f"cannot tell whose zone {owner!r} is")
+
+
+def _top_cards(ctx: Context, action: Action) -> Iterator[GameObject]:
+    count = value(ctx, action.arg("amount"))
+    for player in zone_owners(ctx, action.arg("zone")):
+        yield from ctx.game.in_zone("library", player)[:count]
+
+
+def _pronoun(ctx: Context, word: str) -> list[Ref]:
+    if word == "you":
+        return [ctx.controller]
+    if word in ("it", "them", "they", "itself", "each of them"):
+        return list(ctx.it)
+    if word in ("its controller", "its owner"):
+        objects = [ref for ref in ctx.it if isinstance(ref, GameObject)]
+        return [obj.controller if word == "its controller" else obj.owner for obj in objects[:1]]
+    raise EngineError(f"cannot resolve the pronoun {word!r}")
+
+
+def _described(ctx: Context, noun: Noun) -> list[Ref]:
+    words = {w.lower().rstrip("s") for w in noun.description.split()}
+    if "that" in noun.determiners and ctx.event_refs:  # "that player": the one the event was about
+        return [ref for ref in ctx.event_refs if ref is not ctx.source and matches(ctx, ref, noun)][:1]
+    if words & _PLAYERS:
+        players = list(ctx.game.players)
+        if "opponent" in words:
+            players = ctx.game.opponents(ctx.controller)
+        return [p for p in players if all(_qualifies(ctx, p, q) for q in noun.qualifiers)]
+    candidates = [obj for obj in candidates_for(ctx, noun) if matches(ctx, obj, noun)]
+    return choose_some(ctx, noun, candidates)
+
+
+def noun_zone(noun: Noun) -> str:
+    """Where the objects a noun names are: the zone of its ``in``/``from`` qualifier, the stack for
+    spells, else the battlefield."""
+    for qualifier in noun.qualifiers:
+        if qualifier.verb == "in_zone":
+            zone = qualifier.arg("zone")
+            if isinstance(zone, Action):
+                return str(zone.arg("zone"))
+            return {2: "graveyard", 3: "graveyard", 5: "graveyard", 6: "graveyard", 7: "exile"}.get(
+                qualifier.form, "battlefield"
+            )
+    if noun.description.endswith(("spell", "spells")):
+        return "stack"
+    return "battlefield"
+
+
+def candidates_for(ctx: Context, noun: Noun) -> list[GameObject]:
+    zone = noun_zone(noun)
+    if zone == "battlefield":
+        return ctx.game.permanents()
+    if zone == "stack":
+        return [ctx.game.objects[item.source] for item in ctx.game.stack if item.is_spell]
+    return [obj for player in ctx.game.players for obj in ctx.game.in_zone(zone, player)]
+
+
+def choose_some(ctx: Context, noun: Noun, candidates: list[GameObject]) -> list[Ref]:
+    """ "a card", "two creatures": the controller chooses that many (all, when fewer); "each",
+    "all" and plural descriptions without a number name every one."""
+    amount = noun.amount
+    if amount is None or not noun.determiners or "each" in noun.determiners or "all" in noun.determiners:
+        return list(candidates)
+    count = value(ctx, amount)
+    if count >= len(candidates):
+        return list(candidates)
+    chosen: list[Ref] = []
+    left = list(candidates)
+    for _ in range(count):
+        name = ctx.decider.choose(f"{ctx.controller} chooses {noun.description}", _names(left))
+        picked = next(obj for obj in left if obj.name == name)
+        left.remove(picked)
+        chosen.append(picked)
+    return chosen
+
+
+def _names(found: list[GameObject]) -> list[str]:
+    return list(dict.fromkeys(obj.name for obj in found))
+
+
+def matches(ctx: Context, ref: Ref, noun: Noun) -> bool:
+    """Whether ``ref`` is what ``noun`` describes (its types, colours, states and qualifiers)."""
+    if isinstance(ref, str):
+        words = {w.lower().rstrip("s") for w in noun.description.split()}
+        if "opponent" in words:
+            return ref != ctx.controller
+        return bool(words & _PLAYERS)
+    if "another" in noun.determiners and ref is ctx.source:
+        return False
+    if not any(_is(ctx, ref, alternative) for alternative in noun.alternatives):
+        return False
+    return all(_qualifies(ctx, ref, qualifier) for qualifier in noun.qualifiers)
+
+
+def _is(ctx: Context, obj: GameObject, alternative: str) -> bool:
+    for word in alternative.split():
+        lowered = word.lower()
+        singular = "sorcery" if lowered == "sorceries" else lowered.rstrip("s")
+        if singular in _TYPE_WORDS:
+            if _TYPE_WORDS[singular] not in obj.card.types:
+                return False
+        elif singular in _SUPERTYPE_WORDS:
+            wanted = _SUPERTYPE_WORDS[singular] or _SUPERTYPE_WORDS[singular[3:]]
+            if (wanted in obj.card.supertypes) == singular.startswith("non"):
+                return False
+        elif singular.startswith("non") and singular[3:].lstrip("-") in _TYPE_WORDS:
+            if _TYPE_WORDS[singular[3:].lstrip("-")] in obj.card.types:
+                return False
+        elif (
+            (singular == "tapped" and not obj.tapped)
+            or (singular == "untapped" and obj.tapped)
+            or (singular in ("other", "another") and obj is ctx.source)
+            or (singular == "token" and not obj.token)
+        ):
+            return False
+        elif singular in ATTACHED_WORDS:
+            if obj.id != ctx.source.attached_to:
+                return False
+        elif singular in ("attacking", "blocking", "blocked", "unblocked"):
+            from carddb.engine.combat import in_combat_as
+
+            if not in_combat_as(ctx.game, obj, singular):
+                return False
+        elif singular in COLOR_WORDS:
+            if "{" + COLOR_WORDS[singular] not in obj.card.mana_cost:
+                return False
+        elif (
+            word[:1].isupper() and word.rstrip("s") not in obj.card.subtypes and word not in obj.card.subtypes
+        ):
+            return False
+    return True
+
+
+def _qualifies(ctx: Context, ref: Ref, qualifier: Action) -> bool:
+    check = QUALIFIERS.get(qualifier.verb)
+    if check is None:
+        raise EngineError(f"cannot check the qualifier {qualifier.verb!r}")
+    return check(ctx, ref, qualifier)
+
+
+def _controller(ref: Ref) -> str:
+    return ref.controller if isinstance(ref, GameObject) else ref
+
+
+QUALIFIERS["you_control"] = lambda ctx, ref, q: (_controller(ref) == ctx.controller) == (q.form in (0, 2, 3))
+QUALIFIERS["opponent_controls"] = lambda ctx, ref, q: (
+    _controller(ref) != ctx.controller if q.form in (0, 1) else True
+)
+
+
+def counter_kind(text: object) -> str:
+    """The kind of counter a phrase names: "+1/+1 counters" → "+1/+1", "a charge counter" → "charge"."""
+    return str(text).removesuffix("s").removesuffix(" counter")
+
+
+def objects(refs: list[Ref]) -> Iterator[GameObject]:
+    return (ref for ref in refs if isinstance(ref, GameObject))
+
+
+def players(ctx: Context, refs: list[Ref]) -> Iterator[str]:
+    for ref in refs:
+        yield ref if isinstance(ref, str) else ref.controller
