@@ -414,7 +414,7 @@ def test_flash_lets_a_creature_be_cast_at_instant_speed() -> None:
 
 
 def test_keywords_without_rules_are_not_counted_as_executable() -> None:
-    card = CardDef("Dauthi Slayer", "Creature — Dauthi Soldier", "Shadow", "{B}{B}", "2", "2")
-    assert missing(card.abilities[0]) == ["keyword shadow"]
-    grant = CardDef("Test Shade", "Enchantment", "Creatures you control have shadow.", "{1}{B}")
-    assert "keyword shadow" in missing(grant.abilities[0])
+    card = CardDef("Test Flanker", "Creature — Human Knight", "Flanking", "{1}{W}", "2", "1")
+    assert missing(card.abilities[0]) == ["keyword flanking"]
+    grant = CardDef("Test Riders", "Enchantment", "Creatures you control have flanking.", "{1}{W}")
+    assert "keyword flanking" in missing(grant.abilities[0])

@@ -114,6 +114,24 @@ def test_cloak_is_a_keyword_action() -> None:
     assert ability.effects[0].predicates[0].verb == "cloak"
 
 
+def test_and_each_joins_two_noun_phrases_that_receive_the_damage() -> None:
+    text = "Famine deals 3 damage to each creature and each player."
+    (ability,) = parse_oracle(text, "Famine", "Sorcery").abilities
+    (action,) = ability.effects[0].predicates
+    assert action.verb == "deal_damage_to_both"
+    assert action.arg("to") == (Noun(("each",), "creature"), Noun(("each",), "player"))
+
+
+def test_and_each_before_a_predicate_starts_a_clause_of_its_own() -> None:
+    text = "You draw two cards and each opponent discards two cards."
+    face = parse_oracle(text, "Bad Deal", "Sorcery")
+    (clause,) = face.abilities[0].effects
+    assert face.complete
+    assert clause.predicates[1] == Clause(
+        Noun(("each",), "opponent"), (Action("discard", (("what", Noun(("two",), "cards")),), form=1),)
+    )
+
+
 def test_predicates_share_their_subject_and_duration() -> None:
     text = "Target creature gets +2/+0 and gains menace until end of turn."
     (ability,) = parse_oracle(text, None, "Instant").abilities

@@ -36,12 +36,20 @@ REGENERATION = "regeneration shield"
 leaves with the permanent)."""
 
 
-def destroy(game: Game, obj: GameObject) -> bool:
+CANT_BE_REGENERATED = "cant_be_regenerated"
+"""Kept with the until-end-of-turn restrictions: "It can't be regenerated this turn." (701.15c:
+its regeneration shields are not applied)."""
+
+
+def destroy(game: Game, obj: GameObject, *, regenerate: bool = True) -> bool:
     """Destroy a permanent (rule 701.7): indestructible ones are not; a regeneration shield is
-    used up instead (the permanent is tapped and its damage removed). True if it left."""
+    used up instead (the permanent is tapped and its damage removed), unless this destruction or
+    the permanent "can't be regenerated" (``regenerate`` False, or until end of turn). True if it
+    left."""
     if obj.zone != "battlefield" or "indestructible" in keywords_of(obj):
         return False
-    if REGENERATION in obj.keywords_until_end_of_turn:
+    regenerate = regenerate and CANT_BE_REGENERATED not in obj.restrictions_until_end_of_turn
+    if regenerate and REGENERATION in obj.keywords_until_end_of_turn:
         obj.keywords_until_end_of_turn.remove(REGENERATION)
         obj.tapped = True
         obj.damage = 0

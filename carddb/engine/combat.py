@@ -21,7 +21,7 @@ from carddb.engine.continuous import NO_DECISIONS, static_clauses
 from carddb.engine.decisions import Decider
 from carddb.engine.errors import IllegalActionError
 from carddb.engine.nouns import resolve, value
-from carddb.engine.protection import protected_from
+from carddb.engine.protection import colors_of, protected_from
 from carddb.engine.registry import FORMS, KNOWN_KEYWORDS, STATIC_VERBS, TRIGGERS
 from carddb.engine.state import Combat, Event, Game, GameObject, Step
 from carddb.engine.triggers import MATCHERS, _is
@@ -32,7 +32,14 @@ COMBAT_KEYWORDS = frozenset({
     "trample", "deathtouch", "lifelink",
 })  # fmt: skip
 """The keyword abilities whose rules this module applies."""
-KNOWN_KEYWORDS.update(COMBAT_KEYWORDS)
+EVASION_KEYWORDS = frozenset({"fear", "intimidate", "shadow", "horsemanship"})
+"""Evasion abilities (702.13, 702.28, 702.31, 702.36) checked by :func:`_evasion`."""
+LANDWALK = {
+    "plainswalk": "Plains", "islandwalk": "Island", "swampwalk": "Swamp", "mountainwalk": "Mountain",
+    "forestwalk": "Forest",
+}  # fmt: skip
+"""Landwalk (702.14) with a basic land type: the type the defending player's lands are checked for."""
+KNOWN_KEYWORDS.update(COMBAT_KEYWORDS | EVASION_KEYWORDS | set(LANDWALK))
 RESTRICTIONS = {"cant_attack", "cant_block", "cant_be_blocked", "cant_be_blocked_except_by_many"}
 """Static abilities about attacking and blocking, read when creatures attack or block."""
 STATIC_VERBS.update(RESTRICTIONS)
@@ -108,6 +115,9 @@ def _can_block(game: Game, blocker: GameObject, attacker: GameObject, combat: Co
     keywords = keywords_of(blocker)
     if "flying" in keywords_of(attacker) and not keywords & {"flying", "reach"}:
         return f"{attacker.name} has flying: only a creature with flying or reach blocks it"
+    evasion = _evasion(game, blocker, attacker, defending)
+    if evasion is not None:
+        return evasion
     for rule in restrictions(game, attacker, "cant_be_blocked"):
         ctx = Context(game, NO_DECISIONS, attacker.controller, attacker)
         by = rule.arg("by")
@@ -117,6 +127,29 @@ def _can_block(game: Game, blocker: GameObject, attacker: GameObject, combat: Co
             return f"{attacker.name} can't be blocked by {by.description}"
         if rule.form == 2 and isinstance(by, Noun) and not _is(ctx, by, blocker):
             return f"{attacker.name} can't be blocked except by {by.description}"
+    return None
+
+
+def _evasion(game: Game, blocker: GameObject, attacker: GameObject, defending: str) -> str | None:
+    """Why the evasion abilities of ``attacker`` (and shadow of ``blocker``) forbid this block."""
+    theirs, mine = keywords_of(attacker), keywords_of(blocker)
+    if "fear" in theirs and not (blocker.is_a("Artifact") or "B" in colors_of(blocker)):
+        return f"{attacker.name} has fear: only artifact and/or black creatures block it"  # 702.36b
+    if "intimidate" in theirs and not (blocker.is_a("Artifact") or colors_of(attacker) & colors_of(blocker)):
+        return (  # 702.13b
+            f"{attacker.name} has intimidate: only artifact creatures and creatures that share a colour "
+            "with it block it"
+        )
+    if ("shadow" in theirs) != ("shadow" in mine):  # 702.28b: shadow blocks and is blocked by shadow only
+        return f"{blocker.name} can't block {attacker.name}: only one of them has shadow"
+    if "horsemanship" in theirs and "horsemanship" not in mine:
+        return f"{attacker.name} has horsemanship: only a creature with horsemanship blocks it"  # 702.31b
+    for keyword, land_type in LANDWALK.items():  # 702.14c
+        lands = [obj for obj in game.permanents(defending) if obj.is_a("Land") and obj.is_a(land_type)]
+        if keyword in theirs and lands:
+            return (
+                f"{attacker.name} has {keyword} and {defending} controls a {land_type}: it can't be blocked"
+            )
     return None
 
 

@@ -28,8 +28,14 @@ class Context:
     slots: dict[int, list[Ref]] = field(default_factory=dict)
     bindings: dict[str, int] = field(default_factory=dict)
     it: list[Ref] = field(default_factory=list)
+    mentions: list[list[Ref]] = field(default_factory=list)
+    """What the noun phrases resolved so far named, in order: "that creature", "those creatures"
+    name the most recent of them that such a phrase describes."""
     event_refs: list[Ref] = field(default_factory=list)
     """What the event that triggered the ability was about ("that player", "that creature")."""
     duration: object = None
     """The duration of the clause being executed ("until end of turn"), for its handlers."""
+    no_regeneration: bool = False
+    """The step being executed is followed by "It can't be regenerated." (608.2c: later text
+    modifies earlier text): what it destroys is destroyed even with a regeneration shield."""
     rng: random.Random = field(default_factory=lambda: random.Random(0))

@@ -60,7 +60,7 @@ ADDITIVE = {
 SUPPORTED_DURATIONS: frozenset[object] = frozenset({"until end of turn", "this turn"})
 UNTIL_END_OF_TURN = {
     "gets", "gains", "cant_block", "cant_attack", "cant_be_blocked", "gain_control", "prevent_next_damage",
-    "prevent_all_damage", "has_ability",
+    "prevent_all_damage", "has_ability", "cant_be_regenerated",
 }  # fmt: skip
 """The verbs whose handlers last until end of turn: the only ones a duration may go with."""
 

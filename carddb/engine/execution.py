@@ -34,6 +34,30 @@ def execute(ctx: Context, step: object) -> None:
     refresh(ctx.game)
 
 
+def execute_steps(ctx: Context, steps: tuple[object, ...] | list[object]) -> None:
+    """Execute an ability's steps in order, reading each with the sentence after it where later
+    text modifies earlier text (608.2c): a step followed by "It can't be regenerated." destroys
+    without regeneration."""
+    for index, step in enumerate(steps):
+        following = steps[index + 1] if index + 1 < len(steps) else None
+        ctx.no_regeneration = _forbids_regeneration(following)
+        try:
+            execute(ctx, step)
+        finally:
+            ctx.no_regeneration = False
+
+
+def _forbids_regeneration(step: object) -> bool:
+    """ "It can't be regenerated." / "They can't be regenerated." (no duration: it is about the
+    destruction just before it)."""
+    return (
+        isinstance(step, Clause)
+        and step.duration is None
+        and bool(step.predicates)
+        and all(isinstance(p, Action) and p.verb == "cant_be_regenerated" for p in step.predicates)
+    )
+
+
 def _execute(ctx: Context, step: object) -> None:
     if isinstance(step, Clause):
         _clause(ctx, step)
@@ -53,7 +77,7 @@ def _execute(ctx: Context, step: object) -> None:
 def _clause(ctx: Context, clause: Clause) -> None:
     subject: list[Ref] = [ctx.controller] if clause.subject is None else resolve(ctx, clause.subject)
     ctx.duration = clause.duration
-    times = 1 if clause.for_each is None else _count_each(ctx, clause.for_each, subject)
+    times = 1 if clause.for_each is None else count_each(ctx, clause.for_each, subject)
     for predicate in [p for _ in range(times) for p in clause.predicates]:
         if isinstance(predicate, Clause):
             _clause(ctx, predicate)
@@ -64,7 +88,7 @@ def _clause(ctx: Context, clause: Clause) -> None:
         handler(ctx, subject, predicate)
 
 
-def _count_each(ctx: Context, each: object, subject: list[Ref]) -> int:
+def count_each(ctx: Context, each: object, subject: list[Ref]) -> int:
     """How many times "… for each X" repeats the clause: the objects or players X names, or the
     counters of a kind on an object ("for each +1/+1 counter on ~"). "it" keeps naming the
     subject."""

@@ -15,7 +15,7 @@ from carddb.engine.context import Context, Ref
 from carddb.engine.decisions import Decider
 from carddb.engine.errors import CostError, EngineError, IllegalActionError, NotExecutableError, TargetError
 from carddb.engine.executable import face_missing, missing
-from carddb.engine.execution import execute
+from carddb.engine.execution import execute, execute_steps
 from carddb.engine.nouns import amount_of, matches, noun_zone, value
 from carddb.engine.protection import targetable
 from carddb.engine.state import STEPS, Event, Game, GameObject, StackItem, Step
@@ -47,16 +47,25 @@ def _sorcery_speed(game: Game, player: str, item: GameObject) -> None:
         raise IllegalActionError(f"{item.name}: only as a sorcery (your main phase, with an empty stack)")
 
 
-RESTRICTIONS: dict[str, Callable[[Game, str, GameObject], None]] = {
-    "sorcery_speed": _sorcery_speed,
-    "during_your_turn": lambda game, player, item: _require(
+def _once_each_turn(game: Game, player: str, item: GameObject, index: int) -> None:
+    """ "Activate only once each turn.": this object's ability ``index`` (0-based) has not been
+    activated this turn, whoever controlled it then (602.5b)."""
+    if game.once_each_turn.get((item.id, index)) == game.turn:
+        raise IllegalActionError(f"{item.name}: ability {index + 1} was already activated this turn")
+
+
+RESTRICTIONS: dict[str, Callable[[Game, str, GameObject, int], None]] = {
+    "sorcery_speed": lambda game, player, item, index: _sorcery_speed(game, player, item),
+    "during_your_turn": lambda game, player, item, index: _require(
         game.active == player, f"{item.name}: only during your turn"
     ),
-    "during_upkeep": lambda game, player, item: _require(
+    "during_upkeep": lambda game, player, item, index: _require(
         game.active == player and game.step is Step.UPKEEP, f"{item.name}: only during your upkeep"
     ),
+    "once_each_turn": _once_each_turn,
 }
-"""Checks for the restriction phrases (``restrictions.toml``), by verb."""
+"""Checks for the restriction phrases (``restrictions.toml``), by verb: the game, the acting
+player, the object and the index of its ability."""
 
 
 def _require(condition: bool, message: str) -> None:
@@ -323,10 +332,12 @@ def activate(
         if ability.kind is Kind.LOYALTY:
             _pay_loyalty(game, player, obj, ability, x)
         for restriction in ability.restrictions:
-            RESTRICTIONS[restriction.verb](game, player, obj)
+            RESTRICTIONS[restriction.verb](game, player, obj, index - 1)
         ctx = Context(game, decider, player, obj)
         chosen = choose_targets(game, ctx, ability, targets, modes)
         pay_costs(game, decider, player, obj, ability.cost, x=x, pay_with=pay_with)
+        if any(restriction.verb == "once_each_turn" for restriction in ability.restrictions):
+            game.once_each_turn[(obj.id, index - 1)] = game.turn
         item = StackItem(obj.id, player, index - 1, chosen, x, list(modes))
         if ability.kind is Kind.MANA:
             _resolve_item(game, decider, item)
@@ -433,8 +444,7 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
             ctx.slots[id(noun)] = still
             legal_any = legal_any or bool(still)
         if legal_any:
-            for step in chosen_steps(ability, item.modes) if ability.modes else ability.effects:
-                execute(ctx, step)
+            execute_steps(ctx, chosen_steps(ability, item.modes) if ability.modes else ability.effects)
         else:
             game.log.append(f"{source.name}: every target is illegal, nothing happens")
     if item.is_spell:

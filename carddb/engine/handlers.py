@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from carddb.engine import combat, mana
-from carddb.engine.abilities import REGENERATION, destroy, keyword_list, keywords_of
+from carddb.engine.abilities import CANT_BE_REGENERATED, REGENERATION, destroy, keyword_list, keywords_of
 from carddb.engine.cards import CardDef
 from carddb.engine.context import Context, Ref
 from carddb.engine.errors import CostError, EngineError
+from carddb.engine.execution import count_each
 from carddb.engine.mana import COLORS, mana_symbols, mana_value
 from carddb.engine.nouns import (
     amount_of,
@@ -117,11 +118,16 @@ FORMS["doesnt_untap"] = frozenset({0, 1, 2, 3})
 STATIC_VERBS.add("doesnt_untap")  # forms 0 and 1: read in each untap step (game._next_step)
 
 
-@handles("doesnt_untap")
+FORMS["doesnt_untap_their_controller"] = frozenset({0, 1, 2})  # "… next untap step(s)"
+
+
+@handles("doesnt_untap", "doesnt_untap_their_controller")
 def doesnt_untap(ctx: Context, subject: list[Ref], action: Action) -> None:
-    """ "It doesn't untap during its controller's next untap step."""
+    """ "It doesn't untap during its controller's next untap step.": the next untap step of
+    whoever controls it then (502.3) skips it."""
     for obj in objects(subject):
-        obj.skip_untaps += 1
+        if obj.zone == "battlefield":
+            obj.skip_untaps += 1
 
 
 @handles("gain_control")
@@ -255,6 +261,18 @@ def life_equal(ctx: Context, subject: list[Ref], action: Action) -> None:
         ctx.game.players[player].life += sign * amount
 
 
+@handles("gain_life_for_each", "lose_life_for_each")
+def life_for_each(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "You gain 2 life for each creature you control", "Each player loses 1 life for each creature
+    they control": each player counts with "they" and "their" naming themselves."""
+    sign = 1 if action.verb == "gain_life_for_each" else -1
+    amount = value(ctx, action.arg("amount"))
+    for player in list(players(ctx, subject)):
+        ctx.it = [player]
+        count = count_each(ctx, action.arg("what"), [player])
+        ctx.game.players[player].life += sign * amount * count
+
+
 FORMS["gain_life_equal"] = frozenset({0, 1, 2, 3, 4, 5, 9})
 FORMS["lose_life_equal"] = frozenset(range(8))
 
@@ -266,6 +284,7 @@ def look_at(ctx: Context, subject: list[Ref], action: Action) -> None:
     seen = list(objects(resolve(ctx, action.arg("what"))))
     ctx.game.log.append(f"{ctx.controller} looks at {', '.join(o.name for o in seen) or 'nothing'}")
     ctx.it = list(seen)
+    ctx.mentions.append(list(seen))
 
 
 def _move_all(zone: str) -> object:
@@ -279,7 +298,20 @@ def _move_all(zone: str) -> object:
 @handles("destroy")
 def destroy_handler(ctx: Context, subject: list[Ref], action: Action) -> None:
     for obj in _target_objects(ctx, action):
-        destroy(ctx.game, obj)
+        destroy(ctx.game, obj, regenerate=not ctx.no_regeneration)
+
+
+@handles("cant_be_regenerated")
+def cant_be_regenerated(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "It can't be regenerated this turn.": its regeneration shields are not applied until
+    cleanup (701.15c). Without a duration ("Destroy target creature. It can't be regenerated.") the
+    sentence modifies the destruction before it, which :func:`carddb.engine.execution.execute_steps`
+    ran without regeneration (608.2c): nothing is left to do."""
+    if ctx.duration is None:
+        return
+    for obj in objects(subject):
+        if obj.zone == "battlefield":
+            obj.restrictions_until_end_of_turn.append(CANT_BE_REGENERATED)
 
 
 @handles("regenerate")
@@ -372,6 +404,42 @@ def gains(ctx: Context, subject: list[Ref], action: Action) -> None:
         obj.keywords_until_end_of_turn.append(str(action.arg("keywords")))
 
 
+@handles("tap_or_untap")
+def tap_or_untap(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "Tap or untap target permanent.": the ability's controller chooses, for each object."""
+    for obj in _target_objects(ctx, action):
+        if obj.zone == "battlefield":
+            answer = ctx.decider.choose(f"{ctx.controller}: tap or untap {obj.name}?", ["tap", "untap"])
+            obj.tapped = answer == "tap"
+
+
+@handles("fight")
+def fight(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "~ fights target creature", "Target creature you control fights target creature you don't
+    control", "… fight each other" (701.12): each deals damage equal to its power to the other, at
+    the same time; if one of them has left the battlefield, is no longer a creature, or was an
+    illegal target (its slot is empty), neither deals damage. A creature fighting itself deals
+    itself twice its power (701.12c). The damage is not combat damage."""
+    if action.form == 2:  # "fight each other": the subject names both
+        fighters = list(objects(subject))
+    else:
+        fighters = [*list(objects(subject))[:1], *_target_objects(ctx, action)[:1]]
+    if len(fighters) != 2 or any(obj.zone != "battlefield" or not obj.is_a("Creature") for obj in fighters):
+        ctx.game.log.append("no fight: a creature is missing")
+        return
+    first, second = fighters
+    powers = (max(0, first.power or 0), max(0, second.power or 0))
+    combat.deal_damage(ctx.game, first, second, powers[0])
+    combat.deal_damage(ctx.game, second, first, powers[1])
+
+
+@handles("put_on_top")
+def put_on_top(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "… then shuffle and put that card on top": on top of its owner's library."""
+    for obj in _target_objects(ctx, action):
+        ctx.game.move(obj, "library", 0)
+
+
 @handles("sacrifice")
 def sacrifice(ctx: Context, subject: list[Ref], action: Action) -> None:
     what = action.arg("what")
@@ -419,6 +487,7 @@ def create_token(ctx: Context, subject: list[Ref], action: Action) -> None:
         for _ in range(count):
             created.append(ctx.game.create(card, player, "battlefield", token=True))
     ctx.it = created  # "Exile it at the beginning of the next end step."
+    ctx.mentions.append(list(created))  # "that token"
 
 
 @handles("win_the_game")
@@ -658,6 +727,7 @@ def _search(ctx: Context, action: Action) -> list[GameObject]:
             candidates.remove(picked)
             found.append(picked)
     ctx.it = list(found)
+    ctx.mentions.append(list(found))  # "… then shuffle and put that card on top"
     return found
 
 

@@ -135,6 +135,7 @@ def resolve(ctx: Context, phrase: object) -> list[Ref]:
         raise EngineError(f"cannot resolve {phrase!r}")
     if not (isinstance(phrase, Pronoun) and phrase.word == "you"):
         ctx.it = found
+        ctx.mentions.append(found)
     return found
 
 
@@ -176,8 +177,8 @@ def _pronoun(ctx: Context, word: str) -> list[Ref]:
 
 def _described(ctx: Context, noun: Noun) -> list[Ref]:
     words = {w.lower().rstrip("s") for w in noun.description.split()}
-    if "that" in noun.determiners and ctx.event_refs:  # "that player": the one the event was about
-        return [ref for ref in ctx.event_refs if ref is not ctx.source and matches(ctx, ref, noun)][:1]
+    if {"that", "those"} & set(noun.determiners):
+        return _antecedent(ctx, noun)
     if words & _PLAYERS:
         players = list(ctx.game.players)
         if "opponent" in words:
@@ -185,6 +186,18 @@ def _described(ctx: Context, noun: Noun) -> list[Ref]:
         return [p for p in players if all(_qualifies(ctx, p, q) for q in noun.qualifiers)]
     candidates = [obj for obj in candidates_for(ctx, noun) if matches(ctx, obj, noun)]
     return choose_some(ctx, noun, candidates)
+
+
+def _antecedent(ctx: Context, noun: Noun) -> list[Ref]:
+    """ "That creature", "those creatures", "that player": what the ability named last that the
+    phrase describes ("Tap target creature. That creature doesn't untap …"); before anything was
+    named, what the triggering event was about ("Whenever ~ blocks a creature, that creature …");
+    otherwise nothing."""
+    for named in reversed(ctx.mentions):
+        found = [ref for ref in named if matches(ctx, ref, noun)]
+        if found:
+            return found if "those" in noun.determiners or len(found) == 1 else found[:1]
+    return [ref for ref in ctx.event_refs if ref is not ctx.source and matches(ctx, ref, noun)][:1]
 
 
 def noun_zone(noun: Noun) -> str:
@@ -300,9 +313,20 @@ def _controller(ref: Ref) -> str:
 
 
 QUALIFIERS["you_control"] = lambda ctx, ref, q: (_controller(ref) == ctx.controller) == (q.form in (0, 2, 3))
-QUALIFIERS["opponent_controls"] = lambda ctx, ref, q: (
-    _controller(ref) != ctx.controller if q.form in (0, 1) else True
-)
+
+
+def _opponent_controls(ctx: Context, ref: Ref, qualifier: Action) -> bool:
+    """ "an opponent controls", "your opponents control"; "they control": the players named last
+    ("Each player loses 1 life for each creature they control": each player counts theirs)."""
+    if qualifier.form in (0, 1):
+        return _controller(ref) != ctx.controller
+    if qualifier.form == 7:
+        named = set(players(ctx, ctx.it))
+        return not named or _controller(ref) in named
+    return True
+
+
+QUALIFIERS["opponent_controls"] = _opponent_controls
 
 
 def counter_kind(text: object) -> str:

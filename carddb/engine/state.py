@@ -253,6 +253,9 @@ class Game:
     """Prevention effects that last until end of turn."""
     combat: Combat | None = None
     """The combat of the current combat phase (None outside one)."""
+    once_each_turn: dict[tuple[int, int], int] = field(default_factory=dict)
+    """(object id, ability index) → the turn an ability with "Activate only once each turn" was
+    last activated (602.5b: whoever controlled it)."""
 
     # -- objects and zones
     def create(self, card: CardDef, owner: str, zone: str, *, token: bool = False) -> GameObject:
@@ -291,6 +294,8 @@ class Game:
             obj.keywords_until_end_of_turn.clear()
             obj.restrictions_until_end_of_turn.clear()
             obj.granted_until_end_of_turn.clear()
+            if self.once_each_turn:  # a new object (400.7): its abilities were never activated
+                self.once_each_turn = {k: t for k, t in self.once_each_turn.items() if k[0] != obj.id}
             obj.controller = obj.owner
             obj.attached_to = None
             if self.combat is not None:
@@ -369,6 +374,7 @@ class Game:
             delayed=list(self.delayed),
             shields=[replace(shield) for shield in self.shields],
             combat=self.combat.copy() if self.combat is not None else None,
+            once_each_turn=dict(self.once_each_turn),
         )
         copy.log = self.log
         return Snapshot(copy, len(self.log))
@@ -410,7 +416,18 @@ class Game:
         )
         stack = tuple((i.source, i.controller, i.ability, i.x, repr(i.targets)) for i in self.stack)
         fight = repr(self.combat)
-        return (self.active, self.step, self.turn, tuple(self.battlefield), objects, players, stack, fight)
+        once = tuple(sorted(self.once_each_turn.items()))
+        return (
+            self.active,
+            self.step,
+            self.turn,
+            tuple(self.battlefield),
+            objects,
+            players,
+            stack,
+            fight,
+            once,
+        )
 
     def check(self) -> None:
         """Every object is in exactly the zone it says, once (raises :class:`EngineError` if not)."""

@@ -178,6 +178,10 @@ class ToModel(Transformer[Token, Any]):
         """ "for each +1/+1 counter on ~"."""
         return Action("counters_on", (("kind", str(kind)), ("what", what)))
 
+    def counter_noun(self, kind: Token, *qualifiers: Action) -> Noun:
+        """ "storage counter removed this way": counters named by what happened to them."""
+        return Noun((), str(kind), qualifiers)
+
     def for_each_first(self, each: Any, body: Any) -> Conditional:
         """ "For each opponent, you create …": the body once per object or player."""
         return Conditional("for each", each, body)
@@ -241,6 +245,9 @@ class ToModel(Transformer[Token, Any]):
     def until_your_next_turn(self) -> str:
         return "until your next turn"
 
+    def until_the_end_of_your_next_turn(self) -> str:
+        return "until the end of your next turn"
+
     def for_as_long_as(self, condition: Any) -> Action:
         return Action("for_as_long_as", (("condition", condition),))
 
@@ -303,6 +310,10 @@ class ToModel(Transformer[Token, Any]):
     def zone(self, owner: str, zone: Token) -> Action:
         return Action("zone", (("owner", owner), ("zone", str(zone))))
 
+    def zone_of_all(self, determiner: Token, zone: Token) -> Action:
+        """ "all graveyards": every player's zone of that kind."""
+        return Action("zone", (("owner", str(determiner)), ("zone", str(zone))))
+
     # -- values
     def number(self, token: Token) -> Number:
         return Number(int(token))
@@ -335,6 +346,10 @@ class ToModel(Transformer[Token, Any]):
 
     def at_random(self) -> Action:
         return Action("at_random")
+
+    def both(self, first: Any, _and_each: Token, description: Token, *qualifiers: Action) -> tuple[Any, Noun]:
+        """ "each creature and each player": the two noun phrases, the second with its "each"."""
+        return (first, Noun(("each",), str(description), qualifiers))
 
     def partitive(self, amount: Any, whole: Any) -> Action:
         """ "two of them": how many of a group named before."""

@@ -46,6 +46,7 @@ SLOT_TYPES = frozenset(
         "counters",
         "counter",
         "pt",
+        "both",
         "mana",
         "keywords",
         "quoted",
@@ -58,7 +59,7 @@ SLOT_TYPES = frozenset(
     }
 )
 """Slot types: rules of the frame grammar (``np`` noun phrase, ``n`` a number in digits or X,
-``nw`` one in words…) or a family (``pred``, ``cond``)."""
+``nw`` one in words, ``both`` two noun phrases joined by "and each"…) or a family (``pred``, ``cond``)."""
 
 _TOKEN = re.compile(r"\{[^}]*\}|,|[^\s,{]+")
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")

@@ -83,6 +83,9 @@ def _slot(slot: Slot, value: object) -> str:
         return quantity(value)
     if kind == "nw":
         return in_words(value)
+    if kind == "both":
+        assert isinstance(value, tuple)
+        return " and ".join(noun_phrase(item) for item in value)
     if kind == "mana":
         assert isinstance(value, ManaCost)
         return "".join(value.symbols)
