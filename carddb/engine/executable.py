@@ -12,7 +12,15 @@ from __future__ import annotations
 from typing import Any
 
 from carddb.engine.abilities import keyword_list
-from carddb.engine.nouns import attached_reference, known_description
+from carddb.engine.nouns import (
+    CONTEXT_FORMS,
+    NAMED_FORMS,
+    OWNER_NAMING,
+    PRONOUNS,
+    TARGET_FORMS,
+    attached_reference,
+    known_description,
+)
 from carddb.engine.registry import (
     CONDITIONS,
     FORMS,
@@ -33,6 +41,11 @@ from carddb.oracle.model import (
     Kind,
     Noun,
     ParsedFace,
+    Pronoun,
+    RollDie,
+    SelfRef,
+    Sequence,
+    TableRow,
     Unimplemented,
     walk,
 )
@@ -105,6 +118,19 @@ def missing(ability: Ability) -> list[str]:
     roots.extend(mode.effects for mode in ability.modes)
     static = ability.kind is Kind.STATIC
     nodes = [node for root in roots for node in walk(root)]
+    in_trigger = (
+        {id(node) for _, v in ability.trigger.args for node in walk(v)}
+        if isinstance(ability.trigger, Action)
+        else set()
+    )
+    for node in nodes:
+        problem = _controller_problem(node, static, id(node) in in_trigger)
+        if problem and problem not in problems:
+            problems.append(problem)
+    if not static:
+        for problem in _antecedent_problems(ability):
+            if problem not in problems:
+                problems.append(problem)
     # a delayed ability's moment is checked as such (DELAYED), not as a condition to evaluate
     moments = {id(n.condition) for n in nodes if isinstance(n, Conditional) and n.word == "at"}
     for root in roots:
@@ -190,6 +216,129 @@ def _problem(node: object, static: bool = False) -> str | None:
     ):
         return f"description {node.description!r}"
     return None
+
+
+def _controller_problem(node: object, static: bool, in_trigger: bool) -> str | None:
+    """Player references the engine cannot resolve: pronouns it does not know ("the rest", "he or
+    she"); "target player controls" in a target's own description (its player must be chosen
+    before the target it describes); and references that need what a resolving ability knows (its
+    targets, what it named, "it") where there is none: in a static ability or a trigger
+    condition."""
+    if isinstance(node, Pronoun) and node.word not in PRONOUNS:
+        return f"pronoun {node.word!r}"
+    if (
+        isinstance(node, Noun)
+        and node.targeted
+        and any(q.verb == "opponent_controls" and q.form in TARGET_FORMS for q in node.qualifiers)
+    ):
+        return "target player of a target"
+    if isinstance(node, Action) and node.verb == "opponent_controls" and node.form in CONTEXT_FORMS:
+        form = find(node.verb, node.form)
+        text = form.text if form is not None else node.verb
+        if static:
+            return f"{text!r} in a static ability"
+        if in_trigger:
+            return f"{text!r} in a trigger condition"
+    return None
+
+
+_NAMING_PRONOUNS = {
+    "its controller", "its owner", "their controller", "their controllers", "their owner", "their owners",
+    "defending player", "your opponents", "any target",
+}  # fmt: skip
+
+
+def _antecedent_problems(ability: Ability) -> list[str]:
+    """ "That player", "they control", "that opponent controls" name the players named before them
+    (:func:`carddb.engine.nouns.named_players`): in an ability no event triggered, a player must be
+    named earlier in the text ("target player", "each opponent", "a creature an opponent controls",
+    "its controller", "its owner's hand"), or in the trigger condition (:func:`_trigger_names_player`),
+    or nothing says who is meant. A delayed ability ("… at the beginning of the next upkeep")
+    remembers only what "it" named."""
+    problems: list[str] = []
+
+    def visit(node: object, named: bool) -> bool:
+        needs, names = _player_reference(node)
+        if needs and not named and not problems:
+            problems.append("'that player' names no player")
+        named = named or names
+        if isinstance(node, Conditional) and node.word == "at":
+            visit(node.body, False)
+            return named
+        for child in _children(node):
+            named = visit(child, named)
+        return named
+
+    named = visit(ability.effects, visit(ability.cost, _trigger_names_player(ability.trigger)))
+    for mode in ability.modes:  # each mode reads on from the text before the modes
+        visit(mode.effects, named)
+    return problems
+
+
+def _trigger_names_player(trigger: object) -> bool:
+    """Whether the event of a trigger condition names a player "that player" may mean
+    (:func:`carddb.engine.triggers.about_event`): the player dealt damage or the controller of the
+    source that dealt it to you, whose step begins, who cast a spell, who controlled (or owns the
+    zone of) what moved, who rolled, who is attacked. Not when the event is about the source itself
+    ("When ~ leaves the battlefield, that player …" means a player another ability chose)."""
+    if not isinstance(trigger, Action):
+        return False
+    verb = trigger.verb
+    forms = TRIGGERS.get(verb, frozenset())
+    if forms is not None and trigger.form not in forms:
+        return True  # a trigger the engine does not watch for: reported as such
+    if verb == "deals_damage":
+        to = trigger.arg("to")
+        if isinstance(to, Pronoun):
+            return to.word in ("you", "defending player", "your opponents")
+        return to is None or (isinstance(to, Noun) and _player_reference(to)[1])
+    if verb in ("beginning", "roll_dice"):
+        return True
+    if verb in ("casts", "enters", "dies", "leaves", "either_enters", "either_dies"):
+        return not isinstance(trigger.arg("what"), SelfRef)
+    return verb == "attacks_trigger" and trigger.form == 0
+
+
+def _player_reference(node: object) -> tuple[bool, bool]:
+    """Whether ``node`` needs a player named before it, and whether it names one."""
+    if isinstance(node, Pronoun):
+        return False, node.word in _NAMING_PRONOUNS
+    if isinstance(node, Noun):
+        words = {w.lower().rstrip("s") for w in node.description.split()}
+        if node.description.endswith(("'s controller", "'s owner")):  # "that creature's controller"
+            return False, True
+        if not words & {"player", "opponent"}:
+            return False, False
+        return bool({"that", "those"} & set(node.determiners)), True
+    if isinstance(node, Action) and node.verb == "opponent_controls":
+        return node.form in NAMED_FORMS, node.form not in NAMED_FORMS and node.form != 8
+    if isinstance(node, Action) and node.verb == "zone":  # "its owner's hand", "target player's library"
+        owner = str(node.arg("owner") or "")
+        return False, owner in OWNER_NAMING or owner.endswith(("player's", "opponent's"))
+    return False, False
+
+
+def _children(node: object) -> tuple[object, ...]:
+    """The nodes below ``node`` in the order the text names them (a condition written after its
+    body, "… unless they pay {1}", "where X is …", after it)."""
+    if isinstance(node, tuple | list):
+        return tuple(node)
+    if isinstance(node, Clause):
+        return (node.subject, *node.predicates, node.for_each)
+    if isinstance(node, SelfRef | Noun):
+        return node.qualifiers
+    if isinstance(node, Sequence):
+        return node.steps
+    if isinstance(node, Conditional):
+        late = node.after or node.word == "where X is"
+        return (node.body, node.condition) if late else (node.condition, node.body)
+    if isinstance(node, RollDie):
+        return node.table
+    if isinstance(node, TableRow):
+        return node.effects
+    if isinstance(node, Action):
+        return tuple(value for _, value in node.args)
+    return ()
 
 
 def _static_problems(ability: Ability) -> list[str]:

@@ -11,7 +11,17 @@ from __future__ import annotations
 
 from carddb.engine.context import Context, Ref
 from carddb.engine.errors import EngineError
-from carddb.engine.nouns import candidates_for, counter_kind, matches, objects, resolve, value
+from carddb.engine.nouns import (
+    candidates_for,
+    counter_kind,
+    matches,
+    mention_zone_owners,
+    objects,
+    refers_to_named_players,
+    resolve,
+    speaking_of,
+    value,
+)
 from carddb.engine.registry import CONDITIONS, HANDLERS
 from carddb.engine.state import Delayed, Event
 from carddb.oracle.model import (
@@ -76,6 +86,18 @@ def _execute(ctx: Context, step: object) -> None:
 
 def _clause(ctx: Context, clause: Clause) -> None:
     subject: list[Ref] = [ctx.controller] if clause.subject is None else resolve(ctx, clause.subject)
+    if sum(isinstance(ref, str) for ref in subject) > 1 and refers_to_named_players(clause):
+        # "Each player creates a token for each untapped Forest they control", "Each opponent
+        # exiles a creature they control": each player does it, "they" naming that player
+        for ref in subject:
+            ctx.it = [ref]
+            with speaking_of(ctx, ref):
+                _clause_for(ctx, clause, [ref])
+        return
+    _clause_for(ctx, clause, subject)
+
+
+def _clause_for(ctx: Context, clause: Clause, subject: list[Ref]) -> None:
     ctx.duration = clause.duration
     times = 1 if clause.for_each is None else count_each(ctx, clause.for_each, subject)
     for predicate in [p for _ in range(times) for p in clause.predicates]:
@@ -86,6 +108,7 @@ def _clause(ctx: Context, clause: Clause) -> None:
         if handler is None:
             raise EngineError(f"no handler for {predicate.verb!r}")
         handler(ctx, subject, predicate)
+        mention_zone_owners(ctx, predicate)  # "… to its owner's hand. Then that player …"
 
 
 def count_each(ctx: Context, each: object, subject: list[Ref]) -> int:

@@ -16,10 +16,10 @@ from carddb.engine.decisions import Decider
 from carddb.engine.errors import CostError, EngineError, IllegalActionError, NotExecutableError, TargetError
 from carddb.engine.executable import face_missing, missing
 from carddb.engine.execution import execute, execute_steps
-from carddb.engine.nouns import amount_of, matches, noun_zone, value
+from carddb.engine.nouns import TARGET_FORMS, amount_of, matches, noun_zone, resolve, value
 from carddb.engine.protection import targetable
 from carddb.engine.state import STEPS, Event, Game, GameObject, StackItem, Step
-from carddb.engine.triggers import settle
+from carddb.engine.triggers import about_event, settle
 from carddb.oracle.model import (
     Ability,
     Action,
@@ -110,16 +110,27 @@ def chosen_steps(ability: Ability, modes: Sequence[int] = ()) -> tuple[object, .
     return (*ability.effects, *(step for mode in modes for step in ability.modes[mode - 1].effects))
 
 
-def target_nouns(ability: Ability, modes: Sequence[int] = ()) -> list[Noun | Pronoun]:
+TargetPhrase = Noun | Pronoun | Action
+"""What names a target: a noun phrase ("target creature"), "any target", or the qualifier "target
+player controls" / "target opponent controls" of a noun ("Destroy all lands target player
+controls": the player is the target)."""
+
+
+def target_nouns(ability: Ability, modes: Sequence[int] = ()) -> list[TargetPhrase]:
     """The target phrases of the steps that run, in the order the text names them ("any target"
-    included)."""
-    found: list[Noun | Pronoun] = []
+    and "target player controls" included)."""
+    found: list[TargetPhrase] = []
 
     def visit(node: object) -> None:
         if (isinstance(node, Noun) and node.targeted) or (
             isinstance(node, Pronoun) and node.word == "any target"
         ):
             found.append(node)
+            return
+        if isinstance(node, Noun):
+            for qualifier in node.qualifiers:
+                if _player_target(qualifier):
+                    found.append(qualifier)
             return
         if isinstance(node, Clause):
             visit(node.subject)
@@ -144,18 +155,36 @@ def target_nouns(ability: Ability, modes: Sequence[int] = ()) -> list[Noun | Pro
     return found
 
 
-def _legal_target(game: Game, ctx: Context, noun: Noun | Pronoun, ref: Ref) -> bool:
+def _player_target(qualifier: Action) -> bool:
+    return qualifier.verb == "opponent_controls" and qualifier.form in TARGET_FORMS
+
+
+def _legal_target(game: Game, ctx: Context, noun: TargetPhrase, ref: Ref) -> bool:
     if not targetable(ctx, ref):  # hexproof, shroud
         return False
     if isinstance(noun, Pronoun):  # any target: a creature, a planeswalker or a player
         return _any_target(ref) and (isinstance(ref, str) or ref.zone == "battlefield")
+    if isinstance(noun, Action):  # "target player controls", "target opponent controls"
+        return isinstance(ref, str) and ref in game.players and (noun.form == 2 or ref != ctx.controller)
     if isinstance(ref, str):
         return ref in game.players and matches(ctx, ref, noun)
     return ref.zone == noun_zone(noun) and matches(ctx, ref, noun)
 
 
-def _target_text(noun: Noun | Pronoun) -> str:
+def _target_text(noun: TargetPhrase) -> str:
+    if isinstance(noun, Action):
+        return "target player" if noun.form == 2 else "target opponent"
     return noun.word if isinstance(noun, Pronoun) else f"target {noun.description}"
+
+
+def record_target(ctx: Context, noun: TargetPhrase, refs: list[Ref]) -> None:
+    """A target chosen: the phrase names it from now on, and it is named (a later target's "that
+    player controls", "another target creature" read what was chosen before them)."""
+    ctx.slots[id(noun)] = list(refs)
+    if isinstance(noun, Action):
+        ctx.mentions.append(list(refs))
+    elif isinstance(noun, Noun):
+        resolve(ctx, noun)
 
 
 def _any_target(ref: Ref) -> bool:
@@ -172,12 +201,16 @@ def choose_targets(
         names = ", ".join(_target_text(n) for n in nouns) or "no target"
         raise TargetError(f"{ctx.source.name} needs {len(nouns)} target(s) ({names}), got {len(chosen)}")
     picked: list[list[Ref]] = []
+    it, mentions = list(ctx.it), list(ctx.mentions)
     for noun, refs in zip(nouns, chosen, strict=True):
         for ref in refs:
             if not _legal_target(game, ctx, noun, ref):
                 name = ref if isinstance(ref, str) else ref.name
                 raise TargetError(f"{name} is not a legal target ({_target_text(noun)})")
         picked.append(list(refs))
+        record_target(ctx, noun, list(refs))
+    ctx.slots.clear()
+    ctx.it, ctx.mentions = it, mentions
     return picked
 
 
@@ -430,19 +463,19 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
     # an Equip or Cycling keyword stands for its activated ability
     ability = spell_ability(source) if item.is_spell else _activated(ability_at(source, item.ability or 0))
     ctx = Context(game, decider, item.controller, source)
-    if item.event is not None and item.event.obj is not None:
-        ctx.it = [item.event.obj]  # "it" in a triggered ability: what triggered it
-    if item.event is not None:  # "that player", "that creature": what the event was about
-        ctx.event_refs = [ref for ref in (item.event.other, item.event.obj) if ref is not None]
+    if item.event is not None:  # "it", "that player", "that creature": what the event was about
+        about_event(ctx, item.event, ability.trigger if ability is not None else None)
     if item.x is not None:
         ctx.bindings["X"] = item.x
     if ability is not None:
         nouns = target_nouns(ability, item.modes)
         legal_any = not nouns
+        it, mentions = list(ctx.it), list(ctx.mentions)
         for noun, refs in zip(nouns, item.targets, strict=False):
             still = [ref for ref in refs if _still_legal(game, ctx, noun, ref)]
-            ctx.slots[id(noun)] = still
+            record_target(ctx, noun, still)
             legal_any = legal_any or bool(still)
+        ctx.it, ctx.mentions = it, mentions  # the steps name things afresh, in their order
         if legal_any:
             execute_steps(ctx, chosen_steps(ability, item.modes) if ability.modes else ability.effects)
         else:
@@ -454,7 +487,7 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
             source.controller = item.controller
 
 
-def _still_legal(game: Game, ctx: Context, noun: Noun | Pronoun, ref: Ref) -> bool:
+def _still_legal(game: Game, ctx: Context, noun: TargetPhrase, ref: Ref) -> bool:
     if isinstance(ref, GameObject) and ref.id not in game.objects:
         return False
     return _legal_target(game, ctx, noun, ref)

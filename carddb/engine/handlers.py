@@ -19,7 +19,9 @@ from carddb.engine.nouns import (
     matches,
     objects,
     players,
+    refers_to_named_players,
     resolve,
+    speaking_of,
     value,
     zone_owners,
 )
@@ -247,14 +249,30 @@ def _possessor(ctx: Context, subject: list[Ref], whose: str) -> GameObject | Non
 
 @handles("deal_damage_equal")
 def deal_damage_equal(ctx: Context, subject: list[Ref], action: Action) -> None:
-    amount = _stat_amount(ctx, subject, action)
+    """ "~ deals damage to target creature equal to its power"; when the number speaks of the
+    player dealt damage ("to each player equal to the number of lands they control", "to each
+    opponent equal to the number of Islands that player controls"), it is counted for each one."""
     source = next(objects(subject), ctx.source)
+    to = action.arg("to")
+    if refers_to_named_players(action.arg("what")) and not (isinstance(to, Pronoun) and to.word == "you"):
+        for ref in resolve(ctx, to):
+            if isinstance(ref, str):
+                with speaking_of(ctx, ref):
+                    amount = _stat_amount(ctx, subject, action)
+            else:
+                amount = _stat_amount(ctx, subject, action)
+            combat.deal_damage(ctx.game, source, ref, amount)
+        return
+    amount = _stat_amount(ctx, subject, action)
     for ref in resolve(ctx, action.arg("to")):
         combat.deal_damage(ctx.game, source, ref, amount)
 
 
 @handles("gain_life_equal", "lose_life_equal")
 def life_equal(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """Each player gains or loses life equal to a number. (With several players and a number that
+    speaks of them, "Each player loses life equal to the number of creatures they control", the
+    clause is executed for each player, :mod:`carddb.engine.execution`.)"""
     sign = 1 if action.verb == "gain_life_equal" else -1
     amount = _stat_amount(ctx, subject, action)
     for player in players(ctx, subject):
@@ -264,7 +282,8 @@ def life_equal(ctx: Context, subject: list[Ref], action: Action) -> None:
 @handles("gain_life_for_each", "lose_life_for_each")
 def life_for_each(ctx: Context, subject: list[Ref], action: Action) -> None:
     """ "You gain 2 life for each creature you control", "Each player loses 1 life for each creature
-    they control": each player counts with "they" and "their" naming themselves."""
+    they control": each player counts with "they" and "their" naming themselves (the clause is
+    executed for each player, :mod:`carddb.engine.execution`)."""
     sign = 1 if action.verb == "gain_life_for_each" else -1
     amount = value(ctx, action.arg("amount"))
     for player in list(players(ctx, subject)):

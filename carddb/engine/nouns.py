@@ -11,6 +11,7 @@ what :mod:`carddb.engine.executable` accepts are read from the same words."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 from carddb.engine.context import Context, Ref
 from carddb.engine.errors import EngineError
@@ -25,6 +26,7 @@ from carddb.oracle.model import (
     SelfRef,
     Var,
     X,
+    walk,
 )
 
 COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
@@ -136,7 +138,25 @@ def resolve(ctx: Context, phrase: object) -> list[Ref]:
     if not (isinstance(phrase, Pronoun) and phrase.word == "you"):
         ctx.it = found
         ctx.mentions.append(found)
+        if isinstance(phrase, Noun):
+            _mention_controllers(ctx, phrase, found)
     return found
+
+
+def _mention_controllers(ctx: Context, noun: Noun, found: list[Ref]) -> None:
+    """ "Target creature an opponent controls …, that player": a phrase naming objects by the player
+    who controls them names that player too, as a mention after the objects' (so that "that player"
+    finds them and "that creature" still finds the objects)."""
+    named: list[Ref] = []
+    for qualifier in noun.qualifiers:
+        if qualifier.verb != "opponent_controls" or qualifier.form not in NAMING_FORMS:
+            continue
+        if qualifier.form in TARGET_FORMS:
+            named.extend(ctx.slots.get(id(qualifier), []))
+        else:
+            named.extend(obj.controller for obj in objects(found))
+    if named:
+        ctx.mentions.append(list(dict.fromkeys(named)))
 
 
 def zone_owners(ctx: Context, zone: object) -> list[str]:
@@ -158,10 +178,34 @@ def zone_owners(ctx: Context, zone: object) -> list[str]:
     raise EngineError(f"cannot tell whose zone {owner!r} is")
 
 
+OWNER_NAMING = frozenset({"its owner's", "their owner's", "their owners'", "its controller's"})
+"""Whose zone a ``zone`` phrase names by the objects it speaks of: a player "that player" may refer
+to afterwards ("Return target permanent to its owner's hand. Then that player discards a card.")."""
+
+
+def mention_zone_owners(ctx: Context, action: Action) -> None:
+    """After ``action`` put what "it" names into its owner's (or controller's) zone, those players
+    are named."""
+    for _, arg in action.args:
+        if isinstance(arg, Action) and arg.verb == "zone" and arg.arg("owner") in OWNER_NAMING:
+            owners = zone_owners(ctx, arg)
+            if owners:
+                ctx.mentions.append(list(owners))
+
+
 def _top_cards(ctx: Context, action: Action) -> Iterator[GameObject]:
     count = value(ctx, action.arg("amount"))
     for player in zone_owners(ctx, action.arg("zone")):
         yield from ctx.game.in_zone("library", player)[:count]
+
+
+PRONOUNS = frozenset({
+    "you", "it", "them", "they", "itself", "each of them", "its controller", "its owner",
+    "their controller", "their controllers", "their owner", "their owners", "defending player",
+    "your opponents", "any target",
+})  # fmt: skip
+"""The pronouns the engine resolves (``any target`` is a target slot); the grammar's others ("the
+rest", "he or she", "they and you", "its controller and you") are not executable."""
 
 
 def _pronoun(ctx: Context, word: str) -> list[Ref]:
@@ -170,9 +214,73 @@ def _pronoun(ctx: Context, word: str) -> list[Ref]:
     if word in ("it", "them", "they", "itself", "each of them"):
         return list(ctx.it)
     if word in ("its controller", "its owner"):
-        objects = [ref for ref in ctx.it if isinstance(ref, GameObject)]
-        return [obj.controller if word == "its controller" else obj.owner for obj in objects[:1]]
+        first = list(objects(ctx.it))[:1]
+        return [obj.controller if word == "its controller" else obj.owner for obj in first]
+    if word in ("their controller", "their controllers", "their owner", "their owners"):
+        owners = "owner" in word
+        return list(dict.fromkeys(obj.owner if owners else obj.controller for obj in objects(ctx.it)))
+    if word == "defending player":
+        return list(defending_players(ctx))
+    if word == "your opponents":
+        return list(ctx.game.opponents(ctx.controller))
     raise EngineError(f"cannot resolve the pronoun {word!r}")
+
+
+def defending_players(ctx: Context) -> list[str]:
+    """ "Defending player" (506.2, 508.5): the player the attacking creature the ability speaks of
+    attacks (the creature the triggering event was about, "Whenever a Dragon you control attacks";
+    the source; the creature the source is attached to); else the one player creatures attack; in
+    a two-player game, during combat, the nonactive player. Outside the combat phase there is none
+    (an empty list); when several players are attacked and nothing says which one is meant, the
+    ability cannot be executed."""
+    from carddb.engine.combat import COMBAT_STEPS
+
+    game = ctx.game
+    if game.step not in COMBAT_STEPS:
+        return []
+    attacking = game.combat.attackers if game.combat is not None else {}
+    meant: list[GameObject] = [*objects(ctx.event_refs), ctx.source]
+    if ctx.source.attached_to is not None and ctx.source.attached_to in game.objects:
+        meant.append(game.objects[ctx.source.attached_to])
+    for obj in meant:
+        if obj.id in attacking:
+            return [attacking[obj.id]]
+    attacked = list(dict.fromkeys(attacking.values()))
+    if len(attacked) == 1:
+        return attacked
+    opponents = game.opponents(game.active)
+    if len(opponents) == 1:
+        return opponents
+    if not attacked:
+        return []
+    raise EngineError(f"which defending player is meant is not known ({', '.join(attacked)} are attacked)")
+
+
+def named_players(ctx: Context) -> list[str]:
+    """ "That player", "they" in "… they control": the players named last (the most recent mention
+    that holds players, :attr:`Context.mentions`), else the player the triggering event was about
+    ("At the beginning of each player's upkeep, … that player"). Never everyone: with no player
+    to refer to, the ability cannot be executed."""
+    for named in reversed(ctx.mentions):
+        found = [ref for ref in named if isinstance(ref, str)]
+        if found:
+            return found
+    found = [ref for ref in ctx.event_refs if isinstance(ref, str)]
+    if found:
+        return found[:1]
+    raise EngineError("'that player' / 'they' names no player here")
+
+
+@contextmanager
+def speaking_of(ctx: Context, ref: Ref) -> Iterator[None]:
+    """While a handler deals with one player of several ("each player … they control", "each
+    opponent … that player controls"), "they" and "that player" name that player."""
+    marker = [ref]
+    ctx.mentions.append(marker)
+    try:
+        yield
+    finally:  # what was named meanwhile stays named
+        ctx.mentions[:] = [named for named in ctx.mentions if named is not marker]
 
 
 def _described(ctx: Context, noun: Noun) -> list[Ref]:
@@ -197,7 +305,14 @@ def _antecedent(ctx: Context, noun: Noun) -> list[Ref]:
         found = [ref for ref in named if matches(ctx, ref, noun)]
         if found:
             return found if "those" in noun.determiners or len(found) == 1 else found[:1]
-    return [ref for ref in ctx.event_refs if ref is not ctx.source and matches(ctx, ref, noun)][:1]
+    found = [ref for ref in ctx.event_refs if ref is not ctx.source and matches(ctx, ref, noun)][:1]
+    if not found and _names_players(noun):  # an object may be gone; a player is never just missing
+        raise EngineError(f"'that {noun.description}' names no player here")
+    return found
+
+
+def _names_players(noun: Noun) -> bool:
+    return bool({w.lower().rstrip("s") for w in noun.description.split()} & _PLAYERS)
 
 
 def noun_zone(noun: Noun) -> str:
@@ -266,6 +381,8 @@ def _is(ctx: Context, obj: GameObject, alternative: str) -> bool:
     for word in alternative.split():
         lowered = word.lower()
         singular = "sorcery" if lowered == "sorceries" else lowered.rstrip("s")
+        if singular in _PLAYERS:  # "that player", "target player or planeswalker": not an object
+            return False
         if singular in _TYPE_WORDS:
             if _TYPE_WORDS[singular] not in obj.card.types:
                 return False
@@ -312,21 +429,76 @@ def _controller(ref: Ref) -> str:
     return ref.controller if isinstance(ref, GameObject) else ref
 
 
-QUALIFIERS["you_control"] = lambda ctx, ref, q: (_controller(ref) == ctx.controller) == (q.form in (0, 2, 3))
+def _you_control(ctx: Context, ref: Ref, qualifier: Action) -> bool:
+    """ "you control", "you don't control", "you own", "you both own and control"."""
+    controlled = _controller(ref) == ctx.controller
+    if qualifier.form in (2, 3):
+        owned = isinstance(ref, GameObject) and ref.owner == ctx.controller
+        return owned and (controlled or qualifier.form == 2)
+    return controlled == (qualifier.form == 0)
+
+
+QUALIFIERS["you_control"] = _you_control
+
+TARGET_FORMS = frozenset({2, 3})
+""" ``opponent_controls`` forms whose player is a target: "target player controls", "target
+opponent controls" (:func:`carddb.engine.game.target_nouns` lists them as targets)."""
+NAMED_FORMS = frozenset({4, 7, 9})
+""" ``opponent_controls`` forms naming the players named last (:func:`named_players`): "that
+player controls", "they control", "that opponent controls"."""
+NAMING_FORMS = frozenset({0, 2, 3, 9})
+""" ``opponent_controls`` forms that name a player "that player" may refer to afterwards ("an
+opponent controls", "target player controls", "target opponent controls", "that opponent
+controls")."""
+CONTEXT_FORMS = TARGET_FORMS | NAMED_FORMS | {5}
+""" ``opponent_controls`` forms that need what an ability resolving knows (its targets, what it named,
+"it"): not executable in static abilities and trigger conditions."""
+
+
+def controlling_players(ctx: Context, qualifier: Action) -> list[str] | None:
+    """The players an ``opponent_controls`` qualifier lets control what it describes (None: any
+    player, "each player controls"): the controller's opponents, the target player, the players
+    named last, the controller of "it", the defending player."""
+    form = qualifier.form
+    if form in (0, 1):  # "an opponent controls", "your opponents control"
+        return ctx.game.opponents(ctx.controller)
+    if form in TARGET_FORMS:
+        if id(qualifier) not in ctx.slots:
+            raise EngineError("the target player of 'target player controls' was not chosen")
+        return [ref for ref in ctx.slots[id(qualifier)] if isinstance(ref, str)]
+    if form in NAMED_FORMS:
+        return named_players(ctx)
+    if form == 5:  # "its controller controls"
+        controllers = list(dict.fromkeys(obj.controller for obj in objects(ctx.it)))
+        if not controllers:
+            raise EngineError("'its controller' names no object's controller here")
+        return controllers
+    if form == 6:
+        return defending_players(ctx)
+    if form == 8:  # "each player controls"
+        return None
+    raise EngineError(f"cannot tell who controls 'opponent_controls' form {form}")
 
 
 def _opponent_controls(ctx: Context, ref: Ref, qualifier: Action) -> bool:
-    """ "an opponent controls", "your opponents control"; "they control": the players named last
-    ("Each player loses 1 life for each creature they control": each player counts theirs)."""
-    if qualifier.form in (0, 1):
-        return _controller(ref) != ctx.controller
-    if qualifier.form == 7:
-        named = set(players(ctx, ctx.it))
-        return not named or _controller(ref) in named
-    return True
+    """Who controls what the noun describes: "an opponent controls", "target player controls",
+    "that player controls", "its controller controls", "defending player controls", "they
+    control" (the players named last: "Each player loses 1 life for each creature they control",
+    each player counts theirs), "each player controls"."""
+    allowed = controlling_players(ctx, qualifier)
+    return allowed is None or _controller(ref) in allowed
 
 
 QUALIFIERS["opponent_controls"] = _opponent_controls
+
+
+def refers_to_named_players(node: object) -> bool:
+    """Whether a phrase speaks of the players named last ("the number of lands they control",
+    "Islands that player controls"): a handler that deals with several players evaluates it for
+    each of them (:func:`speaking_of`)."""
+    return any(
+        isinstance(n, Action) and n.verb == "opponent_controls" and n.form in NAMED_FORMS for n in walk(node)
+    )
 
 
 def counter_kind(text: object) -> str:

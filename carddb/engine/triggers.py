@@ -17,10 +17,10 @@ from carddb.engine.context import Context, Ref
 from carddb.engine.continuous import on_enter, refresh
 from carddb.engine.decisions import Decider, ScriptedDecider
 from carddb.engine.executable import missing
-from carddb.engine.nouns import candidates_for, matches
+from carddb.engine.nouns import candidates_for, defending_players, matches
 from carddb.engine.registry import TRIGGERS
 from carddb.engine.state import Event, Game, GameObject, StackItem, Step
-from carddb.oracle.model import Ability, Action, Kind, Noun, Pronoun, SelfRef
+from carddb.oracle.model import Ability, Action, Kind, Noun, Pronoun, SelfRef, walk
 
 Matcher = Callable[[Context, Action, Event], bool]
 MATCHERS: dict[str, Matcher] = {}
@@ -32,11 +32,51 @@ def _is(ctx: Context, phrase: object, ref: Ref | None) -> bool:
         return False
     if isinstance(phrase, SelfRef):
         return ref is ctx.source
-    if isinstance(phrase, Pronoun):
+    if isinstance(phrase, Pronoun):  # "you", "defending player", "one of your opponents"
+        if phrase.word == "defending player":
+            return ref in defending_players(ctx)
+        if phrase.word == "your opponents":
+            return ref in ctx.game.opponents(ctx.controller)
         return phrase.word == "you" and ref == ctx.controller
     if isinstance(phrase, Noun):
         return matches(ctx, ref, phrase)
     return False
+
+
+_ZONES_OF_SOMEONE = {"a player's", "an opponent's", "each player's", "each opponent's"}
+
+
+def about_event(ctx: Context, event: Event, trigger: object) -> None:
+    """A triggered ability speaks of its event: "it" is the event's object; "that player", "that
+    creature" name what the event was about, the player its trigger condition names first."""
+    if event.obj is not None:
+        ctx.it = [event.obj]
+    refs: list[Ref] = [ref for ref in (event.other, event.obj) if ref is not None]
+    player = _event_player(ctx, event, trigger)
+    ctx.event_refs = [player, *refs] if player is not None else refs
+
+
+def _event_player(ctx: Context, event: Event, trigger: object) -> str | None:
+    """The player a trigger condition names, whom "that player" means: the player dealt damage
+    ("deals damage to a player"), or the controller of the source ("a source an opponent controls
+    deals damage to you"); whose step it is ("each player's upkeep"); who cast the spell; the owner
+    of what went to or left their zone ("a player's graveyard"), else who controlled it. Not the
+    ability's own controller as the mover or caster of the source itself (the text says "you")."""
+    args = trigger.args if isinstance(trigger, Action) else ()
+    if event.kind == "damage":
+        to = trigger.arg("to") if isinstance(trigger, Action) else None
+        if isinstance(to, Pronoun) and to.word == "you":  # "a source an opponent controls … to you"
+            return event.player or None
+        return event.other if isinstance(event.other, str) else None
+    if event.kind in ("cast", "move") and event.obj is ctx.source:
+        return None
+    if event.kind == "move" and event.obj is not None:
+        zones = [n for _, value in args for n in walk(value) if isinstance(n, Action) and n.verb == "zone"]
+        if any(zone.arg("owner") in _ZONES_OF_SOMEONE for zone in zones):
+            return event.obj.owner
+    if event.kind in ("step", "cast", "move", "roll"):
+        return event.player or None
+    return None
 
 
 def _entered(event: Event) -> bool:
@@ -288,28 +328,28 @@ def settle(game: Game, decider: Decider | None) -> None:
 def _choose_targets(game: Game, decider: Decider, item: StackItem) -> bool:
     """Choose the targets of a triggered ability as it goes on the stack: an ability with a target
     and no legal choice for it is removed from the stack (rule 603.3d)."""
-    from carddb.engine.game import _legal_target, target_nouns
+    from carddb.engine.game import _legal_target, _target_text, record_target, target_nouns
 
     if item.targets:
         return True
     source = game.objects[item.source]
     ability = ability_at(source, item.ability or 0)
     ctx = Context(game, decider, item.controller, source)
-    if item.event is not None and item.event.obj is not None:
-        ctx.it = [item.event.obj]
+    if item.event is not None:  # "target creature that player controls": the player dealt damage
+        about_event(ctx, item.event, ability.trigger)
     chosen: list[list[Ref]] = []
     for noun in target_nouns(ability):
-        refs: list[Ref] = [
-            *game.players,
-            *(candidates_for(ctx, noun) if isinstance(noun, Noun) else game.permanents()),
-        ]
+        refs: list[Ref] = [*game.players]
+        if not isinstance(noun, Action):  # "target player controls": a player
+            refs += candidates_for(ctx, noun) if isinstance(noun, Noun) else game.permanents()
         legal = [ref for ref in refs if _legal_target(game, ctx, noun, ref)]
         if not legal:
             game.log.append(f"{source.name}: no legal target for its triggered ability")
             return False
         names = list(dict.fromkeys(ref if isinstance(ref, str) else ref.name for ref in legal))
-        text = noun.description if isinstance(noun, Noun) else noun.word
+        text = _target_text(noun).removeprefix("target ")
         name = decider.choose(f"{source.name}: target {text}", names)
         chosen.append([next(ref for ref in legal if (ref if isinstance(ref, str) else ref.name) == name)])
+        record_target(ctx, noun, chosen[-1])
     item.targets = chosen
     return True
