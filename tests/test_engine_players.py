@@ -112,3 +112,17 @@ def test_in_a_two_player_game_the_nonactive_player_defends_during_combat() -> No
     game = Game({"Alice": Player("Alice"), "Bob": Player("Bob")}, "Alice", Step.COMBAT)
     source = game.create(BEARS, "Alice", "battlefield")
     assert defending_players(Context(game, ScriptedDecider(), "Alice", source)) == ["Bob"]
+
+
+def test_a_number_counted_by_an_earlier_step_is_refused_not_taken_as_every_card() -> None:
+    # Settle the Wreckage: "that many" is the number of creatures exiled, which the engine does not
+    # carry over; without it the search would let a player take every basic land.
+    settle = CardDef(
+        "Settle the Wreckage",
+        "Instant",
+        "Exile all attacking creatures target player controls. That player may search their library "
+        "for that many basic land cards, put those cards onto the battlefield tapped, then shuffle.",
+        "{2}{W}{W}",
+    )
+    (ability,) = settle.parsed.abilities
+    assert "'that many'" in missing(ability)

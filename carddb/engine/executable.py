@@ -78,6 +78,10 @@ UNTIL_END_OF_TURN = {
 """The verbs whose handlers last until end of turn: the only ones a duration may go with."""
 
 
+UNBOUND_COUNTS = frozenset({"that many", "twice that many"})
+"""Determiners whose number comes from an earlier step ("that many"), which is not carried over."""
+
+
 def face_missing(face: ParsedFace) -> list[str]:
     """What keeps a whole face from executing: every ability must (empty: it does)."""
     problems: list[str] = []
@@ -215,6 +219,10 @@ def _problem(node: object, static: bool = False) -> str | None:
         not known_description(node.description) or attached_reference(node) is False
     ):
         return f"description {node.description!r}"
+    if isinstance(node, Noun) and UNBOUND_COUNTS & set(node.determiners):
+        # "search for that many basic land cards": the number an earlier step counted is not
+        # carried over, and a noun without its number would name every candidate
+        return "'that many'"
     return None
 
 
