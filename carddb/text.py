@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 
 __all__ = ["normalize", "strip_reading_hints"]
 
@@ -63,7 +64,15 @@ def _combining_class() -> str:
 _COMBINING_CLASS = _combining_class()
 # Combining marks left on a Latin letter after the table (stacked marks, or no precomposed form).
 _MARKS_ON_LATIN = re.compile(rf"(?<=[{_LATIN_CLASS}])[{_COMBINING_CLASS}]+")
-_HAS_MARK = re.compile(rf"[{_COMBINING_CLASS}]")
+# Whether to look for them at all: after NFKC a combining mark is rare, and a search with the
+# class of every combining mark is slow (its ranges beyond U+FFFF are tried one by one for every
+# character). So a text is searched only if it has a character in a quick class: the marks of the
+# Basic Multilingual Plane (looked up in a table) or any character beyond it.
+_MAYBE_MARK = re.compile(
+    "["
+    + "".join(re.escape(chr(code)) for code in range(0x10000) if unicodedata.combining(chr(code)))
+    + "\U00010000-\U0010ffff]"
+)
 
 
 def _latin_fold_table() -> dict[int, str]:
@@ -87,6 +96,35 @@ def _latin_fold_table() -> dict[int, str]:
 _AFTER_NFKC = {**_QUOTES_AND_DASHES, **_latin_fold_table()}
 
 
+def _class_of(codes: Iterable[int]) -> str:
+    """A regex character class body for ``codes``, as ranges."""
+    ordered = sorted(set(codes))
+    body: list[str] = []
+    start = previous = ordered[0]
+    for code in [*ordered[1:], -1]:
+        if code != previous + 1:
+            body.append(re.escape(chr(start)) + ("" if start == previous else "-" + re.escape(chr(previous))))
+            start = code
+        previous = code
+    return "".join(body)
+
+
+# str.translate looks every character up in its table, which for text outside ASCII costs more
+# than the rest of normalize; a regex finds the few characters a table changes at C speed.
+_QUOTES_RX = re.compile(f"[{_class_of(_QUOTES_AND_DASHES)}]")
+_AFTER_NFKC_RX = re.compile(f"[{_class_of(_AFTER_NFKC)}]")
+_QUOTES_TEXT = {chr(code): value for code, value in _QUOTES_AND_DASHES.items()}
+_AFTER_NFKC_TEXT = {chr(code): value for code, value in _AFTER_NFKC.items()}
+
+
+def _quotes(match: re.Match[str]) -> str:
+    return _QUOTES_TEXT[match.group()]
+
+
+def _after_nfkc(match: re.Match[str]) -> str:
+    return _AFTER_NFKC_TEXT[match.group()]
+
+
 def strip_reading_hints(text: str) -> str:
     """Remove Japanese reading hints: ``脱（ぬ）ぎ捨（す）て`` -> ``脱ぎ捨て``."""
     if "(" not in text and "\uff08" not in text:
@@ -99,9 +137,9 @@ def normalize(text: str) -> str:
     if text.isascii():
         return " ".join(text.lower().replace("`", "'").split())
     # Before NFKC too: NFKC turns ´ into a space and a combining accent.
-    text = text.translate(_QUOTES_AND_DASHES)
+    text = _QUOTES_RX.sub(_quotes, text)
     text = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
-    text = text.translate(_AFTER_NFKC)
-    if _HAS_MARK.search(text):
+    text = _AFTER_NFKC_RX.sub(_after_nfkc, text)
+    if _MAYBE_MARK.search(text):
         text = _MARKS_ON_LATIN.sub("", text)
     return strip_reading_hints(" ".join(text.split()))
