@@ -7,7 +7,7 @@ import json
 import os
 import sys
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, TypeVar
@@ -21,7 +21,7 @@ from carddb.database import Database, open_database, safe_url
 from carddb.db import migrate
 from carddb.db.engine import default_url
 from carddb.errors import CarddbError, MigrationError
-from carddb.ingest.importer import Progress
+from carddb.ingest.base import Progress
 from carddb.notes import format_note
 from carddb.resources import sample_dir
 from carddb.search.results import ORDERS, SearchResult
@@ -31,18 +31,50 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 class TqdmProgress(Progress):
-    """A progress bar over the bytes of one file on disk."""
+    """One progress bar over the whole import: the bytes of every file on disk ("file 12/579"),
+    with the printings, translations and rulings written so far; then one over the cards of each
+    step after the files (the search index)."""
 
-    def __init__(self, path: Path) -> None:
-        self._bar = tqdm(
-            total=path.stat().st_size, unit="B", unit_scale=True, desc=path.name, leave=False, file=sys.stderr
-        )
+    def __init__(self) -> None:
+        self._bar: Any = None
+        self._files = 0
+        self._counts = [0, 0, 0]
+
+    def start(self, files: Sequence[Path]) -> None:
+        self._files = len(files)
+        total = sum(path.stat().st_size for path in files if path.is_file())
+        self._bar = tqdm(total=total, unit="B", unit_scale=True, leave=False, file=sys.stderr, desc="import")
+
+    def file(self, index: int, path: Path) -> None:
+        if self._bar is not None:
+            self._bar.set_description(f"file {index + 1}/{self._files} {path.name}")
 
     def advance(self, raw_bytes: int) -> None:
-        self._bar.update(raw_bytes)
+        if self._bar is not None:
+            self._bar.update(raw_bytes)
+
+    def wrote(self, printings: int = 0, localizations: int = 0, rulings: int = 0) -> None:
+        for position, amount in enumerate((printings, localizations, rulings)):
+            self._counts[position] += amount
+        if self._bar is not None:
+            printed, localized, ruled = self._counts
+            self._bar.set_postfix_str(
+                f"{printed:,} printings, {localized:,} translations, {ruled:,} rulings", refresh=False
+            )
+
+    def phase(self, name: str, total: int) -> None:
+        if self._bar is not None:
+            self._bar.close()
+        self._bar = tqdm(total=total, unit=" cards", leave=False, file=sys.stderr, desc=name)
+
+    def step(self, amount: int) -> None:
+        if self._bar is not None:
+            self._bar.update(amount)
 
     def close(self) -> None:
-        self._bar.close()
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
 
 
 class Context:
@@ -94,7 +126,7 @@ def import_command(
         raise click.UsageError("give one or more PATHs, or --sample")
     db = obj.db()
     show_bar = not quiet and sys.stderr.isatty()
-    summary = db.import_path(*targets, progress=TqdmProgress if show_bar else None, card=card)
+    summary = db.import_path(*targets, progress=TqdmProgress() if show_bar else None, card=card)
     for warning in summary.warnings:
         click.echo(f"warning: {warning}", err=True)
     if verbose:

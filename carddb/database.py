@@ -22,7 +22,8 @@ from carddb.db import lookup, migrate
 from carddb.db.engine import default_url, make_engine, make_sessionmaker, parse_url
 from carddb.db.models import Card, Localization, Printing, Ruling
 from carddb.errors import DatabaseUnavailableError
-from carddb.ingest.importer import ImportSummary, ProgressFactory, import_paths
+from carddb.ingest.base import ImportSummary, Progress
+from carddb.ingest.importer import import_paths
 from carddb.search.ast import Query
 from carddb.search.results import SearchResult
 from carddb.views import CardView, LanguageCount
@@ -49,18 +50,21 @@ class Database:
     def import_path(
         self,
         *paths: str | PathLike[str],
-        progress: ProgressFactory | None = None,
+        progress: Progress | None = None,
         parallel: bool | None = None,
         card: str | None = None,
+        force: bool = False,
     ) -> ImportSummary:
         """Import files or folders of them, each file in one transaction, its kind read from its
         content: MTGJSON (set files, AllPrintings), Scryfall (bulk cards or rulings, API list pages),
         the Comprehensive Rules, card pages and rulings pages.
 
-        ``parallel`` parses MTGJSON in a second process (default: for big files only). ``card``
-        names the card a card page is about, for a page that does not name it.
+        ``progress`` is told how the import goes (see :class:`~carddb.ingest.base.Progress`).
+        ``parallel`` reads MTGJSON in a second process (default: for big inputs only). ``card``
+        names the card a card page is about, for a page that does not name it. ``force`` writes
+        sets again even when the database holds them from the very same source text.
         """
-        return import_paths(self.engine, [Path(p) for p in paths], progress, parallel, card)
+        return import_paths(self.engine, self.url, [Path(p) for p in paths], progress, parallel, card, force)
 
     def card(self, name: str, lang: str | None = None) -> CardView:
         """Find a card by its name in any language and show it in ``lang``.

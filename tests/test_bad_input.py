@@ -8,7 +8,6 @@ Inputs are built from the shipped sample (real MTGJSON set files cut down, see
 from __future__ import annotations
 
 import json
-import lzma
 import re
 import signal
 import subprocess
@@ -18,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from samples import all_printings, card_record, sample_bytes, sample_file, sample_set, write_json
 from sqlalchemy import select
 
 import carddb
@@ -32,7 +32,6 @@ from carddb.errors import (
 )
 from carddb.ingest.loader import Loader
 from carddb.ingest.records import SetBatch
-from carddb.resources import sample_dir
 from carddb.views import CardView
 
 POSITION = re.compile(r"line (\d+), column (\d+)")
@@ -42,40 +41,9 @@ STORED_CARDS = (("Glass Casket", "ja"), ("Return to Nature", "fr"), ("Realm-Cloa
 
 
 # -- building inputs --------------------------------------------------------------------------
-def sample_file(code: str) -> Path:
-    return sample_dir() / f"{code}.json.xz"
-
-
-def sample_bytes(code: str) -> bytes:
-    """The decompressed bytes of a shipped set file (compact JSON, one line)."""
-    with lzma.open(sample_file(code), "rb") as stream:
-        return stream.read()
-
-
-def sample_set(code: str) -> dict[str, Any]:
-    """A shipped set file as JSON: ``{"meta": ..., "data": <set>}``."""
-    data: dict[str, Any] = json.loads(sample_bytes(code))
-    return data
-
-
-def all_printings(*codes: str) -> dict[str, Any]:
-    """An AllPrintings-shaped document holding the given sample sets, in that order."""
-    return {"meta": sample_set(codes[0])["meta"], "data": {code: sample_set(code)["data"] for code in codes}}
-
-
-def write_json(path: Path, document: object) -> Path:
-    path.write_text(json.dumps(document, ensure_ascii=False) + "\n", encoding="utf-8")
-    return path
-
-
 def pretty_lines(code: str) -> list[str]:
     """A set file pretty-printed (one key per line), as a list of lines."""
     return json.dumps(sample_set(code), ensure_ascii=False, indent=2).splitlines()
-
-
-def card_record(document: dict[str, Any], name: str) -> dict[str, Any]:
-    record: dict[str, Any] = next(c for c in document["data"]["cards"] if c["name"] == name)
-    return record
 
 
 # -- what is stored ----------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from sqlalchemy import select
 import carddb
 from carddb.cli import main
 from carddb.db.models import GlossaryEntry, Rule, RulesEdition
-from carddb.ingest.importer import Progress
+from carddb.ingest.base import ImportRun
 from carddb.rules.errors import (
     NoRulesImportedError,
     NotRulesError,
@@ -338,7 +338,7 @@ def test_a_cut_compressed_file_is_refused(rules_db: carddb.Database, tmp_path: P
     before = stored(rules_db)
     # Called directly: through `carddb import`, format detection meets the cut first.
     with pytest.raises(TruncatedRulesError, match="truncated or corrupt compressed data") as caught:
-        import_rules(rules_db.engine, path, Progress())
+        import_rules(ImportRun(rules_db.engine, rules_db.url), path)
     assert caught.value.path == path and (caught.value.position or "").startswith("line ")
     assert stored(rules_db) == before
 
@@ -384,7 +384,7 @@ def test_a_file_that_is_not_the_rules_is_refused_by_the_importer(
     page.write_text("Madness\n\nIf you discard this card, discard it into exile.\n", encoding="utf-8")
     before = stored(rules_db)
     with pytest.raises(NotRulesError) as caught:
-        import_rules(rules_db.engine, page, Progress())
+        import_rules(ImportRun(rules_db.engine, rules_db.url), page)
     assert caught.value.path == page and caught.value.position == "line 1"
     assert "not the Comprehensive Rules" in str(caught.value)
     assert stored(rules_db) == before

@@ -9,6 +9,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine
 
 from carddb.resources import migrations_dir
+from carddb.search import index
 
 
 def alembic_config(connection: Connection | None = None) -> Config:
@@ -30,8 +31,13 @@ def current_revision(engine: Engine) -> str | None:
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Upgrade the schema to ``revision``. At the newest revision, derived data that the revisions
+    marked stale (the search documents of cards imported before) is then rebuilt by today's code,
+    in the same transaction: migrations never run the application's code themselves."""
     with engine.begin() as connection:
         command.upgrade(alembic_config(connection), revision)
+        if revision == "head" or revision == head_revision():
+            index.refresh(connection)
 
 
 def downgrade(engine: Engine, revision: str) -> None:

@@ -64,6 +64,9 @@ class CardSet(Base):
     set_type: Mapped[str | None] = mapped_column(String(32))
     # The date of the source data (MTGJSON meta.date): an older file never overwrites newer data.
     data_date: Mapped[dt.date | None] = mapped_column(Date)
+    # A digest of the source text the set was written from: the same text again is skipped.
+    # Cleared when another source (Scryfall, a page) changes what the set's cards hold.
+    source_digest: Mapped[str | None] = mapped_column(String(40))
 
     printings: Mapped[list[Printing]] = relationship(back_populates="card_set")
 
@@ -79,6 +82,8 @@ class Card(Base):
     mana_value: Mapped[float | None] = mapped_column(Float, index=True)
     type_bits: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     data_date: Mapped[dt.date | None] = mapped_column(Date)
+    # A digest of the faces and rulings the card was written from (None: a source without one).
+    source_digest: Mapped[str | None] = mapped_column(String(40))
 
     faces: Mapped[list[Face]] = relationship(
         back_populates="card", order_by="Face.position", cascade="all, delete-orphan"
@@ -230,6 +235,17 @@ class SearchDocument(Base):
     type_line_bigrams: Mapped[str] = mapped_column(Text)
     text_bigrams: Mapped[str] = mapped_column(Text)
     rulings_bigrams: Mapped[str] = mapped_column(Text)
+    # A digest of the columns above: a document is rewritten only when it changes (None: unknown).
+    digest: Mapped[str | None] = mapped_column(String(40))
+
+
+class SearchPending(Base):
+    """A card whose search documents must be rebuilt: recorded by each file's transaction, cleared
+    when the import rebuilds them after its last file (see :mod:`carddb.search.index`)."""
+
+    __tablename__ = "search_pending"
+
+    card_id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
 
 
 class TypeWord(Base):

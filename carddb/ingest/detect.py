@@ -11,11 +11,13 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Literal
 
-from carddb.errors import MalformedJSONError, SourceError
+from carddb.errors import MalformedJSONError, NotMTGJSONError, SourceError
+from carddb.ingest.json_stream import check_encoding
 from carddb.ingest.sources import open_tracked
 
 __all__ = ["Format", "detect_format"]
@@ -24,6 +26,7 @@ Format = Literal["mtgjson", "scryfall", "rules", "page"]
 
 _SNIFF_BYTES = 64 * 1024
 _RULES_TITLE = re.compile(r"Comprehensive Rules", re.IGNORECASE)
+_JSON_SCALAR = re.compile(r'(?:null|true|false|-?\d|")')
 
 
 def detect_format(path: Path) -> Format:
@@ -34,9 +37,20 @@ def detect_format(path: Path) -> Format:
         if ".json" in path.name.lower():  # an empty download of a JSON source is broken JSON
             raise MalformedJSONError(path, "the file is empty", "line 1, column 1 (byte 0)")
         raise SourceError(path, "the file is empty")
+    check_encoding(path, head)
     text = head.decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
     if "\x00" in text:
         raise SourceError(path, "not a text or JSON file (binary data)")
+    if _JSON_SCALAR.match(text) and len(head) < _SNIFF_BYTES:
+        try:
+            value = json.loads(text)
+        except ValueError:
+            value = ...
+        if value is not ...:
+            shown = json.dumps(value)[:40]
+            raise NotMTGJSONError(
+                path, f"the file holds one JSON value ({shown}), not a card source (MTGJSON or Scryfall)"
+            )
     if text.startswith("["):
         return "scryfall"
     if text.startswith("{"):

@@ -29,15 +29,14 @@ The caller owns the transaction (one per input file, see :mod:`carddb.ingest.imp
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from sqlalchemy import Connection, Table, delete, exists, select
-from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import Compiled
 
 from carddb.characteristics import card_mana_value, stat_value, type_bits
+from carddb.db.bulk import BulkWriter, chunks
 from carddb.db.models import Card, CardSet, Face, Localization, Printing, PrintingLocalization, Ruling
 from carddb.ingest.records import (
     CardRecord,
@@ -49,13 +48,11 @@ from carddb.ingest.records import (
 )
 from carddb.text import normalize
 
-T = TypeVar("T")
 LOCALIZATION_COLUMNS = (
     *("face_id", "language", "name", "name_norm", "type_line", "text", "flavor", "digest", "origin"),
 )
 LINK_COLUMNS = ("printing_id", "localization_id", "multiverse_id")
 RULING_COLUMNS = ("card_id", "language", "source", "published", "text", "position", "digest")
-_CHUNK = 500
 ID_CACHE_LIMIT = 400_000
 
 sets_t: Table = CardSet.__table__  # type: ignore[assignment]
@@ -67,17 +64,14 @@ links_t: Table = PrintingLocalization.__table__  # type: ignore[assignment]
 rulings_t: Table = Ruling.__table__  # type: ignore[assignment]
 
 
-def chunks(items: Sequence[T], size: int = _CHUNK) -> Iterator[Sequence[T]]:
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
-
-
 @dataclass(frozen=True, slots=True)
 class BatchResult:
     """What writing one set did."""
 
     set_code: str
     written: bool
+    # Not written because the stored set came from the very same source text (its digest).
+    unchanged: bool = False
     cards: int = 0
     printings: int = 0
     localizations: int = 0
@@ -111,16 +105,18 @@ class Loader:
     """Writes whole-set batches through one connection inside the caller's transaction
     (:class:`~carddb.ingest.part_loader.PartLoader` writes part of a set)."""
 
-    def __init__(self, connection: Connection) -> None:
+    def __init__(self, connection: Connection, force: bool = False) -> None:
+        """``force``: write sets again even when stored from the very same source text."""
         self.conn = connection
-        self._dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
+        self.writer = BulkWriter(connection)
+        self.force = force
         # Cards already written in this transaction: a reprint later in the file reuses them.
         self._card_ids: dict[str, int] = {}
         self._face_ids: dict[tuple[int, str], int] = {}
         # Translation ids by (face id, content digest), so reprints skip the insert and the lookup.
         self._localization_ids: dict[tuple[int, str], int] = {}
-        self._staged: set[str] = set()
-        self._compiled: dict[tuple[str, tuple[str, ...], tuple[str, ...] | None], Compiled] = {}
+        # Translations whose links this transaction removed: the only ones prune() may find unused.
+        self._unlinked: set[int] = set()
         # Cards whose printings, translations or rulings this transaction changed: their search
         # documents are rebuilt before it commits (carddb.search.index).
         self.touched: set[int] = set()
@@ -129,73 +125,12 @@ class Loader:
 
     # -- statements ---------------------------------------------------------------------------
     def _upsert(self, table: Table, rows: list[dict[str, Any]], keys: Sequence[str]) -> None:
-        if not rows:
-            return
-        stmt = self._dialect.insert(table)
-        update = {
-            c.name: stmt.excluded[c.name] for c in table.columns if c.name not in keys and not c.primary_key
-        }
-        self.conn.execute(stmt.on_conflict_do_update(index_elements=list(keys), set_=update), rows)
+        self.writer.upsert(table, rows, keys)
 
     def _insert_new(
         self, table: Table, columns: tuple[str, ...], rows: list[tuple[Any, ...]], keys: Sequence[str] | None
     ) -> None:
-        """Insert ``rows`` (tuples in ``columns`` order), skipping those whose ``keys`` exist already
-        (``None``: a plain insert).
-
-        This is the import's hot path (translations, links, rulings), so it bypasses SQLAlchemy's
-        per-row parameter processing: on SQLite, the DBAPI's ``executemany`` of the statement
-        compiled once; on PostgreSQL, ``COPY`` (into a staging table when duplicates must be
-        skipped). Values must already be in the driver's form (see :meth:`_date`).
-        """
-        if not rows:
-            return
-        if self._dialect is postgresql:
-            self._copy_new(table, columns, rows, keys)
-            return
-        cache_key = (table.name, columns, tuple(keys) if keys else None)
-        compiled = self._compiled.get(cache_key)
-        if compiled is None:
-            stmt = self._dialect.insert(table)
-            if keys:
-                stmt = stmt.on_conflict_do_nothing(index_elements=list(keys))
-            compiled = stmt.compile(dialect=self.conn.dialect, column_keys=list(columns))
-            if not compiled.positional or tuple(compiled.positiontup or ()) != columns:
-                raise RuntimeError(f"unexpected parameter order for {table.name}: {compiled.positiontup}")
-            self._compiled[cache_key] = compiled
-        self.conn.exec_driver_sql(compiled.string, rows)
-
-    def _copy_new(
-        self, table: Table, columns: tuple[str, ...], rows: list[tuple[Any, ...]], keys: Sequence[str] | None
-    ) -> None:
-        """PostgreSQL: ``COPY`` the rows in, through a temporary staging table when ``keys`` are given."""
-        quote = self.conn.dialect.identifier_preparer.quote
-        target = self.conn.dialect.identifier_preparer.format_table(table)
-        column_list = ", ".join(quote(c) for c in columns)
-        cursor = self.conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
-        try:
-            if keys is None:
-                destination = target
-            else:
-                destination = quote(f"carddb_stage_{table.name}")
-                if destination not in self._staged:
-                    cursor.execute(
-                        f"CREATE TEMPORARY TABLE {destination} ON COMMIT DROP AS "
-                        f"SELECT {column_list} FROM {target} WITH NO DATA"
-                    )
-                    self._staged.add(destination)
-            with cursor.copy(f"COPY {destination} ({column_list}) FROM STDIN") as copy:
-                for row in rows:
-                    copy.write_row(row)
-            if keys is not None:
-                conflict = ", ".join(quote(k) for k in keys)
-                cursor.execute(
-                    f"INSERT INTO {target} ({column_list}) SELECT {column_list} FROM {destination} "
-                    f"ON CONFLICT ({conflict}) DO NOTHING"
-                )
-                cursor.execute(f"TRUNCATE {destination}")
-        finally:
-            cursor.close()
+        self.writer.insert_new(table, columns, rows, keys)
 
     def _printing_row(
         self, set_code: str, number: str, printing: PrintingRecord, data_date: dt.date | None
@@ -217,17 +152,23 @@ class Loader:
         """Remove the undated rulings a card page gave (source ``page``) that ``rows`` (in
         :data:`RULING_COLUMNS` order) now bring from a dated source: same card, same language,
         the same text once folded."""
-        incoming = {(row[0], row[1], normalize(row[4])) for row in rows}
         card_ids = sorted({row[0] for row in rows})
-        stale: list[int] = []
+        stored: list[tuple[int, int, str, str]] = []
         for chunk in chunks(card_ids):
             for ruling_id, card_id, language, text in self.conn.execute(
                 select(rulings_t.c.id, rulings_t.c.card_id, rulings_t.c.language, rulings_t.c.text).where(
                     rulings_t.c.card_id.in_(chunk), rulings_t.c.source == "page"
                 )
             ):
-                if (card_id, language, normalize(text)) in incoming:
-                    stale.append(ruling_id)
+                stored.append((ruling_id, card_id, language, text))
+        if not stored:  # the usual case: no card page gave these cards rulings
+            return
+        incoming = {(row[0], row[1], normalize(row[4])) for row in rows}
+        stale = [
+            ruling_id
+            for ruling_id, card_id, language, text in stored
+            if (card_id, language, normalize(text)) in incoming
+        ]
         for chunk in chunks(stale):
             self.conn.execute(delete(rulings_t).where(rulings_t.c.id.in_(chunk)))
 
@@ -237,10 +178,7 @@ class Loader:
         return (card_id, ruling.language, ruling.source, published, ruling.text, position, ruling.digest)
 
     def _date(self, value: dt.date | None) -> Any:
-        """A date as the driver takes it: SQLAlchemy stores SQLite dates as ISO text."""
-        if value is None or self._dialect is postgresql:
-            return value
-        return value.isoformat()
+        return self.writer.date(value)
 
     # -- cards and translation ids, for either kind of batch -----------------------------------
     def _write_cards(
@@ -264,11 +202,16 @@ class Loader:
             return {}
         oracle_ids = list(fresh)
         stored: dict[str, dt.date | None] = {}
+        unchanged: set[str] = set()
         for chunk in chunks(oracle_ids):
-            for oracle_id, date in self.conn.execute(
-                select(cards_t.c.oracle_id, cards_t.c.data_date).where(cards_t.c.oracle_id.in_(chunk))
+            for oracle_id, date, digest in self.conn.execute(
+                select(cards_t.c.oracle_id, cards_t.c.data_date, cards_t.c.source_digest).where(
+                    cards_t.c.oracle_id.in_(chunk)
+                )
             ):
                 stored[oracle_id] = date
+                if digest and digest == fresh[oracle_id].digest and date == data_date:
+                    unchanged.add(oracle_id)
         # The stored oracle id each incoming key is written under: itself, or a card joined by name.
         keys = {o: o for o in oracle_ids}
         for key, (stored_key, date) in self._join_by_name(
@@ -276,7 +219,13 @@ class Loader:
         ).items():
             keys[key] = stored_key
             stored[key] = date
-        to_write = [o for o in oracle_ids if o not in stored or replaces(data_date, stored[o])]
+        # A card stored from the same content and date (a reprint in another set file of the same
+        # build) is not written again: neither its faces nor its rulings would change.
+        to_write = [
+            o
+            for o in oracle_ids
+            if o not in stored or (o not in unchanged and replaces(data_date, stored[o]))
+        ]
         self._upsert(
             cards_t,
             [
@@ -288,6 +237,7 @@ class Loader:
                     "mana_value": card_mana_value(fresh[o].layout, (f.mana_value for f in fresh[o].faces)),
                     "type_bits": type_bits(f.type_line for f in fresh[o].faces),
                     "data_date": data_date,
+                    "source_digest": fresh[o].digest or None,
                 }
                 for o in to_write
             ],
@@ -381,9 +331,13 @@ class Loader:
     # -- one set ----------------------------------------------------------------------------
     def write(self, batch: SetBatch) -> BatchResult:
         code = batch.set.code
-        stored_date = self.conn.execute(select(sets_t.c.data_date).where(sets_t.c.code == code)).scalar()
-        if _older(batch.data_date, stored_date):
+        stored = self.conn.execute(
+            select(sets_t.c.data_date, sets_t.c.source_digest).where(sets_t.c.code == code)
+        ).first()
+        if stored is not None and _older(batch.data_date, stored.data_date):
             return BatchResult(set_code=code, written=False)
+        if stored is not None and not self.force and batch.digest and stored.source_digest == batch.digest:
+            return BatchResult(set_code=code, written=False, unchanged=True)
         self._upsert(
             sets_t,
             [
@@ -393,6 +347,7 @@ class Loader:
                     "release_date": batch.set.release_date,
                     "set_type": batch.set.set_type,
                     "data_date": batch.data_date,
+                    "source_digest": batch.digest,
                 }
             ],
             ["code"],
@@ -484,6 +439,9 @@ class Loader:
                 stale.append(printing_id)
                 self.touched.add(card_id)
         for chunk in chunks(stale):
+            self._unlinked.update(
+                self.conn.scalars(select(links_t.c.localization_id).where(links_t.c.printing_id.in_(chunk)))
+            )
             self.conn.execute(delete(links_t).where(links_t.c.printing_id.in_(chunk)))
             self.conn.execute(delete(printings_t).where(printings_t.c.id.in_(chunk)))
         return ids
@@ -530,26 +488,44 @@ class Loader:
         set file does not give for that printing (``given``), so no source undoes another."""
         kept: list[tuple[Any, ...]] = []
         for chunk in chunks(printing_ids):
-            for printing_id, localization_id, multiverse_id, language in self.conn.execute(
+            for printing_id, localization_id, multiverse_id, language, origin in self.conn.execute(
                 select(
                     links_t.c.printing_id,
                     links_t.c.localization_id,
                     links_t.c.multiverse_id,
                     localizations_t.c.language,
+                    localizations_t.c.origin,
                 )
                 .join(localizations_t, localizations_t.c.id == links_t.c.localization_id)
-                .where(links_t.c.printing_id.in_(chunk), localizations_t.c.origin == "scryfall")
+                .where(links_t.c.printing_id.in_(chunk))
             ):
-                if language not in given.get(printing_id, set()):
+                self._unlinked.add(localization_id)
+                if origin == "scryfall" and language not in given.get(printing_id, set()):
                     kept.append((printing_id, localization_id, multiverse_id))
             self.conn.execute(delete(links_t).where(links_t.c.printing_id.in_(chunk)))
         return kept
 
+    def forget_set_digests(self) -> None:
+        """Clear the source digest of every stored set: another source changed what cards hold, so
+        a set file imported again must be written again, not skipped as unchanged."""
+        self.conn.execute(
+            sets_t.update().where(sets_t.c.source_digest.is_not(None)).values(source_digest=None)
+        )
+
     def prune(self) -> None:
-        """Remove translations that no printing carries any more (after links were replaced);
+        """Remove translations that no printing carries any more, among those whose links this
+        transaction removed (the work is that of the file, never of the whole database);
         translations read from card pages name no printing and stay."""
         carried = exists().where(links_t.c.localization_id == localizations_t.c.id)
-        self.conn.execute(delete(localizations_t).where(~carried, localizations_t.c.origin != "page"))
+        candidates = sorted(self._unlinked)
+        self._unlinked.clear()
+        for chunk in chunks(candidates):
+            self.conn.execute(
+                delete(localizations_t).where(
+                    localizations_t.c.id.in_(chunk), ~carried, localizations_t.c.origin != "page"
+                )
+            )
+        self._localization_ids.clear()  # ids of pruned rows must not be reused from the cache
 
 
 def _older(incoming: dt.date | None, stored: dt.date | None) -> bool:

@@ -1,23 +1,30 @@
 """MTGJSON v5: AllPrintings or a single set file, streamed one set at a time.
 
 ``{"meta": {"date", "version"}, "data": {...}}`` where ``data`` is either one set (a set file) or a
-map of set code to set (AllPrintings). ``ijson.kvitems(f, "data")`` walks ``data`` one entry at a
-time with the C parser, so memory is bounded by the largest set, never by the file.
+map of set code to set (AllPrintings). :class:`~carddb.ingest.json_stream.JSONStream` walks the
+file: ``data`` one member at a time, a set's ``cards`` one card at a time (each card parsed by the
+C decoder, at most :data:`CARD_LIMIT` characters), what carddb does not keep (boosters, sealed
+products, tokens) skipped unparsed. Memory is bounded by the records of the largest set, never by
+the file. Every value carddb keeps is checked by :mod:`carddb.ingest.values`.
+
+Each set also gets a digest of its JSON text (:attr:`RawSet.digest`), so that the loader can
+skip a set that is exactly what was imported before.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import logging
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import ijson
-
 from carddb import languages
-from carddb.errors import MalformedJSONError, NotMTGJSONError, SourceError
+from carddb.errors import NotMTGJSONError, SourceError
+from carddb.ingest.json_stream import JSONStream
 from carddb.ingest.records import (
     CardRecord,
     FaceRecord,
@@ -26,165 +33,309 @@ from carddb.ingest.records import (
     RulingRecord,
     SetBatch,
     SetRecord,
-    iso_date,
 )
-from carddb.ingest.sources import json_syntax_error, open_tracked
+from carddb.ingest.sources import open_tracked
+from carddb.ingest.values import (
+    DATE,
+    ESCAPES,
+    IDS,
+    INT,
+    MAX_INT32,
+    NUMBER,
+    RECORDS,
+    TEXT,
+    WORDS,
+    Rule,
+    Warnings,
+    Where,
+    checked_date,
+    checked_record,
+    checked_text,
+)
 
 log = logging.getLogger(__name__)
 
+FORMAT_VERSION = "1"
+"""Part of every set digest: changing how sets become rows (a new field read, a value checked
+differently) changes it, so sets imported by an older carddb are imported again."""
+CARD_LIMIT = 4 << 20
+"""The longest card object accepted, in characters (real ones are under 100,000)."""
+FIELD_LIMIT = 1 << 16
+"""The longest set field that is kept (code, name, date, type) or meta, in characters."""
+
 _COLOR_ORDER = "WUBRG"
 _SET_FIELDS = frozenset({"code", "name", "cards"})
-_SET_KEYS = ("code", "name", "releaseDate", "type", "cards")
-# What records are made of; the rest (prices, legalities, frames...) is dropped as soon as parsed.
-_CARD_KEYS = frozenset(
-    {
-        "name", "faceName", "side", "number", "layout", "uuid", "identifiers", "rarity",
-        "manaCost", "manaValue", "faceManaValue", "colors", "colorIdentity", "type", "text",
-        "power", "toughness", "loyalty", "defense", "keywords", "originalText", "originalType",
-        "flavorText", "foreignData", "rulings",
-    }
-)  # fmt: skip
+_SET_KEYS = frozenset({"code", "name", "releaseDate", "type"})
+# What records are made of, and how each field is checked (carddb.ingest.values); the rest
+# (legalities, frames...) is dropped as soon as parsed.
+_CARD_RULES: dict[str, Rule] = {
+    "name": (TEXT, "name"), "faceName": (TEXT, "name"), "side": (TEXT, "short"),
+    "number": (TEXT, "short"), "layout": (TEXT, "short"), "uuid": (TEXT, "short"),
+    "identifiers": (IDS, ""), "rarity": (TEXT, "short"), "manaCost": (TEXT, "short"),
+    "manaValue": (NUMBER, ""), "faceManaValue": (NUMBER, ""), "colors": (WORDS, ""),
+    "colorIdentity": (WORDS, ""), "type": (TEXT, "type"), "text": (TEXT, "text"),
+    "power": (TEXT, "short"), "toughness": (TEXT, "short"), "loyalty": (TEXT, "short"),
+    "defense": (TEXT, "short"), "keywords": (WORDS, ""), "originalText": (TEXT, "text"),
+    "originalType": (TEXT, "type"), "flavorText": (TEXT, "flavor"), "foreignData": (RECORDS, ""),
+    "rulings": (RECORDS, ""),
+}  # fmt: skip
+_CARD_KEYS = frozenset(_CARD_RULES)
+_FOREIGN_RULES: dict[str, Rule] = {
+    "name": (TEXT, "name"), "faceName": (TEXT, "name"), "language": (TEXT, "short"),
+    "type": (TEXT, "type"), "text": (TEXT, "text"), "flavorText": (TEXT, "flavor"),
+    "multiverseId": (INT, ""),
+}  # fmt: skip
+_RULING_RULES: dict[str, Rule] = {"date": (DATE, ""), "text": (TEXT, "ruling")}
+_SET_RULES: dict[str, Rule] = {"name": (TEXT, "name"), "releaseDate": (DATE, ""), "type": (TEXT, "short")}
+
+
+@dataclass(frozen=True, slots=True)
+class RawSet:
+    """One set as parsed: its kept fields, its cards cut down to :data:`_CARD_KEYS`, where it was
+    found (``data`` or ``data.AFR``) and a digest of its JSON text (with :data:`FORMAT_VERSION`
+    and the file's ``meta``)."""
+
+    where: str
+    fields: Mapping[str, Any]
+    cards: tuple[dict[str, Any], ...]
+    digest: str
+    # The indices of the cards whose JSON text has escapes making control characters or
+    # surrogates: only their texts are searched for those (carddb.ingest.values.ESCAPES).
+    escaped: frozenset[int] = frozenset()
 
 
 class MTGJSONReader:
     """Reads one MTGJSON file as a stream of :class:`SetBatch`.
 
     ``warnings`` collects what was kept or skipped with a note (unknown languages, cards with no
-    oracle id), once per distinct problem.
+    oracle id, values of the wrong type), once per kind of problem (:class:`Warnings`).
     """
 
     def __init__(self, path: Path, on_progress: Callable[[int], None] | None = None) -> None:
         self.path = path
         self.on_progress = on_progress
-        self.warnings: list[str] = []
-        self._warned: set[str] = set()
+        self._warnings = Warnings(path)
         self.data_date: dt.date | None = None
         self.version: str | None = None
+        self._meta_text = ""
         self._cards_with_rulings: set[str] = set()
 
+    @property
+    def warnings(self) -> list[str]:
+        return self._warnings.lines()
+
     def warn(self, key: str, message: str) -> None:
-        if key not in self._warned:
-            self._warned.add(key)
-            self.warnings.append(f"{self.path.name}: {message}")
+        if key not in self._warnings._first:
             log.warning("%s: %s", self.path, message)
+        self._warnings(key, message)
 
     def __iter__(self) -> Iterator[SetBatch]:
-        self.read_meta()
-        for where, raw in self.raw_sets():
-            yield self.batch(where, raw)
+        for raw in self.raw_sets():
+            yield self.batch(raw)
 
-    # -- meta -------------------------------------------------------------------------------
+    # -- the stream ---------------------------------------------------------------------------
     def read_meta(self) -> None:
-        """Read ``meta`` (MTGJSON writes it first) and check the top level is an object."""
-        with open_tracked(self.path) as reader:
-            events = ijson.parse(reader, use_float=True)
-            try:
-                prefix, event, _ = next(events)
-                if event != "start_map":
-                    raise NotMTGJSONError(self.path, "top level is not an object with 'meta' and 'data'")
-                meta: dict[str, Any] = {}
-                for prefix, event, value in events:
-                    if prefix.startswith("meta.") and event in ("string", "number"):
-                        meta[prefix[5:]] = value
-                    elif (prefix == "" and event == "map_key" and value not in ("meta",)) or (
-                        prefix == "" and event == "end_map"
-                    ):
-                        break
-            except ijson.JSONError as exc:
-                raise json_syntax_error(self.path, reader, exc) from None
-            except StopIteration:
-                raise MalformedJSONError(self.path, "file is empty", "byte 0") from None
-        self.version = str(meta["version"]) if "version" in meta else None
-        self.data_date = iso_date(meta.get("date"))
+        """Kept for callers that read ``meta`` first: :meth:`raw_sets` reads it on its way."""
 
-    # -- data -------------------------------------------------------------------------------
-    def raw_sets(self) -> Iterator[tuple[str, dict[str, Any]]]:
-        """The sets under ``data`` as parsed JSON, each cut down to the keys records are made of
-        (boosters and sealed products are dropped at once), with where each was found."""
-        single: dict[str, Any] = {}
-        sets = 0
+    def raw_sets(self) -> Iterator[RawSet]:
+        """The sets under ``data``, each cut down to what records are made of (boosters, sealed
+        products and tokens are skipped unparsed), in file order."""
+        if not self.path.is_file():
+            raise SourceError(self.path, "not a file")
         with open_tracked(self.path, self.on_progress) as reader:
-            try:
-                for key, value in ijson.kvitems(reader, "data", use_float=True):
-                    if isinstance(value, dict) and "cards" in value:
-                        sets += 1
-                        yield f"data.{key}", _trim_set(value)
-                    elif key in _SET_KEYS:
-                        single[key] = value
-            except ijson.JSONError as exc:
-                raise json_syntax_error(self.path, reader, exc) from None
-        if single:
-            missing = _SET_FIELDS - single.keys()
-            if missing:
+            stream = JSONStream(self.path, reader)
+            if stream.peek() != "{":
+                raise NotMTGJSONError(self.path, "top level is not an object with 'meta' and 'data'")
+            found_data = False
+            for key in stream.members():
+                if key == "meta" and stream.peek() == "{":
+                    self._read_meta(stream)
+                elif key == "data":
+                    found_data = True
+                    yield from self._data(stream)
+                else:
+                    stream.skip()
+            stream.finish()
+        if not found_data:
+            raise NotMTGJSONError(self.path, "no 'data': not an MTGJSON set or AllPrintings file")
+
+    def _read_meta(self, stream: JSONStream) -> None:
+        meta = stream.value(FIELD_LIMIT)
+        where = Where(self.path, "meta")
+        self.version = checked_text(meta.get("version"), "version", "short", where, self.warn)
+        self.data_date = checked_date(meta.get("date"), "date", where, self.warn)
+        self._meta_text = f"{self.version}|{self.data_date}"
+
+    def _data(self, stream: JSONStream) -> Iterator[RawSet]:
+        if stream.peek() != "{":
+            raise NotMTGJSONError(
+                self.path, "'data' is not an object (a set, or a map of sets)", stream.where()
+            )
+        single: dict[str, Any] = {}
+        cards: tuple[dict[str, Any], ...] | None = None
+        escaped: frozenset[int] = frozenset()
+        digest = self._digest_start()
+        stream.record(digest)
+        sets = 0
+        for key in stream.members():
+            first = stream.peek()
+            if key == "cards" and first == "[":
+                cards, escaped = self._cards(stream, "data")
+            elif key in _SET_KEYS:
+                single[key] = stream.value(FIELD_LIMIT)
+            elif first == "{" and not cards and not single and _looks_like_code(key):
+                sets += 1
+                stream.stop_recording()
+                yield self._set(stream, f"data.{key}")
+            else:
+                stream.skip()
+        stream.stop_recording()
+        if cards is not None or single:
+            if cards is None or "code" not in single or "name" not in single:
+                missing = sorted(_SET_FIELDS - single.keys() - ({"cards"} if cards is not None else set()))
                 raise NotMTGJSONError(
-                    self.path, f"'data' is neither a set nor a map of sets (no {', '.join(sorted(missing))})"
+                    self.path, f"'data' is neither a set nor a map of sets (no {', '.join(missing)})"
                 )
-            yield "data", _trim_set(single)
+            yield RawSet("data", single, cards, digest.hexdigest(), escaped)
         elif not sets:
             raise NotMTGJSONError(self.path, "no set under 'data': not an MTGJSON set or AllPrintings file")
 
-    def batch(self, where: str, raw: Mapping[str, Any]) -> SetBatch:
-        """Records of one set, from its parsed JSON."""
-        code = raw.get("code")
-        cards = raw.get("cards")
-        if not isinstance(code, str) or not code or not isinstance(cards, list):
+    def _set(self, stream: JSONStream, where: str) -> RawSet:
+        fields: dict[str, Any] = {}
+        cards: tuple[dict[str, Any], ...] | None = None
+        escaped: frozenset[int] = frozenset()
+        digest = self._digest_start()
+        stream.record(digest)
+        for key in stream.members():
+            if key == "cards" and stream.peek() == "[":
+                cards, escaped = self._cards(stream, where)
+            elif key in _SET_KEYS:
+                fields[key] = stream.value(FIELD_LIMIT)
+            else:
+                stream.skip()
+        stream.stop_recording()
+        if cards is None or not isinstance(fields.get("code"), str) or not fields["code"]:
             raise NotMTGJSONError(self.path, f"{where} has no set 'code' or 'cards' list")
+        return RawSet(where, fields, cards, digest.hexdigest(), escaped)
+
+    def _digest_start(self) -> Any:
+        digest = hashlib.sha1(FORMAT_VERSION.encode())
+        digest.update(self._meta_text.encode())
+        return digest
+
+    def _cards(self, stream: JSONStream, where: str) -> tuple[tuple[dict[str, Any], ...], frozenset[int]]:
+        cards: list[dict[str, Any]] = []
+        escaped: set[int] = set()
+        for index in stream.elements():
+            if stream.peek() != "{":
+                raise NotMTGJSONError(
+                    self.path, f"{where}.cards[{index}] is not an MTGJSON card", stream.where()
+                )
+            card = stream.value(CARD_LIMIT, ESCAPES)
+            if stream.flagged:
+                escaped.add(index)
+            cards.append({k: v for k, v in card.items() if k in _CARD_KEYS})
+        return tuple(cards), frozenset(escaped)
+
+    # -- records -------------------------------------------------------------------------------
+    def batch(self, raw: RawSet) -> SetBatch:
+        """Records of one set, from its parsed JSON; values checked (:mod:`carddb.ingest.values`)."""
+        code = raw.fields.get("code")
+        if not isinstance(code, str) or not code.strip() or len(code) > 16:
+            raise NotMTGJSONError(
+                self.path, f"{raw.where} has no set 'code' (or one longer than 16 characters)"
+            )
+        code = code.strip().upper()
+        where = Where(self.path, f"set {code}")
+        fields = checked_record(dict(raw.fields), _SET_RULES, where, self.warn)
         card_set = SetRecord(
-            code=code.upper(),
-            name=str(raw.get("name") or code),
-            release_date=iso_date(raw.get("releaseDate")),
-            set_type=_opt_str(raw.get("type")),
+            code=code,
+            name=fields.get("name") or code,
+            release_date=checked_date(fields.get("releaseDate"), "releaseDate", where, self.warn),
+            set_type=fields.get("type"),
         )
-        groups: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
-        for index, card in enumerate(cards):
-            if not isinstance(card, dict) or not isinstance(card.get("name"), str) or not card["name"]:
-                raise NotMTGJSONError(self.path, f"{where}.cards[{index}] is not an MTGJSON card")
-            number = str(card.get("number") or card.get("uuid") or index)
-            groups.setdefault((number, _oracle_id(card)), []).append(card)
+        groups: dict[str, tuple[str, list[dict[str, Any]], list[bool]]] = {}
+        for index, card in enumerate(raw.cards):
+            name = card.get("name")
+            if not isinstance(name, str) or not name.strip():
+                raise NotMTGJSONError(
+                    self.path, f"{raw.where}.cards[{index}] is not an MTGJSON card (no name)"
+                )
+            card_where = Where(self.path, f"set {code}, card {name[:80]!r}")
+            escaped = index in raw.escaped
+            card = checked_record(card, _CARD_RULES, card_where, self.warn, escaped)
+            if card.get("name") is None:
+                raise NotMTGJSONError(self.path, f"{raw.where}.cards[{index}] has no usable name")
+            number = card.get("number") or card.get("uuid") or str(index)
+            oracle_id = self._oracle_id(card)
+            group = groups.get(number)
+            if group is None:
+                groups[number] = (oracle_id, [card], [escaped])
+            elif group[0] == oracle_id:
+                group[1].append(card)
+                group[2].append(escaped)
+            else:
+                first_name = group[1][0]["name"]
+                self.warn(
+                    "duplicate-number",
+                    f"set {code}: {name!r} has the collector number {number!r} of {first_name!r}; "
+                    f"kept {first_name!r}, left {name!r} out",
+                )
         printings = []
         localized = rulings = 0
-        for (number, oracle_id), records in groups.items():
-            printing = self._printing(card_set.code, number, oracle_id, records)
-            localized += sum(len(_sequence(r.get("foreignData"))) for r in records)
-            rulings += sum(len(_sequence(r.get("rulings"))) for r in records)
-            printings.append(printing)
+        for number, (oracle_id, records, escapes) in groups.items():
+            printings.append(self._printing(code, number, oracle_id, records, any(escapes)))
+            localized += sum(len(r.get("foreignData") or ()) for r in records)
+            rulings += sum(len(r.get("rulings") or ()) for r in records)
         return SetBatch(
             set=card_set,
             printings=tuple(printings),
             data_date=self.data_date,
             localized_entries=localized,
             ruling_entries=rulings,
+            digest=raw.digest,
         )
 
+    def _oracle_id(self, card: Mapping[str, Any]) -> str:
+        oracle = (card.get("identifiers") or {}).get("scryfallOracleId")
+        if oracle:
+            return str(oracle)
+        self.warn("no-oracle-id", f"{card['name']} has no scryfallOracleId; keyed by name")
+        return f"name:{card['name']}"
+
     def _printing(
-        self, set_code: str, number: str, oracle_id: str, records: list[Mapping[str, Any]]
+        self, set_code: str, number: str, oracle_id: str, records: list[dict[str, Any]], escaped: bool
     ) -> PrintingRecord:
         records = sorted(records, key=lambda r: str(r.get("side") or "a"))
         first = records[0]
-        if oracle_id.startswith("name:"):
-            self.warn(f"oracle:{first['name']}", f"{first['name']} has no scryfallOracleId; keyed by name")
+        where = Where(self.path, f"set {set_code}, card {str(first['name'])[:80]!r}")
         faces = tuple(_face(r) for r in records)
-        card = CardRecord(
-            oracle_id=oracle_id,
-            name=str(first["name"]),
-            layout=str(first.get("layout") or "normal"),
-            faces=faces,
-        )
+        rulings = self._rulings(oracle_id, first, where, escaped)
+        card = CardRecord.of(oracle_id, first["name"], first.get("layout") or "normal", faces, rulings)
         identifiers: dict[str, dict[str, str]] = {}
         localizations: list[LocalizedFace] = []
         for record, face in zip(records, faces, strict=True):
-            ids = {str(k): str(v) for k, v in _mapping(record.get("identifiers")).items()}
+            ids = {str(k): str(v) for k, v in (record.get("identifiers") or {}).items()}
             if record.get("uuid"):
-                ids["mtgjsonId"] = str(record["uuid"])
+                ids["mtgjsonId"] = record["uuid"]
+            multiverse_id = _multiverse(ids.get("multiverseId"))
+            if multiverse_id is None and "multiverseId" in ids:
+                self.warn(
+                    "multiverse",
+                    f"{where.field('identifiers.multiverseId')}: expected a whole number from 0 to "
+                    f"{MAX_INT32:,}, found {ids.pop('multiverseId')[:40]!r}; left out",
+                )
             identifiers[face.side] = ids
-            localizations.append(_english(record, face))
-            for entry in _sequence(record.get("foreignData")):
+            localizations.append(_english(record, face, multiverse_id))
+            for entry in record.get("foreignData") or ():
                 if not isinstance(entry, dict):
                     self.warn(
                         "foreign-shape", f"skipped foreignData entries that are not objects ({first['name']})"
                     )
                     continue
-                localized = self._foreign(entry, face.side)
+                localized = self._foreign(
+                    checked_record(entry, _FOREIGN_RULES, where, self.warn, escaped), face.side
+                )
                 if localized is not None:
                     localizations.append(localized)
         first_ids = identifiers[faces[0].side]
@@ -192,33 +343,40 @@ class MTGJSONReader:
             set_code=set_code,
             collector_number=number,
             card=card,
-            rarity=_opt_str(first.get("rarity")),
+            rarity=first.get("rarity"),
             scryfall_id=first_ids.get("scryfallId"),
-            multiverse_id=_int(first_ids.get("multiverseId")),
-            mtgjson_uuid=_opt_str(first.get("uuid")),
+            multiverse_id=_multiverse(first_ids.get("multiverseId")),  # checked above
+            mtgjson_uuid=first.get("uuid"),
             identifiers=identifiers,
             localizations=tuple(localizations),
-            rulings=self._rulings(oracle_id, first),
+            rulings=rulings,
         )
 
-    def _rulings(self, oracle_id: str, record: Mapping[str, Any]) -> tuple[RulingRecord, ...]:
+    def _rulings(
+        self, oracle_id: str, record: Mapping[str, Any], where: Where, escaped: bool
+    ) -> tuple[RulingRecord, ...]:
         """A card's rulings, with its first printing in the file only: MTGJSON repeats the same
         card-level rulings on every printing, and the loader writes a card once per file."""
         if oracle_id in self._cards_with_rulings:
             return ()
         self._cards_with_rulings.add(oracle_id)
-        return tuple(
-            RulingRecord(published=iso_date(r.get("date")), text=str(r["text"]))
-            for r in _sequence(record.get("rulings"))
-            if isinstance(r, dict) and r.get("text")
-        )
+        rulings = []
+        for entry in record.get("rulings") or ():
+            if not isinstance(entry, dict):
+                self.warn("ruling-shape", f"{where.field('rulings')}: entries that are not objects left out")
+                continue
+            entry = checked_record(entry, _RULING_RULES, where, self.warn, escaped)
+            if entry.get("text"):
+                published = checked_date(entry.get("date"), "rulings.date", where, self.warn)
+                rulings.append(RulingRecord.of(published=published, text=entry["text"]))
+        return tuple(rulings)
 
     def _foreign(self, entry: Mapping[str, Any], side: str) -> LocalizedFace | None:
         name = entry.get("faceName") or entry.get("name")
         language_name = entry.get("language")
-        if isinstance(language_name, str):
+        if language_name:
             language_name = language_name.strip()
-        if not name or not isinstance(name, str) or not language_name or not isinstance(language_name, str):
+        if not name or not language_name:
             self.warn("foreign-incomplete", "skipped localized entries without a name or language")
             return None
         language, known = _source_language(language_name)
@@ -227,15 +385,55 @@ class MTGJSONReader:
                 f"lang:{language_name}",
                 f"unknown language {language_name!r} kept under tag {language.tag!r}",
             )
-        return LocalizedFace(
-            side=side,
-            language=language.tag,
-            name=str(name),
-            type_line=_opt_str(entry.get("type")),
-            text=_opt_str(entry.get("text")),
-            flavor=_opt_str(entry.get("flavorText")),
-            multiverse_id=_int(entry.get("multiverseId")),
+        return LocalizedFace.of(
+            side,
+            language.tag,
+            name,
+            entry.get("type"),
+            entry.get("text"),
+            entry.get("flavorText"),
+            entry.get("multiverseId"),
         )
+
+
+def _face(record: Mapping[str, Any]) -> FaceRecord:
+    mana_value = record.get("faceManaValue", record.get("manaValue"))
+    return FaceRecord(
+        side=record.get("side") or "a",
+        name=record.get("faceName") or record["name"],
+        type_line=record.get("type") or "",
+        mana_cost=record.get("manaCost"),
+        mana_value=float(mana_value) if mana_value is not None else None,
+        colors=_colors(record.get("colors")),
+        color_identity=_colors(record.get("colorIdentity")),
+        oracle_text=record.get("text"),
+        power=record.get("power"),
+        toughness=record.get("toughness"),
+        loyalty=record.get("loyalty"),
+        defense=record.get("defense"),
+        keywords=tuple(record.get("keywords") or ()),
+    )
+
+
+def _english(record: Mapping[str, Any], face: FaceRecord, multiverse_id: int | None) -> LocalizedFace:
+    """The English text as printed on this printing (``originalText``), else the oracle text."""
+    return LocalizedFace.of(
+        face.side,
+        "en",
+        face.name,
+        record.get("originalType") or face.type_line,
+        record.get("originalText") or face.oracle_text,
+        record.get("flavorText"),
+        multiverse_id,
+    )
+
+
+def _multiverse(value: str | None) -> int | None:
+    """A multiverse id from the identifiers (text): a whole number that fits the column, or None."""
+    if value is None or not value.isdigit() or len(value) > 10:
+        return None
+    number = int(value)
+    return number if number <= MAX_INT32 else None
 
 
 @lru_cache(maxsize=256)
@@ -243,20 +441,10 @@ def _source_language(name: str) -> tuple[languages.Language, bool]:
     return languages.from_source_name(name)
 
 
-def _oracle_id(card: Mapping[str, Any]) -> str:
-    oracle = _mapping(card.get("identifiers")).get("scryfallOracleId")
-    return str(oracle) if oracle else f"name:{card['name']}"
-
-
-def _trim_set(raw: Mapping[str, Any]) -> dict[str, Any]:
-    trimmed = {k: raw[k] for k in _SET_KEYS if k in raw}
-    cards = trimmed.get("cards")
-    if isinstance(cards, list):
-        trimmed["cards"] = [
-            {k: v for k, v in card.items() if k in _CARD_KEYS} if isinstance(card, dict) else card
-            for card in cards
-        ]
-    return trimmed
+def _looks_like_code(key: str) -> bool:
+    """A key of AllPrintings' ``data`` (``AFR``, ``10E``, ``PAL99``), not a set's own field
+    (``booster``, ``sealedProduct``: MTGJSON's field names start in lowercase)."""
+    return 0 < len(key) <= 16 and not key[0].islower()
 
 
 def _mapping(value: object) -> Mapping[str, Any]:
@@ -267,58 +455,9 @@ def _sequence(value: object) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def _face(record: Mapping[str, Any]) -> FaceRecord:
-    mana_value = record.get("faceManaValue", record.get("manaValue"))
-    return FaceRecord(
-        side=str(record.get("side") or "a"),
-        name=str(record.get("faceName") or record["name"]),
-        type_line=str(record.get("type") or ""),
-        mana_cost=_opt_str(record.get("manaCost")),
-        mana_value=float(mana_value) if isinstance(mana_value, int | float) else None,
-        colors=_colors(record.get("colors")),
-        color_identity=_colors(record.get("colorIdentity")),
-        oracle_text=_opt_str(record.get("text")),
-        power=_opt_str(record.get("power")),
-        toughness=_opt_str(record.get("toughness")),
-        loyalty=_opt_str(record.get("loyalty")),
-        defense=_opt_str(record.get("defense")),
-        keywords=tuple(str(k) for k in _sequence(record.get("keywords"))),
-    )
-
-
-def _english(record: Mapping[str, Any], face: FaceRecord) -> LocalizedFace:
-    """The English text as printed on this printing (``originalText``), else the oracle text."""
-    return LocalizedFace(
-        side=face.side,
-        language="en",
-        name=face.name,
-        type_line=_opt_str(record.get("originalType")) or face.type_line,
-        text=_opt_str(record.get("originalText")) or face.oracle_text,
-        flavor=_opt_str(record.get("flavorText")),
-        multiverse_id=_int(_mapping(record.get("identifiers")).get("multiverseId")),
-    )
-
-
-def _colors(value: object) -> str:
-    if not isinstance(value, list):
-        return ""
-    present = {str(c) for c in value}
+def _colors(value: list[str] | None) -> str:
+    present = set(value or ())
     return "".join(c for c in _COLOR_ORDER if c in present)
-
-
-def _opt_str(value: object) -> str | None:
-    if value is None or value == "":
-        return None
-    return str(value)
-
-
-def _int(value: object) -> int | None:
-    if value is None or value == "":
-        return None
-    try:
-        return int(str(value))
-    except ValueError:
-        return None
 
 
 def read_mtgjson(path: Path, on_progress: Callable[[int], None] | None = None) -> MTGJSONReader:

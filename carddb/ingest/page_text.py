@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from carddb.errors import SourceError
-from carddb.ingest.importer import Progress
+from carddb.ingest.base import Progress
 from carddb.ingest.language_guess import LanguageGuess, guess_language
 from carddb.ingest.sources import open_tracked
 from carddb.text import normalize

@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from rapidfuzz import fuzz, process
-from sqlalchemy import Connection, Engine, Table, select, update
+from sqlalchemy import Connection, Table, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -59,8 +59,9 @@ from carddb import languages
 from carddb.db import lookup
 from carddb.db.models import Card, CardSet, Face, Localization, Note, Printing, Ruling
 from carddb.errors import UnknownLanguageError
-from carddb.ingest.importer import FileSummary, Progress, file_transaction
+from carddb.ingest.base import FileSummary, ImportRun, file_transaction
 from carddb.ingest.language_guess import LanguageGuess, guess_language
+from carddb.ingest.loader import Loader
 from carddb.ingest.page_text import (
     Attachment,
     Block,
@@ -110,22 +111,21 @@ notes_t: Table = Note.__table__  # type: ignore[assignment]
 
 
 # -- the import -----------------------------------------------------------------------------------
-def import_page(engine: Engine, path: Path, progress: Progress, card: str | None = None) -> FileSummary:
+def import_page(run: ImportRun, path: Path) -> FileSummary:
     """Import one card page or rulings page in one transaction (see the module docstring).
 
     ``card``: the card the page is about (``carddb import --card NAME``), for a page that does not
-    name it. Raises :class:`PageShapeError`, :class:`CardNotIdentifiedError`,
+    name it (``run.card``). Raises :class:`PageShapeError`, :class:`CardNotIdentifiedError`,
     :class:`PageDateError` or :class:`PageLanguageError`, and :class:`SourceError` when the
     database refuses a write; the file is then rolled back whole.
     """
     started = time.perf_counter()
-    try:
-        paragraphs = read_paragraphs(path, progress)
-        with file_transaction(engine, path) as connection, Session(bind=connection) as session:
-            page = _PageImport(connection, session, path)
-            page.run(paragraphs, card)
-    finally:
-        progress.close()
+    run.progress.file(run.number(path), path)
+    paragraphs = read_paragraphs(path, run.progress)
+    with file_transaction(run.engine, path) as connection, Session(bind=connection) as session:
+        page = _PageImport(connection, session, path)
+        page.run(paragraphs, run.card)
+    run.progress.wrote(localizations=page.localizations, rulings=page.rulings)
     return FileSummary(
         path=path,
         sets=(),
@@ -182,7 +182,8 @@ class _PageImport:
             else:
                 self.rulings_page(paragraphs)
         if self.touched:
-            index.refresh(self.connection, self.touched)
+            index.mark_pending(self.connection, self.touched)
+            Loader(self.connection).forget_set_digests()
 
     def warn(self, message: str) -> None:
         self.warnings.append(f"{self.path.name}: {message}")
@@ -362,7 +363,7 @@ class _PageImport:
                     )
                     linked_later += 1
                 continue
-            record = RulingRecord(date, line.text, language, "wotc")
+            record = RulingRecord.of(date, line.text, language, "wotc")
             rows.append(
                 {
                     "card_id": card_id,
@@ -467,7 +468,7 @@ class _PageImport:
             if (normalize(block.name), normalize(block.text)) in known:
                 self.report.append(f"{where}: {item.language}, {item.how}; already stored")
                 continue
-            record = LocalizedFace(face.side, item.language, block.name, None, block.text, None)
+            record = LocalizedFace.of(face.side, item.language, block.name, None, block.text, None)
             rows.append(
                 {
                     "face_id": face.id,
@@ -620,7 +621,7 @@ class _PageImport:
             if folded in known:
                 continue
             known.add(folded)
-            record = RulingRecord(None, paragraph.prose, language, "page")
+            record = RulingRecord.of(None, paragraph.prose, language, "page")
             rows.append(
                 {
                     "card_id": card_id,

@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection, case, delete, func, select
 
+from carddb.db.bulk import chunks
 from carddb.ingest.loader import (
     ID_CACHE_LIMIT,
     LINK_COLUMNS,
@@ -35,7 +36,6 @@ from carddb.ingest.loader import (
     RULING_COLUMNS,
     Loader,
     cards_t,
-    chunks,
     links_t,
     localization_row,
     localizations_t,
@@ -137,7 +137,7 @@ class PartLoader(Loader):
             }
             for s in fresh.values()
         ]
-        stmt = self._dialect.insert(sets_t)
+        stmt = self.writer.dialect.insert(sets_t)
         self.conn.execute(
             stmt.on_conflict_do_update(
                 index_elements=["code"],
@@ -160,7 +160,7 @@ class PartLoader(Loader):
             self._printing_row(set_code, number, p, data_date) for (set_code, number), p in printings.items()
         ]
         if rows:
-            stmt = self._dialect.insert(printings_t)
+            stmt = self.writer.dialect.insert(printings_t)
             self.conn.execute(
                 stmt.on_conflict_do_update(
                     index_elements=["set_code", "collector_number"],
@@ -324,8 +324,7 @@ def _merge_printings(printings: Iterable[PrintingRecord]) -> dict[tuple[str, str
             merged[key] = printing
             continue
         ids_from = before if before.scryfall_id is not None or printing.scryfall_id is None else printing
-        merged[key] = replace(
-            before,
+        merged[key] = before._replace(
             rarity=before.rarity or printing.rarity,
             scryfall_id=ids_from.scryfall_id,
             multiverse_id=ids_from.multiverse_id,

@@ -53,19 +53,14 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import re
-import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-import ijson
-from sqlalchemy import Engine
-
 from carddb import languages
 from carddb.errors import SourceError, UnknownLanguageError
-from carddb.ingest.importer import FileSummary, Progress, file_transaction
-from carddb.ingest.part_loader import PartLoader
+from carddb.ingest.json_stream import JSONStream
 from carddb.ingest.records import (
     CardRecord,
     CardRulings,
@@ -77,15 +72,14 @@ from carddb.ingest.records import (
     SetRecord,
     iso_date,
 )
-from carddb.ingest.sources import json_syntax_error, open_tracked
-from carddb.search import index
+from carddb.ingest.sources import open_tracked
 
 __all__ = [
     "SKIPPED_LAYOUTS",
     "NotScryfallError",
     "ScryfallReader",
     "bulk_file_date",
-    "import_scryfall",
+    "read_scryfall",
 ]
 
 log = logging.getLogger(__name__)
@@ -93,6 +87,8 @@ log = logging.getLogger(__name__)
 SKIPPED_LAYOUTS = frozenset({"token", "double_faced_token", "emblem", "art_series"})
 """Layouts MTGJSON does not list among a set's cards: counted and left out."""
 
+OBJECT_LIMIT = 4 << 20
+"""The longest card or ruling object accepted, in characters (real ones are under 20,000)."""
 CARDS_PER_BATCH = 1000
 """Card objects written per loader batch: memory stays flat, statements stay big."""
 RULINGS_PER_BATCH = 5000
@@ -190,21 +186,33 @@ class ScryfallReader:
 
     def raw_objects(self) -> Iterator[tuple[str, Any]]:
         """Each element of the bulk array (``[17]``) or of the list page's ``data`` (``data[17]``),
-        parsed, with where it was found."""
-        bulk = self._is_bulk_array()
+        parsed (each at most :data:`OBJECT_LIMIT` characters), with where it was found."""
         with open_tracked(self.path, self.on_progress) as reader:
-            try:
-                for position, obj in enumerate(
-                    ijson.items(reader, "item" if bulk else "data.item", use_float=True)
-                ):
-                    yield (f"[{position}]" if bulk else f"data[{position}]"), obj
-            except ijson.JSONError as exc:
-                raise json_syntax_error(self.path, reader, exc) from None
+            stream = JSONStream(self.path, reader)
+            first = stream.peek()
+            if first == "[":
+                yield from self._elements(stream, "")
+            elif first == "{":
+                found = False
+                for key in stream.members():
+                    if key == "data":
+                        if stream.peek() != "[":
+                            raise NotScryfallError(
+                                self.path, "the list page's 'data' is not a list of cards", stream.where()
+                            )
+                        found = True
+                        yield from self._elements(stream, "data")
+                    else:
+                        stream.skip()
+                if not found:
+                    raise NotScryfallError(self.path, "a Scryfall list page without 'data'")
+            else:
+                raise NotScryfallError(self.path, "not a Scryfall bulk array or list page", stream.where())
+            stream.finish()
 
-    def _is_bulk_array(self) -> bool:
-        with open_tracked(self.path) as reader:
-            head = reader.read(4096)
-        return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"[")
+    def _elements(self, stream: JSONStream, where: str) -> Iterator[tuple[str, Any]]:
+        for position in stream.elements():
+            yield f"{where}[{position}]", stream.value(OBJECT_LIMIT)
 
     def _kind(self, where: str, obj: Any) -> Kind:
         """``card`` or ``ruling``; the first object decides what the file holds, the others must agree."""
@@ -322,7 +330,7 @@ class ScryfallReader:
             multiverse = _nth(multiverse_ids, position)
             if language == "en":
                 found.append(
-                    LocalizedFace(
+                    LocalizedFace.of(
                         side=face.side,
                         language="en",
                         name=face.name,
@@ -340,7 +348,7 @@ class ScryfallReader:
                 self.unnamed_translations += 1
                 continue
             found.append(
-                LocalizedFace(
+                LocalizedFace.of(
                     side=face.side,
                     language=language,
                     name=printed,
@@ -373,7 +381,7 @@ class ScryfallReader:
         if published is None and obj.get("published_at"):
             self.warn("ruling-date", f"rulings with an unreadable published_at were stored undated ({where})")
         self.ruling_entries += 1
-        return CardRulings(oracle_id, (RulingRecord(published=published, text=comment, source=source),))
+        return CardRulings(oracle_id, (RulingRecord.of(published=published, text=comment, source=source),))
 
 
 def _faces(obj: Mapping[str, Any], raw_faces: Sequence[Mapping[str, Any]]) -> tuple[FaceRecord, ...]:
@@ -509,88 +517,3 @@ def read_scryfall(path: Path, on_progress: Callable[[int], None] | None = None) 
     if not path.is_file():
         raise SourceError(path, "not a file")
     return ScryfallReader(path, on_progress)
-
-
-def import_scryfall(engine: Engine, path: Path, progress: Progress | None = None) -> FileSummary:
-    """Import one Scryfall card or rulings file in one transaction (see the module docstring)."""
-    progress = progress or Progress()
-    started = time.perf_counter()
-    reader = read_scryfall(path, progress.advance)
-    cards = localizations = rulings_written = unknown_rulings = 0
-    printing_ids: set[int] = set()
-    sets: set[str] = set()
-    conflicts: list[str] = []
-    try:
-        with file_transaction(engine, path) as connection:
-            loader = PartLoader(connection)
-            for batch in reader:
-                if isinstance(batch, PrintingsBatch):
-                    result = loader.write_printings(batch)
-                    cards += result.cards
-                    printing_ids.update(result.printing_ids)
-                    localizations += result.localizations
-                    conflicts.extend(result.conflicts)
-                    sets.update(s.code for s in batch.sets)
-                else:
-                    ruled = loader.write_card_rulings(batch)
-                    rulings_written += ruled.written
-                    unknown_rulings += ruled.unknown
-            index.refresh(connection, loader.touched)
-    finally:
-        progress.close()
-    warnings = list(reader.warnings)
-    warnings += [
-        f"{path.name}: {join.name!r} has oracle id {join.key} here but {join.stored_oracle_id} in the "
-        "database; joined the stored card of that name"
-        for join in loader.name_joins
-    ]
-    warnings += [f"{path.name}: {conflict}" for conflict in conflicts]
-    if reader.unnamed_translations:
-        warnings.append(
-            f"{path.name}: {reader.unnamed_translations} localized face(s) have no printed_name; "
-            "their printings were stored without that translation"
-        )
-    if unknown_rulings:
-        warnings.append(
-            f"{path.name}: {unknown_rulings} ruling(s) are for oracle ids the database does not hold; "
-            "not stored (import those cards first)"
-        )
-    if reader.kind is None:
-        warnings.append(f"{path.name}: the file holds no Scryfall cards or rulings")
-    return FileSummary(
-        path=path,
-        sets=tuple(sorted(sets)),
-        skipped_sets=(),
-        cards=cards,
-        printings=len(printing_ids),
-        localizations=reader.localized,
-        rulings=reader.ruling_entries,
-        seconds=time.perf_counter() - started,
-        warnings=tuple(warnings),
-        kind="scryfall",
-        report=tuple(_report(path, reader, len(printing_ids), sets, localizations, rulings_written)),
-    )
-
-
-def _report(
-    path: Path, reader: ScryfallReader, printings: int, sets: set[str], linked: int, rulings: int
-) -> list[str]:
-    """Lines for people: what the file held and where it went."""
-    if reader.kind == "ruling":
-        return [
-            f"{path.name}: Scryfall rulings file: {reader.ruling_entries} ruling(s) read, {rulings} stored"
-        ]
-    dated = (
-        f"dated {reader.data_date.isoformat()} by its bulk file name"
-        if reader.data_date
-        else "undated (cards already stored from dated data were kept)"
-    )
-    langs = ", ".join(f"{tag} {count}" for tag, count in reader.languages.most_common())
-    lines = [
-        f"{path.name}: Scryfall cards, {dated}: {reader.objects} object(s), {printings} printing(s) in "
-        f"{len(sets)} set(s) ({langs or 'none'}); {linked} translation(s) linked"
-    ]
-    if reader.skipped:
-        kinds = ", ".join(f"{count} {layout}" for layout, count in sorted(reader.skipped.items()))
-        lines.append(f"{path.name}: not cards, left out: {kinds}")
-    return lines

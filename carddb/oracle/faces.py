@@ -157,11 +157,10 @@ def read_mtgjson_faces(path: Path) -> Iterator[Face]:
 
     def faces() -> Iterator[Face]:
         reader = MTGJSONReader(path)
-        reader.read_meta()
-        for where, card_set in reader.raw_sets():
-            for index, card in enumerate(card_set.get("cards") or ()):
-                if not isinstance(card, dict) or not isinstance(card.get("name"), str):
-                    raise SourceError(path, "not an MTGJSON card", f"{where}.cards[{index}]")
+        for card_set in reader.raw_sets():
+            for index, card in enumerate(card_set.cards):
+                if not isinstance(card.get("name"), str):
+                    raise SourceError(path, "not an MTGJSON card", f"{card_set.where}.cards[{index}]")
                 yield Face(
                     card["name"],
                     _text(card.get("text")),

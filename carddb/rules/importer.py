@@ -24,10 +24,10 @@ import datetime as dt
 import time
 from pathlib import Path
 
-from sqlalchemy import Connection, Engine, delete, insert, select
+from sqlalchemy import Connection, delete, insert, select
 
 from carddb.db.models import GlossaryEntry, Rule, RulesEdition
-from carddb.ingest.importer import FileSummary, Progress, file_transaction
+from carddb.ingest.base import FileSummary, ImportRun, file_transaction
 from carddb.rules.parse import RulesDocument, read_rules
 from carddb.text import normalize
 
@@ -37,19 +37,17 @@ EDITION_ID = 1
 """The one row of ``rules_editions``."""
 
 
-def import_rules(engine: Engine, path: Path, progress: Progress) -> FileSummary:
+def import_rules(run: ImportRun, path: Path) -> FileSummary:
     """Import a Comprehensive Rules text file (see the module docstring for which edition wins).
 
     Raises :class:`~carddb.rules.errors.RulesFormatError` (naming the file and line) for a file
     that is cut, malformed, has no edition date or is not the rules; nothing is written then.
     """
     started = time.perf_counter()
-    try:
-        document = read_rules(path, on_progress=progress.advance)
-    finally:
-        progress.close()
+    run.progress.file(run.number(path), path)
+    document = read_rules(path, on_progress=run.progress.advance)
     warnings = list(document.warnings)
-    with file_transaction(engine, path) as connection:
+    with file_transaction(run.engine, path) as connection:
         written, replaced = write_rules(connection, document)
     edition = document.effective.isoformat()
     if written:

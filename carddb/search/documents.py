@@ -1,5 +1,6 @@
 """Search documents: per card and language, the folded text that search matches, kept in step with
-the cards by the importer (:func:`refresh_documents` runs inside each file's transaction).
+the cards by the importer (:mod:`carddb.search.index` rebuilds those of the cards an import
+touched, once, after its last file).
 
 Why a table of its own rather than matching the source columns:
 
@@ -13,34 +14,58 @@ Why a table of its own rather than matching the source columns:
   trigram, so their text is also stored as two-character runs (:func:`bigrams`), indexed as words;
 * a document's id is ``card_id * 32 + slot``, ``slot`` its language's place in :data:`SLOTS`, so
   a full-text index answers "which cards, in which languages" from its own row ids, without
-  reading a single document (:func:`document_id`).
+  reading a single document (:func:`document_id`);
+* a document carries a digest of its content, so that rebuilding the documents of a card whose
+  text did not change writes nothing (every write re-tokenizes the document for five full-text
+  indexes).
+
+Reading and writing are apart: :func:`document_changes` reads the cards and the stored digests
+and says what to write (it may run in another process, on its own connection);
+:func:`write_document_changes` writes it in the caller's transaction.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Connection, Table, delete, insert, select
+from sqlalchemy import Connection, Table, delete, select
 
+from carddb.db.bulk import BulkWriter
 from carddb.db.models import Card, Face, Localization, Ruling, SearchDocument
 from carddb.text import normalize
 
 __all__ = [
     "FIELDS",
+    "FULLTEXT_TABLES",
+    "INSERT_TRIGGER",
     "SLOTS",
     "SLOT_BITS",
+    "DocumentChanges",
     "bigrams",
     "build_documents",
     "cjk_runs",
+    "document_changes",
     "document_id",
     "refresh_documents",
+    "write_document_changes",
 ]
 
 FIELDS = ("name", "type_line", "text", "rulings")
 """The text fields of a document; each has a ``<field>_bigrams`` column beside it."""
+
+FULLTEXT_TABLES: dict[str, tuple[str, ...]] = {
+    **{f"search_{field}": (field,) for field in FIELDS},
+    "search_bigrams": tuple(f"{field}_bigrams" for field in FIELDS),
+}
+"""SQLite: the FTS5 tables over the documents (migration 0002) and the columns each indexes."""
+INSERT_TRIGGER = "fts_search_documents_insert"
+"""SQLite: the trigger that adds a new document to the FTS5 tables (migration 0002)."""
 
 ENGLISH = "en"
 
@@ -83,6 +108,7 @@ _CJK = (
     "\uac00-\ud7a3\uf900-\ufaff\U00020000-\U0003134f"
 )
 _CJK_RUN = re.compile(f"[{_CJK}]+")
+_FIRST_CJK = "\u3005"  # the lowest character of _CJK
 _CHUNK = 500
 
 documents_t: Table = SearchDocument.__table__  # type: ignore[assignment]
@@ -95,10 +121,11 @@ def cjk_runs(text: str) -> list[str]:
 
 def bigrams(text: str) -> list[str]:
     """The distinct two-character runs inside the CJK runs of ``text``, in order of appearance."""
+    if not text or max(text) < _FIRST_CJK:  # most documents: no character that far up
+        return []
     found: dict[str, None] = {}
     for run in cjk_runs(text):
-        for start in range(len(run) - 1):
-            found[run[start : start + 2]] = None
+        found.update(dict.fromkeys(map(str.__add__, run, run[1:])))
     return list(found)
 
 
@@ -107,11 +134,22 @@ def _chunks(items: Sequence[int]) -> Iterator[Sequence[int]]:
         yield items[start : start + _CHUNK]
 
 
-def _join(parts: Iterable[str | None]) -> str:
+def _join(parts: Iterable[str | None], fold: Callable[[str], str] = normalize) -> str:
     """Fold each part and join the distinct non-empty ones with newlines."""
-    folded = dict.fromkeys(normalize(part) for part in parts if part)
+    folded = dict.fromkeys(fold(part) for part in parts if part)
     folded.pop("", None)
     return "\n".join(folded)
+
+
+def _folded(text: str) -> str:
+    """A part already folded (a stored ``name_norm``)."""
+    return text
+
+
+@lru_cache(maxsize=1 << 16)
+def _fold_type(type_line: str) -> str:
+    """Type lines repeat across cards: each distinct one is folded once."""
+    return normalize(type_line)
 
 
 def _self_text(text: str, names: Iterable[str]) -> str:
@@ -124,19 +162,22 @@ def _self_text(text: str, names: Iterable[str]) -> str:
 def _document(
     card_id: int, language: str, names: list[str], types: list[str], texts: list[str], rulings: list[str]
 ) -> dict[str, Any]:
-    folded_names = [normalize(n) for n in names if n]
+    """One document; ``names`` are folded already (the stored ``name_norm`` columns)."""
     row: dict[str, Any] = {
         "id": document_id(card_id, language),
         "card_id": card_id,
         "language": language,
-        "name": _join(names),
-        "type_line": _join(types),
+        "name": _join(names, _folded),
+        "type_line": _join(types, _fold_type),
         "text": _join(texts),
         "rulings": _join(rulings),
     }
-    row["self_text"] = _self_text(row["text"], folded_names)
+    row["self_text"] = _self_text(row["text"], names)
     for field in FIELDS:
         row[f"{field}_bigrams"] = " ".join(bigrams(row[field]))
+    row["digest"] = hashlib.sha1(
+        "\x1f".join(row[name] for name in _CONTENT).encode("utf-8", "surrogatepass")
+    ).hexdigest()
     return row
 
 
@@ -145,10 +186,10 @@ def build_documents(connection: Connection, card_ids: Sequence[int]) -> list[dic
     if not card_ids:
         return []
     names: dict[int, str] = dict(
-        connection.execute(select(Card.id, Card.name).where(Card.id.in_(card_ids))).all()
+        connection.execute(select(Card.id, Card.name_norm).where(Card.id.in_(card_ids))).all()
     )
     faces = connection.execute(
-        select(Face.id, Face.card_id, Face.name, Face.type_line, Face.oracle_text)
+        select(Face.id, Face.card_id, Face.name_norm, Face.type_line, Face.oracle_text)
         .where(Face.card_id.in_(card_ids))
         .order_by(Face.card_id, Face.position)
     ).all()
@@ -162,7 +203,7 @@ def build_documents(connection: Connection, card_ids: Sequence[int]) -> list[dic
             parts[(card_id, ENGLISH)][0].append(names[card_id])
     for face in faces:
         english = parts[(face.card_id, ENGLISH)]
-        english[0].append(face.name)
+        english[0].append(face.name_norm)
         english[1].append(face.type_line)
         english[2].append(face.oracle_text or "")
     if card_of_face:
@@ -170,7 +211,7 @@ def build_documents(connection: Connection, card_ids: Sequence[int]) -> list[dic
             select(
                 Localization.face_id,
                 Localization.language,
-                Localization.name,
+                Localization.name_norm,
                 Localization.type_line,
                 Localization.text,
             )
@@ -179,7 +220,7 @@ def build_documents(connection: Connection, card_ids: Sequence[int]) -> list[dic
         ).all()
         for loc in localized:
             entry = parts[(card_of_face[loc.face_id], loc.language)]
-            entry[0].append(loc.name)
+            entry[0].append(loc.name_norm)
             entry[1].append(loc.type_line or "")
             entry[2].append(loc.text or "")
     for ruling in connection.execute(
@@ -195,34 +236,58 @@ def build_documents(connection: Connection, card_ids: Sequence[int]) -> list[dic
     ]
 
 
-_COLUMNS = ("id", "card_id", "language", *FIELDS, "self_text", *(f"{field}_bigrams" for field in FIELDS))
+COLUMNS = tuple(documents_t.columns.keys())
+"""The columns of a document row, in the order :class:`DocumentChanges` rows hold them."""
+_CONTENT = tuple(name for name in COLUMNS if name not in ("id", "card_id", "digest"))
+"""What a document's digest covers (its id, hence its card, is the key)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentChanges:
+    """What rebuilding some cards' documents changes: the ids of stored documents to remove (gone,
+    or changed) and the rows to insert (new, or changed), in :data:`COLUMNS` order."""
+
+    stale: tuple[int, ...]
+    fresh: tuple[tuple[Any, ...], ...]
+
+
+def document_changes(connection: Connection, card_ids: Sequence[int]) -> DocumentChanges:
+    """The changes that bring the documents of ``card_ids`` up to date with the stored cards,
+    compared by digest. Only reads: it may run on another connection than the writer's."""
+    rows = {row["id"]: row for row in build_documents(connection, card_ids)}
+    stored: dict[int, str | None] = {}
+    for chunk in _chunks(card_ids):
+        stored.update(
+            connection.execute(
+                select(documents_t.c.id, documents_t.c.digest).where(documents_t.c.card_id.in_(chunk))
+            ).all()
+        )
+    stale = tuple(
+        doc_id for doc_id, digest in stored.items() if doc_id not in rows or rows[doc_id]["digest"] != digest
+    )
+    fresh = tuple(
+        tuple(row[name] for name in COLUMNS)
+        for doc_id, row in rows.items()
+        if doc_id not in stored or stored[doc_id] != row["digest"] or stored[doc_id] is None
+    )
+    return DocumentChanges(stale, fresh)
+
+
+def write_document_changes(
+    connection: Connection, changes: DocumentChanges, writer: BulkWriter | None = None
+) -> int:
+    """Apply ``changes`` in the caller's transaction; return the number of documents written."""
+    for chunk in _chunks(list(changes.stale)):
+        connection.execute(delete(documents_t).where(documents_t.c.id.in_(chunk)))
+    (writer or BulkWriter(connection)).insert_new(documents_t, COLUMNS, changes.fresh, None)
+    return len(changes.fresh)
 
 
 def refresh_documents(connection: Connection, card_ids: Iterable[int] | None = None) -> int:
-    """Rebuild the search documents of ``card_ids`` (None: of every card) inside the caller's
-    transaction; return the number of documents written.
-
-    Only documents whose content changed are written: every write re-tokenizes the document for
-    five full-text indexes, and a reprint or a second import of the same file changes nothing.
-    """
+    """Rebuild the documents of ``card_ids`` (None: of every card) in the caller's transaction;
+    return the number of documents written."""
     ids = sorted(set(card_ids)) if card_ids is not None else list(connection.scalars(select(Card.id)))
-    columns = [documents_t.c[name] for name in _COLUMNS]
     written = 0
     for chunk in _chunks(ids):
-        rows = {
-            row["id"]: tuple(row[name] for name in _COLUMNS) for row in build_documents(connection, chunk)
-        }
-        stored = {
-            row[0]: tuple(row)
-            for row in connection.execute(select(*columns).where(documents_t.c.card_id.in_(chunk)))
-        }
-        stale = [doc_id for doc_id, row in stored.items() if rows.get(doc_id) != row]
-        fresh = [
-            dict(zip(_COLUMNS, row, strict=True)) for doc_id, row in rows.items() if stored.get(doc_id) != row
-        ]
-        for stale_chunk in _chunks(stale):
-            connection.execute(delete(documents_t).where(documents_t.c.id.in_(stale_chunk)))
-        if fresh:
-            connection.execute(insert(documents_t), fresh)
-        written += len(fresh)
+        written += write_document_changes(connection, document_changes(connection, chunk))
     return written

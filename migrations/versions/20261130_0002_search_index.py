@@ -10,7 +10,8 @@ text field with the trigram tokenizer (``search_name``, ``search_type_line``, ``
 space-separated CJK bigram columns as words). PostgreSQL: ``pg_trgm`` GIN
 indexes on the folded text columns (``LIKE '%…%'``) and GIN indexes on the bigram columns split into
 arrays. Both are named ``fts_…`` so that ``migrations/env.py`` leaves them out of autogenerate.
-Existing cards get their documents and type words here; afterwards the importer keeps them.
+Existing cards get their documents and type words after the last revision (see revision 0004);
+afterwards the importer keeps them.
 """
 
 from __future__ import annotations
@@ -130,10 +131,8 @@ def upgrade() -> None:
         _postgresql_fulltext()
 
     _renormalize_names()
-
-    from carddb.search import index  # the same code the importer runs, for cards imported before
-
-    index.refresh(op.get_bind())
+    # The documents of cards imported before are built after the last revision, by the code of
+    # today (revision 0004 marks every card pending; carddb.db.migrate.upgrade builds them).
 
 
 def _fill_characteristics() -> None:

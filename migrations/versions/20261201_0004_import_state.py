@@ -1,0 +1,56 @@
+"""import state: set source digests, search document digests, the search index's pending cards
+
+Revision ID: 0004
+Revises: 0003
+Create Date: 2026-12-01 08:30:00
+
+* ``sets.source_digest``: a digest of the source text a set was written from, so that importing the
+  very same set again is skipped (``carddb.ingest.loader``);
+* ``cards.source_digest``: a digest of the faces and rulings a card was written from, so that a
+  reprint in another set file of the same build does not write the card again;
+* ``search_documents.digest``: a digest of a document's content, so that a document is rewritten
+  (and its full-text entries with it) only when its content changes;
+* ``search_pending``: the cards whose search documents must be rebuilt. Each file's transaction
+  records the cards it touched; the import rebuilds their documents once, after its last file, and
+  empties the table in the same transaction. A table rather than memory, so that an import
+  interrupted between the two leaves the work for the next one instead of a stale index.
+
+Documents stored before this revision have no digest: every card is marked pending, so the next
+import rebuilds them (search keeps working on the old ones meanwhile).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0004"
+down_revision: str | None = "0003"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    # Plain ALTER TABLE … ADD COLUMN on both databases: a batch "move and copy" of search_documents
+    # would drop the full-text triggers that migration 0002 created on it.
+    op.add_column("sets", sa.Column("source_digest", sa.String(length=40), nullable=True))
+    op.add_column("cards", sa.Column("source_digest", sa.String(length=40), nullable=True))
+    op.add_column("search_documents", sa.Column("digest", sa.String(length=40), nullable=True))
+    op.create_table(
+        "search_pending",
+        sa.Column("card_id", sa.Integer(), autoincrement=False, nullable=False),
+        sa.PrimaryKeyConstraint("card_id", name=op.f("pk_search_pending")),
+    )
+    op.execute("INSERT INTO search_pending (card_id) SELECT id FROM cards")
+
+
+def downgrade() -> None:
+    op.drop_table("search_pending")
+    with op.batch_alter_table("search_documents", schema=None, recreate="never") as batch_op:
+        batch_op.drop_column("digest")
+    with op.batch_alter_table("cards", schema=None, recreate="never") as batch_op:
+        batch_op.drop_column("source_digest")
+    with op.batch_alter_table("sets", schema=None, recreate="never") as batch_op:
+        batch_op.drop_column("source_digest")
