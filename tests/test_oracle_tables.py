@@ -274,12 +274,12 @@ def _modules_after(code: str) -> set[str]:
 
 
 def test_the_oracle_package_needs_no_sqlalchemy() -> None:
-    """``carddb.oracle`` and ``carddb.text`` import no SQLAlchemy of their own: ``carddb`` is given
-    as a bare package of its folder, so that ``carddb/__init__.py`` is left out."""
+    """``carddb.oracle`` (its parser too) and ``carddb.text`` import no SQLAlchemy of their own:
+    ``carddb`` is given as a bare package of its folder, so that ``carddb/__init__.py`` is left out."""
     folder = str(Path(resources.__file__).resolve().parent)
     bare = "import sys, types\nsys.modules['carddb'] = p = types.ModuleType('carddb')\n"
     bare += f"p.__path__ = [{folder!r}]"
-    loaded = _modules_after(f"{bare}\nimport carddb.oracle, carddb.text")
+    loaded = _modules_after(f"{bare}\nimport carddb.oracle, carddb.text, carddb.oracle.parse")
     assert "lark" in loaded
     assert "sqlalchemy" not in loaded
 
@@ -289,3 +289,4 @@ def test_importing_the_oracle_package_loads_no_sqlalchemy() -> None:
     if "sqlalchemy" in _modules_after("import carddb"):
         pytest.xfail("carddb/__init__.py imports SQLAlchemy itself (carddb.database): not the oracle's doing")
     assert "sqlalchemy" not in _modules_after("import carddb.oracle, carddb.text")
+    assert "sqlalchemy" not in _modules_after("from carddb.oracle import parse_oracle")
