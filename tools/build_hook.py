@@ -1,12 +1,12 @@
 """Hatchling build hook: a wheel of carddb carries the oracle grammar's LALR tables, prebuilt.
 
-Building the tables takes Lark about half a minute; a wheel that carries them lets the first
-``carddb parse`` after ``pip install .`` start in a second (see ``carddb/lalr.py``, which loads
-them, and docs/architecture.md, "Where the tables come from"). The tables are built here from the
-very grammar files the wheel ships, by the Lark of the build environment (``[build-system]
-requires`` in pyproject.toml), and land in the wheel as ``carddb/_resources/tables/oracle.tables``.
-At run time they are used only if their key (grammar text, Lark options and Lark's version) is
-the current one; otherwise carddb builds them once into the user cache.
+Building the tables takes Lark 20–30 s; a wheel that carries them lets the first ``carddb parse``
+after ``pip install .`` start in about a second (``carddb/lalr.py`` loads them; docs/architecture.md,
+"Where the parser tables come from", says why they are built here). They are built from the very
+grammar files the wheel ships, by the Lark of the build environment (``[build-system] requires`` in
+pyproject.toml), and land in the wheel as ``carddb/_resources/tables/oracle.tables``. At run time
+they are used only if their key (grammar text, Lark options and Lark's version) is the current
+one; otherwise carddb builds them once into the user cache.
 
 Editable installs get no prebuilt tables: carddb runs from the checkout, whose grammar changes.
 """
