@@ -1,15 +1,21 @@
-"""The one place that finds carddb's resource folders: ``migrations/``, ``grammars/`` and ``data/``.
+"""The one place that finds carddb's resource folders: ``migrations/``, ``grammars/`` and ``data/``;
+the prebuilt parser tables a wheel carries; and the user cache directory.
 
-In a checkout (or an editable install) they sit beside the ``carddb`` package; a built wheel carries
-them inside the package as ``carddb/_resources/<name>`` (see ``pyproject.toml``).
+In a checkout (or an editable install) the folders sit beside the ``carddb`` package; a built wheel
+carries them inside the package as ``carddb/_resources/<name>`` (see ``pyproject.toml``).
 """
 
 from __future__ import annotations
 
+import os
 from functools import cache
 from pathlib import Path
 
+from platformdirs import user_cache_dir
+
 _PACKAGE_DIR = Path(__file__).resolve().parent
+
+CACHE_DIR_ENV = "CARDDB_CACHE_DIR"
 
 
 @cache
@@ -36,3 +42,15 @@ def data_dir() -> Path:
 def sample_dir() -> Path:
     """The small real MTGJSON sample shipped with carddb."""
     return data_dir() / "sample"
+
+
+def prebuilt_tables_dir() -> Path:
+    """Where a built wheel carries the LALR tables built at wheel build time (``tools/build_hook.py``);
+    a checkout has no such folder."""
+    return _PACKAGE_DIR / "_resources" / "tables"
+
+
+def cache_dir() -> Path:
+    """carddb's user cache directory: ``$CARDDB_CACHE_DIR``, else the platform's (``$XDG_CACHE_HOME/carddb``,
+    ``~/.cache/carddb`` on Linux). Never the temporary directory, which is cleaned behind our back."""
+    return Path(os.environ.get(CACHE_DIR_ENV) or user_cache_dir("carddb", appauthor=False))

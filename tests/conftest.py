@@ -13,6 +13,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 import carddb
+from carddb.oracle.grammar import BuiltFromText, ToModel, build_from_text
 from carddb.resources import sample_dir
 
 PG_URL_ENV = "CARDDB_TEST_PG_URL"
@@ -75,3 +76,10 @@ def sample_db(db: carddb.Database) -> carddb.Database:
 @pytest.fixture
 def sample_files() -> list[Path]:
     return sorted(sample_dir().glob("*.json.xz"))
+
+
+@pytest.fixture(scope="session")
+def oracle_built_from_text() -> BuiltFromText:
+    """The oracle parser built from the grammar text, not loaded from tables (half a minute: once
+    per session, shared by the tests of its conflicts and of its tables)."""
+    return build_from_text(ToModel())

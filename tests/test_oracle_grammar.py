@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from carddb.oracle.grammar import shift_reduce_conflicts
+from carddb.oracle.grammar import BuiltFromText
 from carddb.oracle.phrases import PhraseTableError, Slot, grammar_rules, load_tables, templates
 
 CONTINUATIONS = {
@@ -31,12 +31,14 @@ next untap step"): shifting them
 keeps the longest phrase. A new word here needs a look at the phrase that causes it."""
 
 
-def test_every_shift_reduce_conflict_attaches_to_the_nearest_phrase() -> None:
+def test_every_shift_reduce_conflict_attaches_to_the_nearest_phrase(
+    oracle_built_from_text: BuiltFromText,
+) -> None:
     """A qualifier attaches to the nearest noun ("destroy target creature *you control*") and a list
     goes on as long as it can; any other conflict is a grammar bug."""
     unexpected = [
         conflict
-        for conflict in shift_reduce_conflicts()
+        for conflict in oracle_built_from_text.conflicts
         if not conflict.rule.startswith(("noun :", "np :")) and conflict.word not in CONTINUATIONS
     ]
     assert unexpected == []

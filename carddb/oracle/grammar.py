@@ -15,6 +15,8 @@ from typing import Any
 from lark import Lark, Token, Transformer, Tree, logger, v_args
 from lark.tree import Meta
 
+from carddb import lalr
+from carddb.lalr import Grammar
 from carddb.oracle.keywords import KEYWORDS, Shape
 from carddb.oracle.model import (
     NUMBER_WORDS,
@@ -68,19 +70,22 @@ _MULTIWORD = re.compile(r'"([^"\s]+(?: [^"\s]+)+|, [^"\s]+)"')
 """The frame's literal tokens of several words: "this turn", "as long as", ", then"."""
 
 
+START = ("costs", "effects", "condition")
+"""The grammar's start rules: an activated ability's cost, sentences, a trigger condition."""
+
+
+@cache
+def oracle_grammar() -> Grammar:
+    """The assembled grammar and its parser options (``strict=False``: see :class:`BuiltFromText`)."""
+    return Grammar("oracle", grammar_text(), start=START, strict=False, announce=True)
+
+
 @cache
 def parser() -> Lark:
-    """The LALR parser for costs, effects and trigger conditions (tables cached on disk). It
-    builds model values while it parses (:class:`ToModel` as Lark's ``transformer``): no parse
-    tree is made."""
-    return Lark(
-        grammar_text(),
-        parser="lalr",
-        strict=False,
-        cache=True,
-        transformer=ToModel(),
-        start=["costs", "effects", "condition"],
-    )
+    """The LALR parser for costs, effects and trigger conditions, from prebuilt or cached tables
+    (:func:`carddb.lalr.parser`). It builds model values while it parses (:class:`ToModel` as
+    Lark's ``transformer``): no parse tree is made."""
+    return lalr.parser(oracle_grammar(), ToModel())
 
 
 @cache
@@ -387,23 +392,31 @@ class Conflict:
     rule: str
 
 
-def shift_reduce_conflicts() -> list[Conflict]:
-    """The grammar's shift/reduce conflicts (Lark resolves them by shifting, as yacc does).
+@dataclass(frozen=True, slots=True)
+class BuiltFromText:
+    """The parser built from the grammar text (not loaded from tables), and the shift/reduce
+    conflicts Lark resolved by shifting (as yacc does) while it built the tables.
 
     The grammar is built with ``strict=False`` because a noun's qualifiers ("target creature *you
     control*", "a card *from your graveyard*") and lists ("gets +1/+1 *and* gains flying") attach
     to the nearest phrase, which is the shift; ``tests/test_oracle_grammar.py`` checks that every
     conflict is one of those. Reduce/reduce conflicts are always errors.
     """
+
+    parser: Lark
+    conflicts: tuple[Conflict, ...]
+
+
+def build_from_text(transformer: ToModel | None = None) -> BuiltFromText:
+    """Build the parser from the grammar text, as when no tables can be loaded (half a minute),
+    keeping the conflicts Lark logs (at debug level) while building."""
     stream = io.StringIO()
     handler = logging.StreamHandler(stream)
     logger.addHandler(handler)
     previous = logger.level
     logger.setLevel(logging.DEBUG)
     try:
-        built = Lark(
-            grammar_text(), parser="lalr", strict=False, debug=True, start=["costs", "effects", "condition"]
-        )
+        built = lalr.build(oracle_grammar(), transformer)
     finally:
         logger.removeHandler(handler)
         logger.setLevel(previous)
@@ -411,7 +424,7 @@ def shift_reduce_conflicts() -> list[Conflict]:
     found = set()
     for match in _CONFLICT.finditer(stream.getvalue()):
         found.add(Conflict(words.get(match.group(1), match.group(1)), match.group(2).strip()))
-    return sorted(found, key=lambda c: (c.word, c.rule))
+    return BuiltFromText(built, tuple(sorted(found, key=lambda c: (c.word, c.rule))))
 
 
 _CONFLICT = re.compile(r"Shift/Reduce conflict for terminal (\w+): \(resolving as shift\)\n \* <([^>]*)>")

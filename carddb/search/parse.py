@@ -16,6 +16,7 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 from rapidfuzz import fuzz, process
 
+from carddb import lalr
 from carddb.resources import grammars_dir
 from carddb.search.ast import (
     KEYWORDS,
@@ -73,15 +74,10 @@ def parse_query(text: str) -> Query:
 
 @cache
 def parser() -> Lark:
-    """The LALR parser (tables cached on disk); it builds the AST while it parses."""
-    return Lark(
-        (grammars_dir() / "search.lark").read_text(encoding="utf-8"),
-        parser="lalr",
-        lexer="contextual",
-        strict=True,
-        cache=True,
-        transformer=ToQuery(),
-    )
+    """The LALR parser, its tables cached in the user cache directory (:func:`carddb.lalr.parser`);
+    it builds the AST while it parses."""
+    text = (grammars_dir() / "search.lark").read_text(encoding="utf-8")
+    return lalr.parser(lalr.Grammar("search", text, strict=True), ToQuery())
 
 
 # -- errors ---------------------------------------------------------------------------------------
