@@ -41,7 +41,7 @@ from carddb.errors import CarddbError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 # The sibling scripts, found through the path set just above.
-from import_bench import (
+from common import (
     BENCH_DATABASE,
     CORPUS,
     DEFAULT_PG_URL,

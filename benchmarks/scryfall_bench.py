@@ -40,7 +40,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 # The sibling script, found through the path set just above.
-from import_bench import BENCH_DATABASE, CORPUS, DEFAULT_PG_URL, PG_ENV, table
+from common import BENCH_DATABASE, CORPUS, DEFAULT_PG_URL, PG_ENV, table
 from lookup_bench import postgres_database
 
 PAGE_NAME = "scryfall/cards-page-multilang-2019.json.xz"

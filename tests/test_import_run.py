@@ -198,3 +198,23 @@ def test_documents_built_in_the_worker_equal_those_built_here(
 
 def _open(path: Path) -> Database:
     return carddb.open(f"sqlite:///{path}")
+
+
+def test_a_bulk_rebuild_on_postgresql_builds_the_gin_indexes_again(
+    db_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    if not db_url.startswith("postgresql"):
+        pytest.skip("the GIN indexes are PostgreSQL's")
+    with _open(tmp_path / "row.sqlite") as by_row:
+        by_row.import_path(*(sample_file(code) for code in SAMPLE))
+        expected = searched(by_row)
+    monkeypatch.setattr(index, "BULK_MIN_CARDS", 0)
+    with carddb.open(db_url) as db:
+        db.import_path(*(sample_file(code) for code in SAMPLE))
+        with db.engine.connect() as connection:
+            indexes = connection.exec_driver_sql(
+                "SELECT count(*) FROM pg_indexes WHERE schemaname = current_schema() "
+                "AND tablename = 'search_documents' AND starts_with(indexname, 'fts_')"
+            ).scalar()
+        assert indexes == 9
+        assert searched(db) == expected

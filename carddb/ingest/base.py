@@ -16,6 +16,7 @@ from pathlib import Path
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
+from carddb.db.engine import start_bulk_writes
 from carddb.errors import SourceError
 from carddb.ingest.worker import Worker
 from carddb.search.index import RefreshResult
@@ -220,6 +221,7 @@ def file_transaction(engine: Engine, path: Path) -> Iterator[Connection]:
     becomes a :class:`SourceError` naming the file."""
     try:
         with engine.begin() as connection:
+            start_bulk_writes(connection)
             yield connection
     except DBAPIError as exc:
         reason = str(exc.orig) if exc.orig is not None else str(exc)

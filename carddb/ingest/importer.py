@@ -15,6 +15,7 @@ from pathlib import Path
 
 from sqlalchemy import Engine
 
+from carddb.db.engine import end_bulk_writes, start_bulk_writes
 from carddb.ingest.base import FileSummary, Importer, ImportRun, ImportSummary, Progress, each_file, names
 from carddb.ingest.detect import Format, detect_format
 from carddb.ingest.mtgjson_import import import_mtgjson
@@ -77,6 +78,7 @@ def import_paths(
         refreshed = refresh_index(run)
     finally:
         run.stop_worker()
+        end_bulk_writes(engine)
         run.progress.close()
     return ImportSummary(tuple(summaries), refreshed)
 
@@ -85,6 +87,7 @@ def refresh_index(run: ImportRun) -> index.RefreshResult:
     """Rebuild the search documents of the pending cards and the type words, in one transaction;
     then refresh the planner's statistics."""
     with run.engine.begin() as connection:
+        start_bulk_writes(connection)
         pending = len(index.pending_cards(connection))
         if not pending:
             return index.RefreshResult()

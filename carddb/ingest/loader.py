@@ -36,7 +36,7 @@ from typing import Any
 from sqlalchemy import Connection, Table, delete, exists, select
 
 from carddb.characteristics import card_mana_value, stat_value, type_bits
-from carddb.db.bulk import BulkWriter, chunks
+from carddb.db.bulk import BulkWriter, among, chunks
 from carddb.db.models import Card, CardSet, Face, Localization, Printing, PrintingLocalization, Ruling
 from carddb.ingest.records import (
     CardRecord,
@@ -157,7 +157,7 @@ class Loader:
         for chunk in chunks(card_ids):
             for ruling_id, card_id, language, text in self.conn.execute(
                 select(rulings_t.c.id, rulings_t.c.card_id, rulings_t.c.language, rulings_t.c.text).where(
-                    rulings_t.c.card_id.in_(chunk), rulings_t.c.source == "page"
+                    among(rulings_t.c.card_id, chunk), rulings_t.c.source == "page"
                 )
             ):
                 stored.append((ruling_id, card_id, language, text))
@@ -170,7 +170,7 @@ class Loader:
             if (card_id, language, normalize(text)) in incoming
         ]
         for chunk in chunks(stale):
-            self.conn.execute(delete(rulings_t).where(rulings_t.c.id.in_(chunk)))
+            self.conn.execute(delete(rulings_t).where(among(rulings_t.c.id, chunk)))
 
     def _ruling_row(self, card_id: int, ruling: RulingRecord, position: int) -> tuple[Any, ...]:
         """A ``rulings`` row in :data:`RULING_COLUMNS` order."""
@@ -206,7 +206,7 @@ class Loader:
         for chunk in chunks(oracle_ids):
             for oracle_id, date, digest in self.conn.execute(
                 select(cards_t.c.oracle_id, cards_t.c.data_date, cards_t.c.source_digest).where(
-                    cards_t.c.oracle_id.in_(chunk)
+                    among(cards_t.c.oracle_id, chunk)
                 )
             ):
                 stored[oracle_id] = date
@@ -248,7 +248,7 @@ class Loader:
             incoming_by_stored.setdefault(stored_key, []).append(key)
         for chunk in chunks(list(incoming_by_stored)):
             for card_id, oracle_id in self.conn.execute(
-                select(cards_t.c.id, cards_t.c.oracle_id).where(cards_t.c.oracle_id.in_(chunk))
+                select(cards_t.c.id, cards_t.c.oracle_id).where(among(cards_t.c.oracle_id, chunk))
             ):
                 for key in incoming_by_stored[oracle_id]:
                     self._card_ids[key] = card_id
@@ -285,7 +285,9 @@ class Loader:
         card_ids = [self._card_ids[o] for o in oracle_ids]
         for id_chunk in chunks(card_ids):
             for face_id, card_id, side in self.conn.execute(
-                select(faces_t.c.id, faces_t.c.card_id, faces_t.c.side).where(faces_t.c.card_id.in_(id_chunk))
+                select(faces_t.c.id, faces_t.c.card_id, faces_t.c.side).where(
+                    among(faces_t.c.card_id, id_chunk)
+                )
             ):
                 self._face_ids[(card_id, side)] = face_id
         return written
@@ -304,7 +306,7 @@ class Loader:
         for chunk in chunks(list(by_norm)):
             for oracle_id, date, name, norm in self.conn.execute(
                 select(cards_t.c.oracle_id, cards_t.c.data_date, cards_t.c.name, cards_t.c.name_norm).where(
-                    cards_t.c.name_norm.in_(chunk)
+                    among(cards_t.c.name_norm, chunk)
                 )
             ):
                 found.setdefault(norm, []).append((oracle_id, date, name))
@@ -323,7 +325,7 @@ class Loader:
         for face_chunk in chunks(face_ids):
             for loc_id, face_id, digest in self.conn.execute(
                 select(localizations_t.c.id, localizations_t.c.face_id, localizations_t.c.digest).where(
-                    localizations_t.c.face_id.in_(face_chunk)
+                    among(localizations_t.c.face_id, face_chunk)
                 )
             ).all():
                 self._localization_ids[(face_id, digest)] = loc_id
@@ -380,7 +382,7 @@ class Loader:
             for chunk in chunks(list(by_card)):
                 self.conn.execute(
                     delete(rulings_t).where(
-                        rulings_t.c.card_id.in_(chunk),
+                        among(rulings_t.c.card_id, chunk),
                         rulings_t.c.language == language,
                         rulings_t.c.source == source,
                     )
@@ -408,7 +410,7 @@ class Loader:
             for card_id, language, published, text in self.conn.execute(
                 select(
                     rulings_t.c.card_id, rulings_t.c.language, rulings_t.c.published, rulings_t.c.text
-                ).where(rulings_t.c.card_id.in_(chunk))
+                ).where(among(rulings_t.c.card_id, chunk))
             ):
                 found.add((card_id, language, published, text))
         return found
@@ -440,10 +442,12 @@ class Loader:
                 self.touched.add(card_id)
         for chunk in chunks(stale):
             self._unlinked.update(
-                self.conn.scalars(select(links_t.c.localization_id).where(links_t.c.printing_id.in_(chunk)))
+                self.conn.scalars(
+                    select(links_t.c.localization_id).where(among(links_t.c.printing_id, chunk))
+                )
             )
-            self.conn.execute(delete(links_t).where(links_t.c.printing_id.in_(chunk)))
-            self.conn.execute(delete(printings_t).where(printings_t.c.id.in_(chunk)))
+            self.conn.execute(delete(links_t).where(among(links_t.c.printing_id, chunk)))
+            self.conn.execute(delete(printings_t).where(among(printings_t.c.id, chunk)))
         return ids
 
     def _write_localizations(self, printings: Sequence[PrintingRecord], printing_ids: dict[str, int]) -> int:
@@ -497,12 +501,12 @@ class Loader:
                     localizations_t.c.origin,
                 )
                 .join(localizations_t, localizations_t.c.id == links_t.c.localization_id)
-                .where(links_t.c.printing_id.in_(chunk))
+                .where(among(links_t.c.printing_id, chunk))
             ):
                 self._unlinked.add(localization_id)
                 if origin == "scryfall" and language not in given.get(printing_id, set()):
                     kept.append((printing_id, localization_id, multiverse_id))
-            self.conn.execute(delete(links_t).where(links_t.c.printing_id.in_(chunk)))
+            self.conn.execute(delete(links_t).where(among(links_t.c.printing_id, chunk)))
         return kept
 
     def forget_set_digests(self) -> None:
@@ -522,7 +526,7 @@ class Loader:
         for chunk in chunks(candidates):
             self.conn.execute(
                 delete(localizations_t).where(
-                    localizations_t.c.id.in_(chunk), ~carried, localizations_t.c.origin != "page"
+                    among(localizations_t.c.id, chunk), ~carried, localizations_t.c.origin != "page"
                 )
             )
         self._localization_ids.clear()  # ids of pruned rows must not be reused from the cache

@@ -28,7 +28,7 @@ from typing import Any
 
 from sqlalchemy import Connection, case, delete, func, select
 
-from carddb.db.bulk import chunks
+from carddb.db.bulk import among, chunks
 from carddb.ingest.loader import (
     ID_CACHE_LIMIT,
     LINK_COLUMNS,
@@ -186,7 +186,7 @@ class PartLoader(Loader):
             for chunk in chunks(numbers):
                 for printing_id, number, card_id in self.conn.execute(
                     select(printings_t.c.id, printings_t.c.collector_number, printings_t.c.card_id).where(
-                        printings_t.c.set_code == set_code, printings_t.c.collector_number.in_(chunk)
+                        printings_t.c.set_code == set_code, among(printings_t.c.collector_number, chunk)
                     )
                 ):
                     found[(set_code, number)] = (printing_id, card_id)
@@ -216,7 +216,7 @@ class PartLoader(Loader):
                     localizations_t.c.name_norm,
                 )
                 .join(localizations_t, localizations_t.c.id == links_t.c.localization_id)
-                .where(links_t.c.printing_id.in_(chunk))
+                .where(among(links_t.c.printing_id, chunk))
             ):
                 carried.add((row[0], row[1], row[2], row[3]))
         new_rows: dict[tuple[int, str], tuple[Any, ...]] = {}
@@ -260,7 +260,7 @@ class PartLoader(Loader):
         ids = {key: self._card_ids[key] for key in by_key if key in self._card_ids}
         for chunk in chunks([key for key in by_key if key not in ids]):
             for card_id, oracle_id in self.conn.execute(
-                select(cards_t.c.id, cards_t.c.oracle_id).where(cards_t.c.oracle_id.in_(chunk))
+                select(cards_t.c.id, cards_t.c.oracle_id).where(among(cards_t.c.oracle_id, chunk))
             ):
                 ids[oracle_id] = card_id
         unknown = sum(len(rulings) for key, rulings in by_key.items() if key not in ids)
@@ -277,7 +277,7 @@ class PartLoader(Loader):
             for replaced_chunk in chunks(sorted(replaced)):
                 self.conn.execute(
                     delete(rulings_t).where(
-                        rulings_t.c.card_id.in_(replaced_chunk),
+                        among(rulings_t.c.card_id, replaced_chunk),
                         rulings_t.c.language == language,
                         rulings_t.c.source == source,
                     )
@@ -294,13 +294,13 @@ class PartLoader(Loader):
                     rulings_t.c.published,
                     rulings_t.c.text,
                     rulings_t.c.source,
-                ).where(rulings_t.c.card_id.in_(id_chunk))
+                ).where(among(rulings_t.c.card_id, id_chunk))
             ):
                 wanted_source = wanted.get((row[1], row[2], row[3], row[4]))
                 if wanted_source is not None and wanted_source != row[5]:
                     copies.append(row[0])
         for copy_chunk in chunks(copies):
-            self.conn.execute(delete(rulings_t).where(rulings_t.c.id.in_(copy_chunk)))
+            self.conn.execute(delete(rulings_t).where(among(rulings_t.c.id, copy_chunk)))
         rows: list[tuple[Any, ...]] = []
         for card_id, ruling in incoming:
             position = self._ruling_positions.get(card_id, 0)

@@ -36,7 +36,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Table, delete, select
 
-from carddb.db.bulk import BulkWriter
+from carddb.db.bulk import BulkWriter, among
 from carddb.db.models import Card, Face, Localization, Ruling, SearchDocument
 from carddb.text import normalize
 
@@ -186,11 +186,11 @@ def build_documents(connection: Connection, card_ids: Sequence[int]) -> list[dic
     if not card_ids:
         return []
     names: dict[int, str] = dict(
-        connection.execute(select(Card.id, Card.name_norm).where(Card.id.in_(card_ids))).all()
+        connection.execute(select(Card.id, Card.name_norm).where(among(Card.id, card_ids))).all()
     )
     faces = connection.execute(
         select(Face.id, Face.card_id, Face.name_norm, Face.type_line, Face.oracle_text)
-        .where(Face.card_id.in_(card_ids))
+        .where(among(Face.card_id, card_ids))
         .order_by(Face.card_id, Face.position)
     ).all()
     card_of_face = {face.id: face.card_id for face in faces}
@@ -215,7 +215,7 @@ def build_documents(connection: Connection, card_ids: Sequence[int]) -> list[dic
                 Localization.type_line,
                 Localization.text,
             )
-            .where(Localization.face_id.in_(list(card_of_face)), Localization.language != ENGLISH)
+            .where(among(Localization.face_id, list(card_of_face)), Localization.language != ENGLISH)
             .order_by(Localization.face_id, Localization.id)
         ).all()
         for loc in localized:
@@ -225,7 +225,7 @@ def build_documents(connection: Connection, card_ids: Sequence[int]) -> list[dic
             entry[2].append(loc.text or "")
     for ruling in connection.execute(
         select(Ruling.card_id, Ruling.language, Ruling.text)
-        .where(Ruling.card_id.in_(card_ids))
+        .where(among(Ruling.card_id, card_ids))
         .order_by(Ruling.card_id, Ruling.language, Ruling.position)
     ):
         parts[(ruling.card_id, ruling.language)][3].append(ruling.text)
@@ -259,7 +259,7 @@ def document_changes(connection: Connection, card_ids: Sequence[int]) -> Documen
     for chunk in _chunks(card_ids):
         stored.update(
             connection.execute(
-                select(documents_t.c.id, documents_t.c.digest).where(documents_t.c.card_id.in_(chunk))
+                select(documents_t.c.id, documents_t.c.digest).where(among(documents_t.c.card_id, chunk))
             ).all()
         )
     stale = tuple(
@@ -278,7 +278,7 @@ def write_document_changes(
 ) -> int:
     """Apply ``changes`` in the caller's transaction; return the number of documents written."""
     for chunk in _chunks(list(changes.stale)):
-        connection.execute(delete(documents_t).where(documents_t.c.id.in_(chunk)))
+        connection.execute(delete(documents_t).where(among(documents_t.c.id, chunk)))
     (writer or BulkWriter(connection)).insert_new(documents_t, COLUMNS, changes.fresh, None)
     return len(changes.fresh)
 
