@@ -15,11 +15,11 @@ from types import TracebackType
 from typing import TYPE_CHECKING
 
 from sqlalchemy import Engine, func, select
-from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
-from carddb.db import lookup, migrate
-from carddb.db.engine import default_url, make_engine, make_sessionmaker, parse_url
+from carddb.db import lookup, schema
+from carddb.db.engine import default_url, make_engine, make_sessionmaker, parse_url, writer
 from carddb.db.models import Card, Localization, Printing, Ruling
 from carddb.errors import DatabaseUnavailableError
 from carddb.ingest.importer import ImportSummary, ProgressFactory, import_paths
@@ -60,7 +60,9 @@ class Database:
         ``parallel`` parses MTGJSON in a second process (default: for big files only). ``card``
         names the card a card page is about, for a page that does not name it.
         """
-        return import_paths(self.engine, [Path(p) for p in paths], progress, parallel, card)
+        # writer(): each file's transaction takes SQLite's write lock as it begins, so a second
+        # writer waits for this one instead of failing on a stale snapshot
+        return import_paths(writer(self.engine), [Path(p) for p in paths], progress, parallel, card)
 
     def card(self, name: str, lang: str | None = None) -> CardView:
         """Find a card by its name in any language and show it in ``lang``.
@@ -165,16 +167,22 @@ def safe_url(url: str) -> str:
 def open_database(url: str | None = None, *, upgrade: bool = True) -> Database:
     """Open (creating if needed) the database at ``url``; ``None`` means ``$CARDDB_URL`` or the
     embedded SQLite file in the user's data directory. Upgrades the schema to the newest revision
-    unless ``upgrade`` is False."""
+    unless ``upgrade`` is False: one query reads the stored revision, and Alembic is loaded only
+    when there is a migration to run."""
     url = url or default_url()
     engine = make_engine(url)
     try:
-        with engine.connect():
-            pass
-        if upgrade:
+        with engine.connect() as connection:
+            stored = schema.stored_revision(connection)  # the first query: checks the connection too
+        if upgrade and schema.needs_upgrade(safe_url(url), stored):
+            from carddb.db import migrate  # deferred: Alembic is loaded only when there is a migration to run
+
             migrate.ensure_head(engine)
-    except (OperationalError, DBAPIError) as exc:
+    except DBAPIError as exc:
         engine.dispose()
         reason = str(exc.orig).strip().splitlines()[0] if exc.orig is not None else str(exc)
         raise DatabaseUnavailableError(safe_url(url), reason) from None
+    except BaseException:
+        engine.dispose()
+        raise
     return Database(engine, url)

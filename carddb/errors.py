@@ -85,12 +85,34 @@ class AmbiguousCardError(_Rebuilt, CarddbError, LookupError):
 class DatabaseUnavailableError(_Rebuilt, CarddbError):
     """The database URL cannot be reached or opened."""
 
-    _fields = ("url", "reason")
+    _fields: tuple[str, ...] = ("url", "reason")
 
     def __init__(self, url: str, reason: str) -> None:
         self.url = url
         self.reason = reason
         super().__init__(f"cannot open database {url}: {reason}")
+
+
+class SchemaRevisionError(DatabaseUnavailableError):
+    """A database opened read-only whose schema is not the one this carddb reads: none yet, an
+    older revision (it is not upgraded when opened read-only), or one this carddb does not know."""
+
+    _fields = ("url", "stored", "head", "known")
+
+    def __init__(self, url: str, stored: str | None, head: str, known: bool) -> None:
+        self.stored = stored
+        self.head = head
+        self.known = known
+        if stored is None:
+            reason = "it holds no carddb schema yet (run carddb import first)"
+        elif known:
+            reason = (
+                f"its schema is at revision {stored}, this carddb reads {head} "
+                "(run carddb db upgrade; a read-only opening does not upgrade it)"
+            )
+        else:
+            reason = f"its schema revision {stored} is unknown to this carddb (written by a newer carddb?)"
+        super().__init__(url, reason)
 
 
 class MigrationError(CarddbError):

@@ -3,6 +3,16 @@
 
 SQLite (the embedded default) runs in WAL mode with foreign keys on, so readers in other threads
 are not blocked by an import; PostgreSQL URLs without a driver use psycopg 3.
+
+**Transactions on SQLite.** Python's ``sqlite3`` driver, in its legacy transaction control (the
+default up to Python 3.15), emits ``BEGIN`` only before INSERT, UPDATE and DELETE: DDL and SELECT
+run in autocommit. A migration creating the schema would then commit table by table, and a kill
+in the middle would leave a file that no later migration can complete. carddb takes over as
+SQLAlchemy documents ("Enabling Non-Legacy SQLite Transactional Modes"): the driver's own BEGIN is
+off (``isolation_level = None``) and every SQLAlchemy transaction emits ``BEGIN`` itself, so a
+transaction holds everything done in it, DDL included. A transaction that will write takes the
+write lock up front (``BEGIN IMMEDIATE``, :func:`writer`): it waits for another writer to finish
+instead of failing when its snapshot turns out to be stale.
 """
 
 from __future__ import annotations
@@ -12,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from platformdirs import user_data_dir
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 from sqlalchemy.orm import Session, sessionmaker
@@ -20,6 +30,9 @@ from sqlalchemy.orm import Session, sessionmaker
 from carddb.errors import DatabaseUnavailableError
 
 URL_ENV = "CARDDB_URL"
+
+_WRITE_LOCK = "carddb_write_lock"
+"""Execution option of :func:`writer`: this connection's transactions begin with the write lock."""
 
 
 def default_url() -> str:
@@ -63,7 +76,14 @@ def make_engine(url: str) -> Engine:
         raise DatabaseUnavailableError(url, f"no driver for {parsed.drivername}{hint}: {exc}") from None
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "begin", _sqlite_begin)
     return engine
+
+
+def writer(engine: Engine) -> Engine:
+    """``engine`` for transactions that write: on SQLite they take the write lock as they begin
+    (``BEGIN IMMEDIATE``), so that two writers queue instead of one failing; elsewhere the same."""
+    return engine.execution_options(**{_WRITE_LOCK: True})
 
 
 def _unicode_lower(text: str | None) -> str | None:
@@ -71,14 +91,21 @@ def _unicode_lower(text: str | None) -> str | None:
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # carddb emits BEGIN itself (_sqlite_begin): the driver's legacy transaction control is off
+    dbapi_connection.isolation_level = None
     # SQLite's own lower() folds ASCII letters only: "Éphémère" must match "éphémère" too
     dbapi_connection.create_function("lower", 1, _unicode_lower, deterministic=True)
     cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA busy_timeout=30000")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA busy_timeout=30000")
     cursor.close()
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    immediate = connection.get_execution_options().get(_WRITE_LOCK, False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
