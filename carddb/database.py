@@ -22,14 +22,14 @@ from carddb.db import lookup, schema
 from carddb.db.engine import default_url, make_engine, make_sessionmaker, parse_url, writer
 from carddb.db.models import Card, Localization, Printing, Ruling
 from carddb.errors import DatabaseUnavailableError
-from carddb.ingest.importer import ImportSummary, ProgressFactory, import_paths
-from carddb.search.ast import Query
-from carddb.search.results import SearchResult
-from carddb.views import CardView, LanguageCount
 
 if TYPE_CHECKING:
+    from carddb.ingest.importer import ImportSummary, ProgressFactory
     from carddb.notes import KeywordView
     from carddb.rules.lookup import RuleView
+    from carddb.search.ast import Query
+    from carddb.search.results import SearchResult
+    from carddb.views import CardView, LanguageCount
 
 
 class Database:
@@ -60,6 +60,8 @@ class Database:
         ``parallel`` parses MTGJSON in a second process (default: for big files only). ``card``
         names the card a card page is about, for a page that does not name it.
         """
+        from carddb.ingest.importer import import_paths  # deferred: commands that only read skip it
+
         # writer(): each file's transaction takes SQLite's write lock as it begins, so a second
         # writer waits for this one instead of failing on a stale snapshot
         return import_paths(writer(self.engine), [Path(p) for p in paths], progress, parallel, card)

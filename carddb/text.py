@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import dataclass
+from functools import cache
 
 __all__ = ["normalize", "strip_reading_hints"]
 
@@ -60,12 +62,6 @@ def _combining_class() -> str:
     return "".join(body)
 
 
-_COMBINING_CLASS = _combining_class()
-# Combining marks left on a Latin letter after the table (stacked marks, or no precomposed form).
-_MARKS_ON_LATIN = re.compile(rf"(?<=[{_LATIN_CLASS}])[{_COMBINING_CLASS}]+")
-_HAS_MARK = re.compile(rf"[{_COMBINING_CLASS}]")
-
-
 def _latin_fold_table() -> dict[int, str]:
     """Map every precomposed Latin letter with diacritics to its base letters."""
     special = {ord(char): plain for char, plain in _LATIN_SPECIAL.items()}
@@ -84,7 +80,25 @@ def _latin_fold_table() -> dict[int, str]:
     return table
 
 
-_AFTER_NFKC = {**_QUOTES_AND_DASHES, **_latin_fold_table()}
+@dataclass(frozen=True)
+class _Folding:
+    """What folding text beyond ASCII uses, built from Unicode data on first use (scanning every
+    code point takes a while, and ASCII names, the common case, need none of it)."""
+
+    after_nfkc: dict[int, str]
+    has_mark: re.Pattern[str]
+    # Combining marks left on a Latin letter after the table (stacked marks, or no precomposed form).
+    marks_on_latin: re.Pattern[str]
+
+
+@cache
+def _folding() -> _Folding:
+    combining = _combining_class()
+    return _Folding(
+        after_nfkc={**_QUOTES_AND_DASHES, **_latin_fold_table()},
+        has_mark=re.compile(rf"[{combining}]"),
+        marks_on_latin=re.compile(rf"(?<=[{_LATIN_CLASS}])[{combining}]+"),
+    )
 
 
 def strip_reading_hints(text: str) -> str:
@@ -101,7 +115,8 @@ def normalize(text: str) -> str:
     # Before NFKC too: NFKC turns ´ into a space and a combining accent.
     text = text.translate(_QUOTES_AND_DASHES)
     text = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
-    text = text.translate(_AFTER_NFKC)
-    if _HAS_MARK.search(text):
-        text = _MARKS_ON_LATIN.sub("", text)
+    folding = _folding()
+    text = text.translate(folding.after_nfkc)
+    if folding.has_mark.search(text):
+        text = folding.marks_on_latin.sub("", text)
     return strip_reading_hints(" ".join(text.split()))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from rapidfuzz import fuzz, process
 from sqlalchemy import distinct, func, literal, select, union_all
 from sqlalchemy.orm import Session
 
@@ -48,6 +47,8 @@ def suggest(session: Session, normalized: str, limit: int = SUGGESTIONS) -> list
         by_norm.setdefault(norm, name)
     if not by_norm:
         return []
+    from rapidfuzz import fuzz, process  # deferred: only an unknown name needs it (start-up time)
+
     best = process.extract(normalized, list(by_norm), scorer=fuzz.WRatio, limit=limit, score_cutoff=70)
     return [by_norm[choice] for choice, _score, _index in best]
 
