@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 from carddb.db import lookup, schema
 from carddb.db.engine import default_url, make_engine, make_sessionmaker, parse_url, writer
 from carddb.db.models import Card, Localization, Printing, Ruling
-from carddb.errors import DatabaseUnavailableError
+from carddb.errors import DatabaseUnavailableError, ReadOnlyDatabaseError
 
 if TYPE_CHECKING:
     from carddb.ingest.importer import ImportSummary, ProgressFactory
@@ -35,9 +35,10 @@ if TYPE_CHECKING:
 class Database:
     """An open carddb database."""
 
-    def __init__(self, engine: Engine, url: str) -> None:
+    def __init__(self, engine: Engine, url: str, *, read_only: bool = False) -> None:
         self.engine = engine
         self.url = url
+        self.read_only = read_only
         self._sessions = make_sessionmaker(engine)
 
     @contextmanager
@@ -60,6 +61,8 @@ class Database:
         ``parallel`` parses MTGJSON in a second process (default: for big files only). ``card``
         names the card a card page is about, for a page that does not name it.
         """
+        if self.read_only:
+            raise ReadOnlyDatabaseError(safe_url(self.url))
         from carddb.ingest.importer import import_paths  # deferred: commands that only read skip it
 
         # writer(): each file's transaction takes SQLite's write lock as it begins, so a second
@@ -166,17 +169,24 @@ def safe_url(url: str) -> str:
         return url
 
 
-def open_database(url: str | None = None, *, upgrade: bool = True) -> Database:
-    """Open (creating if needed) the database at ``url``; ``None`` means ``$CARDDB_URL`` or the
-    embedded SQLite file in the user's data directory. Upgrades the schema to the newest revision
-    unless ``upgrade`` is False: one query reads the stored revision, and Alembic is loaded only
-    when there is a migration to run."""
+def open_database(url: str | None = None, *, upgrade: bool = True, read_only: bool = False) -> Database:
+    """Open the database at ``url``; ``None`` means ``$CARDDB_URL`` or the embedded SQLite file in
+    the user's data directory.
+
+    By default the database is created if needed and its schema upgraded to the newest revision
+    (``upgrade=False``: left as it is, for the schema commands). With ``read_only``, nothing is
+    written: an SQLite file is opened read-only and must exist (else
+    :class:`~carddb.errors.DatabaseMissingError`), and its schema must already be the newest (else
+    :class:`~carddb.errors.SchemaRevisionError`; ``upgrade=False`` skips that check).
+    """
     url = url or default_url()
-    engine = make_engine(url)
+    engine = make_engine(url, read_only=read_only)
     try:
         with engine.connect() as connection:
             stored = schema.stored_revision(connection)  # the first query: checks the connection too
-        if upgrade and schema.needs_upgrade(safe_url(url), stored):
+        if upgrade and read_only:
+            schema.require_head(safe_url(url), stored)
+        elif upgrade and schema.needs_upgrade(safe_url(url), stored):
             from carddb.db import migrate  # deferred: Alembic is loaded only when there is a migration to run
 
             migrate.ensure_head(engine)
@@ -187,4 +197,4 @@ def open_database(url: str | None = None, *, upgrade: bool = True) -> Database:
     except BaseException:
         engine.dispose()
         raise
-    return Database(engine, url)
+    return Database(engine, url, read_only=read_only)

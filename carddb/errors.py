@@ -93,9 +93,21 @@ class DatabaseUnavailableError(_Rebuilt, CarddbError):
         super().__init__(f"cannot open database {url}: {reason}")
 
 
+class DatabaseMissingError(DatabaseUnavailableError):
+    """A command that only reads was given an SQLite file that does not exist: nothing is created
+    (a mistyped path must not become an empty database)."""
+
+    _fields = ("url", "path")
+
+    def __init__(self, url: str, path: Path | str) -> None:
+        self.path = Path(path)
+        super().__init__(url, f"no database at {self.path} (run carddb import first)")
+
+
 class SchemaRevisionError(DatabaseUnavailableError):
-    """A database opened read-only whose schema is not the one this carddb reads: none yet, an
-    older revision (it is not upgraded when opened read-only), or one this carddb does not know."""
+    """A database whose schema this carddb cannot use as it is: none yet, or an older revision,
+    when it is opened read-only (which never migrates); or a revision this carddb does not know
+    (written by a newer carddb), however it is opened."""
 
     _fields = ("url", "stored", "head", "known")
 
@@ -113,6 +125,16 @@ class SchemaRevisionError(DatabaseUnavailableError):
         else:
             reason = f"its schema revision {stored} is unknown to this carddb (written by a newer carddb?)"
         super().__init__(url, reason)
+
+
+class ReadOnlyDatabaseError(_Rebuilt, CarddbError):
+    """A write asked of a database opened read-only."""
+
+    _fields = ("url",)
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        super().__init__(f"database {url} was opened read-only: nothing can be written to it")
 
 
 class MigrationError(CarddbError):

@@ -19,7 +19,7 @@ from carddb.views import CardView
 @pass_context
 def card_command(obj: Context, name: str, lang: str | None, as_json: bool) -> None:
     """Show a card, found by its name in any language."""
-    view = obj.db().card(name, lang=lang)
+    view = obj.reader().card(name, lang=lang)
     if as_json:
         click.echo(json.dumps(view.to_dict(), ensure_ascii=False, indent=2))
     else:

@@ -9,7 +9,7 @@ import click
 from carddb.commands.context import Context, pass_context
 from carddb.database import safe_url
 from carddb.db import schema
-from carddb.errors import MigrationError
+from carddb.errors import DatabaseMissingError, MigrationError
 
 
 @click.group("db")
@@ -45,9 +45,13 @@ def db_downgrade(obj: Context, revision: str) -> None:
 @pass_context
 def db_current(obj: Context) -> None:
     """Show the schema revision of the database and the newest one carddb knows."""
-    db = obj.db(upgrade=False)
-    with db.engine.connect() as connection:
-        url, current = safe_url(db.url), schema.stored_revision(connection) or "base"
+    try:
+        db = obj.reader(check_schema=False)
+    except DatabaseMissingError as missing:  # no file yet: nothing to read, and nothing is created
+        url, current = safe_url(missing.url), "base"
+    else:
+        with db.engine.connect() as connection:
+            url, current = safe_url(db.url), schema.stored_revision(connection) or "base"
     head = schema.head_revision()
     state = "up to date" if current == head else f"newest is {head}"
     click.echo(f"{url}: revision {current} ({state})")

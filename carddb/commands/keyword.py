@@ -16,5 +16,5 @@ from carddb.notes import format_keyword
 @pass_context
 def keyword_command(obj: Context, name: str, as_json: bool) -> None:
     """Show what the imported rulings and keyword pages say about a keyword or topic (madness, dice)."""
-    view = obj.db().keyword(name)
+    view = obj.reader().keyword(name)
     click.echo(json.dumps(view.to_dict(), ensure_ascii=False, indent=2) if as_json else format_keyword(view))

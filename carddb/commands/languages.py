@@ -15,7 +15,7 @@ from carddb.commands.context import Context, pass_context
 @pass_context
 def languages_command(obj: Context, as_json: bool) -> None:
     """List the languages in the database with their counts."""
-    counts = obj.db().languages()
+    counts = obj.reader().languages()
     if as_json:
         click.echo(json.dumps([asdict(c) for c in counts], ensure_ascii=False, indent=2))
         return

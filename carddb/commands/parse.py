@@ -32,7 +32,7 @@ def parse_command(
 ) -> None:
     """Parse oracle TEXT (or a card's text with --card) into typed abilities."""
     if card_name is not None:
-        view = obj.db().card(card_name, lang="en")
+        view = obj.reader().card(card_name, lang="en")
         faces = [(face.english_name, face.text or "", face.type_line) for face in view.faces]
     elif text is not None:
         faces = [(name or "", text.replace("\\n", "\n"), type_line or "")]

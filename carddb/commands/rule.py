@@ -19,7 +19,7 @@ def rule_command(obj: Context, query: str, as_json: bool) -> None:
     """Show a rule of the Comprehensive Rules: by number (702.35, 702.35a), by a glossary term
     (madness), or several by a range or list (601.2f-h; 603.6 and 603.10), with subrules, examples
     and the rules it mentions."""
-    views = obj.db().rules(query)
+    views = obj.reader().rules(query)
     if as_json:
         data: Any = views[0].to_dict() if len(views) == 1 else [view.to_dict() for view in views]
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))

@@ -24,7 +24,7 @@ def scenario_group() -> None:
 def scenario_run(obj: Context, paths: tuple[Path, ...], db_url: str | None) -> None:
     """Run scenario files: one line each, pass or fail with what differs. Exit 0 when all pass,
     1 when any fails, 2 when a file is invalid."""
-    pool = CardPool(carddb.open(db_url) if db_url else obj.db())
+    pool = CardPool(carddb.open(db_url, read_only=True) if db_url else obj.reader())
     failed = invalid = 0
     for path in paths:
         try:

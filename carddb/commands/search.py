@@ -29,7 +29,7 @@ def search_command(
     obj: Context, query: str, lang: str | None, as_json: bool, limit: int, page: int, order: str
 ) -> None:
     """Find cards with a Scryfall-style QUERY: t:creature c:r mv<=3 o:haste (see docs/query-syntax.md)."""
-    result = obj.db().search(query, lang=lang, limit=limit, page=page, order=order)
+    result = obj.reader().search(query, lang=lang, limit=limit, page=page, order=order)
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
     else:
