@@ -18,7 +18,7 @@ from sqlalchemy import Engine, func, select
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
-from carddb.db import lookup, schema
+from carddb.db import schema
 from carddb.db.engine import default_url, make_engine, make_sessionmaker, parse_url, writer
 from carddb.db.models import Card, Localization, Printing, Ruling
 from carddb.errors import DatabaseUnavailableError, ReadOnlyDatabaseError
@@ -75,6 +75,8 @@ class Database:
         Raises :class:`~carddb.errors.CardNotFoundError` (with the closest names) when no card has
         that name, and :class:`~carddb.errors.UnknownLanguageError` for an unknown ``lang``.
         """
+        from carddb.db import lookup  # deferred, as for the other queries: a search needs none of it
+
         with self.session() as session:
             return lookup.card_by_name(session, name, lang)
 
@@ -133,6 +135,8 @@ class Database:
 
     def languages(self) -> list[LanguageCount]:
         """The languages present, with their counts."""
+        from carddb.db import lookup  # deferred: see card()
+
         with self.session() as session:
             return lookup.language_counts(session)
 

@@ -25,7 +25,7 @@ from carddb.database import Database
 from carddb.db import migrate, schema
 from carddb.resources import sample_dir
 
-HEAVY = ("alembic", "mako", "lark", "rapidfuzz", "carddb.oracle.grammar", "carddb.ingest")
+HEAVY = ("alembic", "mako", "lark", "rapidfuzz", "carddb.oracle.grammar", "carddb.ingest", "carddb.db.lookup")
 
 
 def loaded_after(code: str) -> set[str]:
@@ -74,25 +74,29 @@ def test_text_and_the_oracle_package_load_no_sqlalchemy() -> None:
     assert loaded_after("import carddb.text") == set()
     assert loaded_after("import carddb.oracle") == set()
     assert loaded_after("import carddb.oracle.keywords") == set()
+    assert loaded_after("from carddb.oracle import parse_oracle; parse_oracle('Flying')") == {
+        "lark",
+        "carddb.oracle.grammar",
+    }
 
 
 def test_card_loads_neither_alembic_nor_a_grammar_nor_rapidfuzz(sample_url: str) -> None:
     loaded = loaded_after(run_cli(sample_url, "card", "Underdark Rift"))
 
-    assert loaded == {"sqlalchemy", "babel"}  # Babel: the card's language and rulings' dates
+    assert loaded == {"sqlalchemy", "babel", "carddb.db.lookup"}  # Babel: the language's name, dates
 
 
 def test_a_card_name_not_found_loads_rapidfuzz_for_the_suggestions(sample_url: str) -> None:
     code = run_cli(sample_url, "card", "Unterreich Spalt").replace("assert code == 0", "assert code == 1")
 
-    assert loaded_after(code) == {"sqlalchemy", "rapidfuzz"}
+    assert loaded_after(code) == {"sqlalchemy", "rapidfuzz", "carddb.db.lookup"}
 
 
 def test_search_loads_neither_alembic_nor_the_oracle_grammar(sample_url: str) -> None:
     loaded = loaded_after(run_cli(sample_url, "search", "t:creature c:r mv<=3 o:haste"))
 
     # Lark is the search language's own parser (grammars/search.lark); the oracle grammar, the
-    # migrations and the fuzzy matcher stay out.
+    # migrations, the fuzzy matcher and the card lookup stay out.
     assert loaded == {"sqlalchemy", "lark"}
 
 
