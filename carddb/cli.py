@@ -114,7 +114,8 @@ class LazyGroup(click.Group):
         """As click lists commands, with a stand-in holding the table's short help for each
         command not imported, so that listing them imports none."""
         listed = [
-            (name, self.commands.get(name) or self.lazy[name].stand_in()) for name in self.list_commands(ctx)
+            (name, self.commands[name] if name in self.commands else self.lazy[name].stand_in())
+            for name in self.list_commands(ctx)
         ]
         shown = [(name, command) for name, command in listed if not command.hidden]
         if shown:
