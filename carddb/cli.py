@@ -1,97 +1,130 @@
 """The ``carddb`` command line. Every carddb error is printed as one clear message (no traceback)
-and ends the command with a non-zero status."""
+and ends the command with a non-zero status.
+
+The commands live in :mod:`carddb.commands`, a module per command or group; this module only
+names them (:data:`COMMANDS`, with the short help ``carddb --help`` lists) and imports a command's
+module when that command runs (click's lazy group), so ``carddb --version`` loads click and
+nothing else, and ``carddb card`` loads what looking a card up needs.
+"""
 
 from __future__ import annotations
 
-import json
+import importlib
 import os
 import sys
-import unicodedata
-from collections.abc import Callable, Sequence
-from dataclasses import asdict
-from pathlib import Path
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any
 
 import click
-from tqdm import tqdm
 
 import carddb
-from carddb import languages
-from carddb.database import Database, open_database, safe_url
-from carddb.db import migrate
-from carddb.db.engine import default_url
-from carddb.errors import CarddbError, MigrationError
-from carddb.ingest.base import Progress
-from carddb.notes import format_note
-from carddb.resources import sample_dir
-from carddb.search.results import ORDERS, SearchResult
-from carddb.views import CardView
-
-F = TypeVar("F", bound=Callable[..., Any])
+from carddb.commands.context import Context
+from carddb.errors import CarddbError
 
 
-class TqdmProgress(Progress):
-    """One progress bar over the whole import: the bytes of every file on disk ("file 12/579"),
-    with the printings, translations and rulings written so far; then one over the cards of each
-    step after the files (the search index)."""
+@dataclass(frozen=True)
+class LazyCommand:
+    """A command known by name: the module defining it, its name there, and its short help (the
+    first sentence of its help, as ``carddb --help`` lists it; a test keeps the two equal)."""
 
-    def __init__(self) -> None:
-        self._bar: Any = None
-        self._files = 0
-        self._counts = [0, 0, 0]
+    module: str
+    attribute: str
+    short_help: str
 
-    def start(self, files: Sequence[Path]) -> None:
-        self._files = len(files)
-        total = sum(path.stat().st_size for path in files if path.is_file())
-        self._bar = tqdm(total=total, unit="B", unit_scale=True, leave=False, file=sys.stderr, desc="import")
+    def stand_in(self) -> click.Command:
+        """A command that only has the short help, for listing this one without importing it."""
+        return click.Command(None, help=self.short_help)
 
-    def file(self, index: int, path: Path) -> None:
-        if self._bar is not None:
-            self._bar.set_description(f"file {index + 1}/{self._files} {path.name}")
-
-    def advance(self, raw_bytes: int) -> None:
-        if self._bar is not None:
-            self._bar.update(raw_bytes)
-
-    def wrote(self, printings: int = 0, localizations: int = 0, rulings: int = 0) -> None:
-        for position, amount in enumerate((printings, localizations, rulings)):
-            self._counts[position] += amount
-        if self._bar is not None:
-            printed, localized, ruled = self._counts
-            self._bar.set_postfix_str(
-                f"{printed:,} printings, {localized:,} translations, {ruled:,} rulings", refresh=False
-            )
-
-    def phase(self, name: str, total: int) -> None:
-        if self._bar is not None:
-            self._bar.close()
-        self._bar = tqdm(total=total, unit=" cards", leave=False, file=sys.stderr, desc=name)
-
-    def step(self, amount: int) -> None:
-        if self._bar is not None:
-            self._bar.update(amount)
-
-    def close(self) -> None:
-        if self._bar is not None:
-            self._bar.close()
-            self._bar = None
+    def load(self) -> click.Command:
+        command = getattr(importlib.import_module(self.module), self.attribute)
+        if not isinstance(command, click.Command):
+            raise TypeError(f"{self.module}.{self.attribute} is not a click command")
+        return command
 
 
-class Context:
-    def __init__(self, url: str | None) -> None:
-        self.url = url
-        self._db: Database | None = None
+COMMANDS: dict[str, LazyCommand] = {
+    "card": LazyCommand(
+        "carddb.commands.card", "card_command", "Show a card, found by its name in any language."
+    ),
+    "coverage": LazyCommand(
+        "carddb.commands.coverage",
+        "coverage_cli",
+        "How much of a file of faces (JSONL, MTGJSON or Scryfall) the oracle grammar parses.",
+    ),
+    "db": LazyCommand("carddb.commands.db", "db_group", "Schema migrations (Alembic)."),
+    "import": LazyCommand(
+        "carddb.commands.importing",
+        "import_command",
+        "Import files or folders of them (plain, .xz, .gz, .bz2), each file's kind read from its content: "
+        "MTGJSON (AllPrintings, set files), Scryfall (bulk cards or rulings, API list pages), "
+        "the Comprehensive Rules, card pages and rulings pages.",
+    ),
+    "keyword": LazyCommand(
+        "carddb.commands.keyword",
+        "keyword_command",
+        "Show what the imported rulings and keyword pages say about a keyword or topic (madness, dice).",
+    ),
+    "languages": LazyCommand(
+        "carddb.commands.languages",
+        "languages_command",
+        "List the languages in the database with their counts.",
+    ),
+    "parse": LazyCommand(
+        "carddb.commands.parse",
+        "parse_command",
+        "Parse oracle TEXT (or a card's text with --card) into typed abilities.",
+    ),
+    "rule": LazyCommand(
+        "carddb.commands.rule",
+        "rule_command",
+        "Show a rule of the Comprehensive Rules: by number (702.35, 702.35a), by a glossary term "
+        "(madness), or several by a range or list (601.2f-h; 603.6 and 603.10), with subrules, "
+        "examples and the rules it mentions.",
+    ),
+    "scenario": LazyCommand(
+        "carddb.commands.scenario",
+        "scenario_group",
+        "Rules-engine scenarios (TOML files; see docs/scenarios.md).",
+    ),
+    "search": LazyCommand(
+        "carddb.commands.search",
+        "search_command",
+        "Find cards with a Scryfall-style QUERY: t:creature c:r mv<=3 o:haste (see docs/query-syntax.md).",
+    ),
+}
 
-    def db(self, *, upgrade: bool = True) -> Database:
-        if self._db is None:
-            self._db = open_database(self.url, upgrade=upgrade)
-        return self._db
+
+class LazyGroup(click.Group):
+    """A group whose commands are imported when they run (click's documented lazy-loading
+    pattern); ``--help`` lists them from :data:`COMMANDS` without importing any."""
+
+    def __init__(self, *args: Any, lazy: dict[str, LazyCommand], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = lazy
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in self.lazy:
+            self.add_command(self.lazy[cmd_name].load(), cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """As click lists commands, with a stand-in holding the table's short help for each
+        command not imported, so that listing them imports none."""
+        listed = [
+            (name, self.commands[name] if name in self.commands else self.lazy[name].stand_in())
+            for name in self.list_commands(ctx)
+        ]
+        shown = [(name, command) for name, command in listed if not command.hidden]
+        if shown:
+            limit = formatter.width - 6 - max(len(name) for name, _ in shown)
+            with formatter.section("Commands"):
+                formatter.write_dl([(name, command.get_short_help_str(limit)) for name, command in shown])
 
 
-pass_context = click.make_pass_decorator(Context)
-
-
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--db",
     "url",
@@ -104,342 +137,6 @@ pass_context = click.make_pass_decorator(Context)
 def cli(ctx: click.Context, url: str | None) -> None:
     """carddb: a multilingual Magic: The Gathering card database."""
     ctx.obj = Context(url)
-
-
-@cli.command("import")
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--sample", is_flag=True, help="Import the small real sample shipped with carddb.")
-@click.option(
-    "--card", "card", metavar="NAME", help="The card a card page is about, if the page does not name it."
-)
-@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
-@click.option("-v", "--verbose", is_flag=True, help="Also print what went where (a page's paragraphs, say).")
-@pass_context
-def import_command(
-    obj: Context, paths: tuple[Path, ...], sample: bool, card: str | None, quiet: bool, verbose: bool
-) -> None:
-    """Import files or folders of them (plain, .xz, .gz, .bz2), each file's kind read from its
-    content: MTGJSON (AllPrintings, set files), Scryfall (bulk cards or rulings, API list pages),
-    the Comprehensive Rules, card pages and rulings pages."""
-    targets = list(paths) + ([sample_dir()] if sample else [])
-    if not targets:
-        raise click.UsageError("give one or more PATHs, or --sample")
-    db = obj.db()
-    show_bar = not quiet and sys.stderr.isatty()
-    summary = db.import_path(*targets, progress=TqdmProgress() if show_bar else None, card=card)
-    for warning in summary.warnings:
-        click.echo(f"warning: {warning}", err=True)
-    if verbose:
-        for line in summary.report:
-            click.echo(line)
-    click.echo(f"imported {summary.line()}")
-    totals = db.counts()
-    click.echo(
-        f"database {safe_url(db.url)} now holds {totals['cards']} cards, {totals['printings']} printings, "
-        f"{totals['localizations']} localizations, {totals['rulings']} rulings"
-    )
-
-
-@cli.command("card")
-@click.argument("name")
-@click.option("--lang", "lang", metavar="L", help="Show the card in this language (e.g. de, ja, Deutsch).")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@pass_context
-def card_command(obj: Context, name: str, lang: str | None, as_json: bool) -> None:
-    """Show a card, found by its name in any language."""
-    view = obj.db().card(name, lang=lang)
-    if as_json:
-        click.echo(json.dumps(view.to_dict(), ensure_ascii=False, indent=2))
-    else:
-        click.echo(format_card(view))
-
-
-def format_card(view: CardView) -> str:
-    """A card as text: name, cost, type, text per face; printings; rulings with local dates."""
-    language = languages.by_tag(view.language)
-    lines: list[str] = []
-    for index, face in enumerate(view.faces):
-        if index:
-            lines.append("//")
-        lines.append(f"{face.name}  {face.mana_cost or ''}".rstrip())
-        lines.append(face.type_line)
-        if face.text:
-            lines.extend(face.text.splitlines())
-        stats = "/".join(s for s in (face.power, face.toughness) if s is not None)
-        for label, value in (("", stats), ("Loyalty: ", face.loyalty), ("Defense: ", face.defense)):
-            if value:
-                lines.append(f"{label}{value}")
-        if face.flavor:
-            lines.append(f"  {face.flavor}")
-    header = f"[{language.native_name} ({language.tag})"
-    if view.language != "en":
-        header += f"; English name: {view.english_name}"
-    lines.append(header + "]")
-    if view.fallback:
-        lines.append(f"(no {language.english_name} text for part of this card: shown in English)")
-    lines.append("")
-    lines.append("Printings:")
-    for p in view.printings:
-        released = p.release_date.isoformat() if p.release_date else "?"
-        lines.append(
-            f"  {p.set_code:<6} #{p.collector_number:<5} {p.rarity or '':<9} {released}  {p.set_name}"
-            f"  [{' '.join(p.languages)}]"
-        )
-    if view.rulings:
-        lines.append("")
-        heading = "Rulings:"
-        if view.rulings_language != view.language:
-            heading = f"Rulings (in {languages.by_tag(view.rulings_language).english_name}):"
-        lines.append(heading)
-        for ruling in view.rulings:
-            date = ruling.date_in(view.language)
-            lines.append(f"  {date}: {ruling.text}" if date else f"  {ruling.text}")
-    if view.notes:
-        lines.append("")
-        lines.append("Notes from rulings and keyword pages:")
-        lines.extend(format_note(note, view.english_name) for note in view.notes)
-    if view.rules:
-        lines.append("")
-        lines.append("Rules mentioned:")
-        lines.extend(f"  {rule}" for rule in view.rules)
-    return "\n".join(lines)
-
-
-@cli.command("search")
-@click.argument("query")
-@click.option("--lang", "lang", metavar="L", help="Show the cards in this language (and search its text).")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.option("--limit", type=click.IntRange(min=1), default=50, show_default=True, help="Cards per page.")
-@click.option("--page", type=click.IntRange(min=1), default=1, show_default=True, help="Which page.")
-@click.option(
-    "--order",
-    type=click.Choice(ORDERS),
-    default="name",
-    show_default=True,
-    help="Sort by name, mana value, set or release (newest first).",
-)
-@pass_context
-def search_command(
-    obj: Context, query: str, lang: str | None, as_json: bool, limit: int, page: int, order: str
-) -> None:
-    """Find cards with a Scryfall-style QUERY: t:creature c:r mv<=3 o:haste (see docs/query-syntax.md)."""
-    result = obj.db().search(query, lang=lang, limit=limit, page=page, order=order)
-    if as_json:
-        click.echo(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
-    else:
-        click.echo(format_search(result))
-
-
-def format_search(result: SearchResult) -> str:
-    """A table of the cards found (name in the result's language, cost, type line) and the total."""
-    lines = []
-    if result.cards:
-        name_width = min(max(_width(hit.name) for hit in result.cards), 48)
-        cost_width = min(max(len(hit.mana_cost or "") for hit in result.cards), 24)
-        for hit in result.cards:
-            name = hit.name + " " * max(0, name_width - _width(hit.name))
-            lines.append(f"{name}  {(hit.mana_cost or ''):<{cost_width}}  {hit.type_line}".rstrip())
-    first = (result.page - 1) * result.limit + 1
-    shown = (
-        f" (showing {first}-{first + len(result.cards) - 1})"
-        if result.cards and (len(result.cards) < result.total)
-        else ""
-    )
-    if not result.cards and result.total:
-        shown = f" (page {result.page} is past the end)"
-    lines.append(f"{result.total} card{'' if result.total == 1 else 's'}{shown}")
-    return "\n".join(lines)
-
-
-def _width(text: str) -> int:
-    """Terminal columns of ``text`` (wide CJK characters take two)."""
-    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
-
-
-@cli.command("rule")
-@click.argument("query")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@pass_context
-def rule_command(obj: Context, query: str, as_json: bool) -> None:
-    """Show a rule of the Comprehensive Rules: by number (702.35, 702.35a), by a glossary term
-    (madness), or several by a range or list (601.2f-h; 603.6 and 603.10), with subrules, examples
-    and the rules it mentions."""
-    from carddb.rules.lookup import format_rule
-
-    views = obj.db().rules(query)
-    if as_json:
-        data: Any = views[0].to_dict() if len(views) == 1 else [view.to_dict() for view in views]
-        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
-    else:
-        click.echo("\n\n".join(format_rule(view) for view in views))
-
-
-@cli.command("keyword")
-@click.argument("name")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@pass_context
-def keyword_command(obj: Context, name: str, as_json: bool) -> None:
-    """Show what the imported rulings and keyword pages say about a keyword or topic (madness, dice)."""
-    from carddb.notes import format_keyword
-
-    view = obj.db().keyword(name)
-    click.echo(json.dumps(view.to_dict(), ensure_ascii=False, indent=2) if as_json else format_keyword(view))
-
-
-@cli.command("languages")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@pass_context
-def languages_command(obj: Context, as_json: bool) -> None:
-    """List the languages in the database with their counts."""
-    counts = obj.db().languages()
-    if as_json:
-        click.echo(json.dumps([asdict(c) for c in counts], ensure_ascii=False, indent=2))
-        return
-    click.echo(
-        f"{'tag':<9}{'language':<22}{'native':<20}{'localizations':>14}{'printings':>11}{'rulings':>9}"
-    )
-    for c in counts:
-        click.echo(
-            f"{c.tag:<9}{c.english_name:<22}{c.native_name:<20}{c.localizations:>14}{c.printings:>11}{c.rulings:>9}"
-        )
-
-
-@cli.command("parse")
-@click.argument("text", required=False)
-@click.option("--name", metavar="NAME", help="The card's name, so its references to itself are recognized.")
-@click.option(
-    "--type", "type_line", metavar="TYPE", help="The type line (instants and sorceries hold spells)."
-)
-@click.option(
-    "--card", "card_name", metavar="NAME", help="Parse the oracle text of a card from the database."
-)
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@pass_context
-def parse_command(
-    obj: Context,
-    text: str | None,
-    name: str | None,
-    type_line: str | None,
-    card_name: str | None,
-    as_json: bool,
-) -> None:
-    """Parse oracle TEXT (or a card's text with --card) into typed abilities."""
-    from carddb.oracle import parse_oracle
-    from carddb.oracle.show import face_to_dict, format_face
-
-    if card_name is not None:
-        view = obj.db().card(card_name, lang="en")
-        faces = [(face.english_name, face.text or "", face.type_line) for face in view.faces]
-    elif text is not None:
-        faces = [(name or "", text.replace("\\n", "\n"), type_line or "")]
-    else:
-        raise click.UsageError("give TEXT or --card NAME")
-    parsed = [
-        parse_oracle(face_text, face_name or None, face_type or None)
-        for face_name, face_text, face_type in faces
-    ]
-    if as_json:
-        click.echo(
-            json.dumps(
-                [face_to_dict(p) for p in parsed] if len(parsed) > 1 else face_to_dict(parsed[0]),
-                ensure_ascii=False,
-                indent=2,
-            )
-        )
-    else:
-        click.echo("\n\n".join(format_face(p) for p in parsed))
-
-
-@cli.command("coverage")
-@click.argument("path", type=click.Path(path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.option("--min-rate", type=float, metavar="R", help="Exit 1 when the parsed rate is below R (0..1).")
-@click.option("--top", type=int, default=20, show_default=True, help="How many unimplemented shapes to list.")
-@click.option("--engine", is_flag=True, help="Also count the faces the rules engine executes entirely.")
-@click.pass_context
-def coverage_cli(
-    ctx: click.Context, path: Path, as_json: bool, min_rate: float | None, top: int, engine: bool
-) -> None:
-    """How much of a file of faces (JSONL, MTGJSON or Scryfall) the oracle grammar parses."""
-    from carddb.oracle.coverage import coverage_command
-
-    ctx.exit(coverage_command(path, as_json=as_json, min_rate=min_rate, top=top, engine=engine))
-
-
-@cli.group("scenario")
-def scenario_group() -> None:
-    """Rules-engine scenarios (TOML files; see docs/scenarios.md)."""
-
-
-@scenario_group.command("run")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--db", "db_url", metavar="URL", help="Database with the cards (default: carddb's own).")
-@click.pass_obj
-def scenario_run(obj: Context, paths: tuple[Path, ...], db_url: str | None) -> None:
-    """Run scenario files: one line each, pass or fail with what differs. Exit 0 when all pass,
-    1 when any fails, 2 when a file is invalid."""
-    from carddb.engine.cards import CardPool
-    from carddb.engine.scenario import ScenarioError, run_file
-
-    pool = CardPool(open_database(db_url) if db_url else obj.db())
-    failed = invalid = 0
-    for path in paths:
-        try:
-            result = run_file(path, pool)
-        except ScenarioError as error:
-            invalid += 1
-            click.echo(f"INVALID {error}")
-            continue
-        click.echo(f"{'PASS' if result.passed else 'FAIL'} {path}  {result.title}")
-        for difference in result.differences:
-            click.echo(f"    {difference}")
-        failed += not result.passed
-    raise SystemExit(2 if invalid else 1 if failed else 0)
-
-
-@cli.group("db")
-def db_group() -> None:
-    """Schema migrations (Alembic)."""
-
-
-@db_group.command("upgrade")
-@click.argument("revision", default="head")
-@pass_context
-def db_upgrade(obj: Context, revision: str) -> None:
-    """Upgrade the schema (default: to the newest revision)."""
-    db = obj.db(upgrade=False)
-    _alembic(lambda: migrate.upgrade(db.engine, revision))
-    click.echo(f"{safe_url(db.url)} at revision {migrate.current_revision(db.engine) or 'base'}")
-
-
-@db_group.command("downgrade")
-@click.argument("revision")
-@pass_context
-def db_downgrade(obj: Context, revision: str) -> None:
-    """Downgrade the schema to REVISION ('base' removes every table)."""
-    db = obj.db(upgrade=False)
-    _alembic(lambda: migrate.downgrade(db.engine, revision))
-    click.echo(f"{safe_url(db.url)} at revision {migrate.current_revision(db.engine) or 'base'}")
-
-
-@db_group.command("current")
-@pass_context
-def db_current(obj: Context) -> None:
-    """Show the schema revision of the database and the newest one carddb knows."""
-    db = obj.db(upgrade=False)
-    current = migrate.current_revision(db.engine) or "base"
-    head = migrate.head_revision() or "base"
-    state = "up to date" if current == head else f"newest is {head}"
-    click.echo(f"{safe_url(db.url)}: revision {current} ({state})")
-
-
-def _alembic(action: Callable[[], None]) -> None:
-    from alembic.util import CommandError
-
-    try:
-        action()
-    except CommandError as exc:
-        raise MigrationError(str(exc)) from None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -476,4 +173,4 @@ if __name__ == "__main__":
     sys.exit(main())
 
 
-__all__ = ["cli", "default_url", "main"]
+__all__ = ["COMMANDS", "cli", "main"]

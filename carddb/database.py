@@ -15,30 +15,30 @@ from types import TracebackType
 from typing import TYPE_CHECKING
 
 from sqlalchemy import Engine, func, select
-from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
-from carddb.db import lookup, migrate
-from carddb.db.engine import default_url, make_engine, make_sessionmaker, parse_url
+from carddb.db import schema
+from carddb.db.engine import default_url, make_engine, make_sessionmaker, parse_url, writer
 from carddb.db.models import Card, Localization, Printing, Ruling
-from carddb.errors import DatabaseUnavailableError
-from carddb.ingest.base import ImportSummary, Progress
-from carddb.ingest.importer import import_paths
-from carddb.search.ast import Query
-from carddb.search.results import SearchResult
-from carddb.views import CardView, LanguageCount
+from carddb.errors import DatabaseUnavailableError, ReadOnlyDatabaseError
 
 if TYPE_CHECKING:
+    from carddb.ingest.base import ImportSummary, Progress
     from carddb.notes import KeywordView
     from carddb.rules.lookup import RuleView
+    from carddb.search.ast import Query
+    from carddb.search.results import SearchResult
+    from carddb.views import CardView, LanguageCount
 
 
 class Database:
     """An open carddb database."""
 
-    def __init__(self, engine: Engine, url: str) -> None:
+    def __init__(self, engine: Engine, url: str, *, read_only: bool = False) -> None:
         self.engine = engine
         self.url = url
+        self.read_only = read_only
         self._sessions = make_sessionmaker(engine)
 
     @contextmanager
@@ -64,7 +64,14 @@ class Database:
         names the card a card page is about, for a page that does not name it. ``force`` writes
         sets again even when the database holds them from the very same source text.
         """
-        return import_paths(self.engine, self.url, [Path(p) for p in paths], progress, parallel, card, force)
+        if self.read_only:
+            raise ReadOnlyDatabaseError(safe_url(self.url))
+        from carddb.ingest.importer import import_paths  # deferred: commands that only read skip it
+
+        # writer(): each file's transaction takes SQLite's write lock as it begins, so a second
+        # writer waits for this one instead of failing on a stale snapshot
+        paths_ = [Path(p) for p in paths]
+        return import_paths(writer(self.engine), self.url, paths_, progress, parallel, card, force)
 
     def card(self, name: str, lang: str | None = None) -> CardView:
         """Find a card by its name in any language and show it in ``lang``.
@@ -72,6 +79,8 @@ class Database:
         Raises :class:`~carddb.errors.CardNotFoundError` (with the closest names) when no card has
         that name, and :class:`~carddb.errors.UnknownLanguageError` for an unknown ``lang``.
         """
+        from carddb.db import lookup  # deferred, as for the other queries: a search needs none of it
+
         with self.session() as session:
             return lookup.card_by_name(session, name, lang)
 
@@ -130,6 +139,8 @@ class Database:
 
     def languages(self) -> list[LanguageCount]:
         """The languages present, with their counts."""
+        from carddb.db import lookup  # deferred: see card()
+
         with self.session() as session:
             return lookup.language_counts(session)
 
@@ -166,19 +177,32 @@ def safe_url(url: str) -> str:
         return url
 
 
-def open_database(url: str | None = None, *, upgrade: bool = True) -> Database:
-    """Open (creating if needed) the database at ``url``; ``None`` means ``$CARDDB_URL`` or the
-    embedded SQLite file in the user's data directory. Upgrades the schema to the newest revision
-    unless ``upgrade`` is False."""
+def open_database(url: str | None = None, *, upgrade: bool = True, read_only: bool = False) -> Database:
+    """Open the database at ``url``; ``None`` means ``$CARDDB_URL`` or the embedded SQLite file in
+    the user's data directory.
+
+    By default the database is created if needed and its schema upgraded to the newest revision
+    (``upgrade=False``: left as it is, for the schema commands). With ``read_only``, nothing is
+    written: an SQLite file is opened read-only and must exist (else
+    :class:`~carddb.errors.DatabaseMissingError`), and its schema must already be the newest (else
+    :class:`~carddb.errors.SchemaRevisionError`; ``upgrade=False`` skips that check).
+    """
     url = url or default_url()
-    engine = make_engine(url)
+    engine = make_engine(url, read_only=read_only)
     try:
-        with engine.connect():
-            pass
-        if upgrade:
+        with engine.connect() as connection:
+            stored = schema.stored_revision(connection)  # the first query: checks the connection too
+        if upgrade and read_only:
+            schema.require_head(safe_url(url), stored)
+        elif upgrade and schema.needs_upgrade(safe_url(url), stored):
+            from carddb.db import migrate  # deferred: Alembic is loaded only when there is a migration to run
+
             migrate.ensure_head(engine)
-    except (OperationalError, DBAPIError) as exc:
+    except DBAPIError as exc:
         engine.dispose()
         reason = str(exc.orig).strip().splitlines()[0] if exc.orig is not None else str(exc)
         raise DatabaseUnavailableError(safe_url(url), reason) from None
-    return Database(engine, url)
+    except BaseException:
+        engine.dispose()
+        raise
+    return Database(engine, url, read_only=read_only)

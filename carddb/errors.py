@@ -85,12 +85,56 @@ class AmbiguousCardError(_Rebuilt, CarddbError, LookupError):
 class DatabaseUnavailableError(_Rebuilt, CarddbError):
     """The database URL cannot be reached or opened."""
 
-    _fields = ("url", "reason")
+    _fields: tuple[str, ...] = ("url", "reason")
 
     def __init__(self, url: str, reason: str) -> None:
         self.url = url
         self.reason = reason
         super().__init__(f"cannot open database {url}: {reason}")
+
+
+class DatabaseMissingError(DatabaseUnavailableError):
+    """A command that only reads was given an SQLite file that does not exist: nothing is created
+    (a mistyped path must not become an empty database)."""
+
+    _fields = ("url", "path")
+
+    def __init__(self, url: str, path: Path | str) -> None:
+        self.path = Path(path)
+        super().__init__(url, f"no database at {self.path} (run carddb import first)")
+
+
+class SchemaRevisionError(DatabaseUnavailableError):
+    """A database whose schema this carddb cannot use as it is: none yet, or an older revision,
+    when it is opened read-only (which never migrates); or a revision this carddb does not know
+    (written by a newer carddb), however it is opened."""
+
+    _fields = ("url", "stored", "head", "known")
+
+    def __init__(self, url: str, stored: str | None, head: str, known: bool) -> None:
+        self.stored = stored
+        self.head = head
+        self.known = known
+        if stored is None:
+            reason = "it holds no carddb schema yet (run carddb import first)"
+        elif known:
+            reason = (
+                f"its schema is at revision {stored}, this carddb reads {head} "
+                "(run carddb db upgrade; a read-only opening does not upgrade it)"
+            )
+        else:
+            reason = f"its schema revision {stored} is unknown to this carddb (written by a newer carddb?)"
+        super().__init__(url, reason)
+
+
+class ReadOnlyDatabaseError(_Rebuilt, CarddbError):
+    """A write asked of a database opened read-only."""
+
+    _fields = ("url",)
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        super().__init__(f"database {url} was opened read-only: nothing can be written to it")
 
 
 class MigrationError(CarddbError):

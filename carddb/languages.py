@@ -3,6 +3,10 @@
 MTGJSON names languages with words (``"Portuguese (Brazil)"``), Scryfall with codes (``"pt"``,
 ``"zhs"``), people with tags, native names or locale identifiers (``de_AT.UTF-8``, ``zh-TW``).
 :func:`resolve` maps all of these to the same object; locale data and native names come from Babel.
+
+Babel is imported by the functions that read its data, not with this module: a tag stored in the
+database (:func:`by_tag`) needs none of it, and a command that shows no language name or date
+(``carddb search`` in English) does not load it.
 """
 
 from __future__ import annotations
@@ -14,12 +18,6 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-from babel import Locale
-from babel.core import get_global, parse_locale
-from babel.dates import format_date as _babel_format_date
-from babel.dates import get_date_format as _babel_date_format
-from babel.dates import parse_date as _babel_parse_date
 
 from carddb.errors import UnknownLanguageError
 from carddb.text import normalize
@@ -59,7 +57,9 @@ class Language:
 
     def format_date(self, d: datetime.date, format: str = "long") -> str:
         """``d`` formatted by Babel in this language (English when Babel has no locale for it)."""
-        return str(_babel_format_date(d, format=format, locale=self.babel_locale or "en"))
+        from babel.dates import format_date  # deferred: see the module's docstring
+
+        return str(format_date(d, format=format, locale=self.babel_locale or "en"))
 
     def parse_date(self, text: str) -> datetime.date:
         """``text`` read as this language's locale writes a short date (``23/07/2021`` in Spanish,
@@ -78,8 +78,10 @@ class Language:
         match = shape.fullmatch(text.strip())
         if match is None:
             raise ValueError(f"{text!r} is not a date as {self.english_name} writes it ({pattern})")
+        from babel.dates import parse_date  # deferred: see the module's docstring
+
         try:
-            parsed = _babel_parse_date(text.strip(), locale=locale, format="short")
+            parsed = parse_date(text.strip(), locale=locale, format="short")
         except (ValueError, IndexError) as exc:
             raise ValueError(f"{text!r} is not a real date ({pattern}): {exc}") from None
         if (parsed.day, parsed.month) != (int(match["d"]), int(match["M"])):
@@ -138,7 +140,9 @@ _QUALITY = re.compile(r"\s*;\s*q\s*=\s*([0-9.]+)\s*$", re.IGNORECASE)
 def _short_date_shape(babel_locale: str) -> tuple[re.Pattern[str], str]:
     """A regular expression for dates written in the locale's short pattern (``d/M/yy`` -> day,
     month and a two- or four-digit year, ``/`` between), and the pattern itself."""
-    pattern = str(_babel_date_format("short", locale=babel_locale).pattern)
+    from babel.dates import get_date_format  # deferred: see the module's docstring
+
+    pattern = str(get_date_format("short", locale=babel_locale).pattern)
     parts = []
     for token in re.findall(r"d+|M+|y+|'[^']*'|.", pattern):
         if token[0] == "d":
@@ -155,6 +159,8 @@ def _short_date_shape(babel_locale: str) -> tuple[re.Pattern[str], str]:
 @functools.cache
 def _native_name(babel_locale: str) -> str | None:
     """Babel's display name of ``babel_locale`` in its own language."""
+    from babel import Locale  # deferred: see the module's docstring
+
     name = Locale.parse(babel_locale).get_display_name()
     return str(name) if name else None
 
@@ -167,6 +173,8 @@ def _key(value: str) -> str:
 @functools.cache
 def _index() -> dict[str, Language]:
     """Every tag, code and name of the known languages, by :func:`_key`."""
+    from babel import Locale  # deferred: see the module's docstring
+
     english = Locale("en")
     index: dict[str, Language] = {}
     for language in KNOWN:
@@ -191,6 +199,8 @@ def _index() -> dict[str, Language]:
 @functools.lru_cache(maxsize=1024)
 def _from_locale_identifier(value: str) -> Language | None:
     """The known language of a locale identifier such as ``de_AT.UTF-8`` or ``zh-TW``, via Babel."""
+    from babel.core import get_global, parse_locale  # deferred: see the module's docstring
+
     try:
         language, territory, script, *_ = parse_locale(value.replace("-", "_"))
     except ValueError:

@@ -12,14 +12,12 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from rapidfuzz import fuzz, process
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from carddb.db.models import Card, GlossaryEntry, Note
 from carddb.errors import CarddbError
 from carddb.text import normalize
-from carddb.topics import TOPICS, find_topic
 
 __all__ = [
     "KeywordView",
@@ -94,6 +92,9 @@ def keyword_view(session: Session, name: str) -> KeywordView:
     """The keyword or topic ``name`` names (folded with :func:`carddb.text.normalize`: ``"MADNESS"``,
     ``"Totem armor"``, ``"scrying"``) and its notes; :class:`UnknownTopicError` with the closest
     names when it names none. A known keyword no page spoke of has no notes (not an error)."""
+    # deferred: the keyword table is built when imported, and showing a card's notes needs none of it
+    from carddb.topics import find_topic
+
     topic = find_topic(name)
     if topic is None:
         # A topic stored by an importer newer than this table is still shown.
@@ -154,6 +155,10 @@ def _glossary(session: Session, names: Sequence[str]) -> str | None:
 
 
 def _suggest(session: Session, folded: str) -> list[str]:
+    from rapidfuzz import fuzz, process  # deferred, like the keyword table: only a miss needs them
+
+    from carddb.topics import TOPICS
+
     names: dict[str, str] = {}
     for topic in TOPICS:
         for name in (topic.name, *topic.aliases):

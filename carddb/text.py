@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
 
 __all__ = ["normalize", "strip_reading_hints"]
 
@@ -61,20 +63,6 @@ def _combining_class() -> str:
     return "".join(body)
 
 
-_COMBINING_CLASS = _combining_class()
-# Combining marks left on a Latin letter after the table (stacked marks, or no precomposed form).
-_MARKS_ON_LATIN = re.compile(rf"(?<=[{_LATIN_CLASS}])[{_COMBINING_CLASS}]+")
-# Whether to look for them at all: after NFKC a combining mark is rare, and a search with the
-# class of every combining mark is slow (its ranges beyond U+FFFF are tried one by one for every
-# character). So a text is searched only if it has a character in a quick class: the marks of the
-# Basic Multilingual Plane (looked up in a table) or any character beyond it.
-_MAYBE_MARK = re.compile(
-    "["
-    + "".join(re.escape(chr(code)) for code in range(0x10000) if unicodedata.combining(chr(code)))
-    + "\U00010000-\U0010ffff]"
-)
-
-
 def _latin_fold_table() -> dict[int, str]:
     """Map every precomposed Latin letter with diacritics to its base letters."""
     special = {ord(char): plain for char, plain in _LATIN_SPECIAL.items()}
@@ -93,9 +81,6 @@ def _latin_fold_table() -> dict[int, str]:
     return table
 
 
-_AFTER_NFKC = {**_QUOTES_AND_DASHES, **_latin_fold_table()}
-
-
 def _class_of(codes: Iterable[int]) -> str:
     """A regex character class body for ``codes``, as ranges."""
     ordered = sorted(set(codes))
@@ -112,17 +97,44 @@ def _class_of(codes: Iterable[int]) -> str:
 # str.translate looks every character up in its table, which for text outside ASCII costs more
 # than the rest of normalize; a regex finds the few characters a table changes at C speed.
 _QUOTES_RX = re.compile(f"[{_class_of(_QUOTES_AND_DASHES)}]")
-_AFTER_NFKC_RX = re.compile(f"[{_class_of(_AFTER_NFKC)}]")
 _QUOTES_TEXT = {chr(code): value for code, value in _QUOTES_AND_DASHES.items()}
-_AFTER_NFKC_TEXT = {chr(code): value for code, value in _AFTER_NFKC.items()}
 
 
 def _quotes(match: re.Match[str]) -> str:
     return _QUOTES_TEXT[match.group()]
 
 
-def _after_nfkc(match: re.Match[str]) -> str:
-    return _AFTER_NFKC_TEXT[match.group()]
+@dataclass(frozen=True)
+class _Folding:
+    """What folding text beyond ASCII uses, built from Unicode data on first use (scanning every
+    code point takes a while, and ASCII names, the common case, need none of it)."""
+
+    # The Latin letters with diacritics, quotes and dashes, and ё: found by a regex, replaced
+    # from the table.
+    after_nfkc: re.Pattern[str]
+    after_nfkc_text: dict[str, str]
+    # Whether to look for combining marks at all: after NFKC a mark is rare, and a search with
+    # the class of every combining mark is slow (its ranges beyond U+FFFF are tried one by one
+    # for every character). So a text is searched only if it has a character in a quick class:
+    # the marks of the Basic Multilingual Plane (looked up in a table) or any character beyond it.
+    maybe_mark: re.Pattern[str]
+    # Combining marks left on a Latin letter after the table (stacked marks, or no precomposed form).
+    marks_on_latin: re.Pattern[str]
+
+    def replace(self, match: re.Match[str]) -> str:
+        return self.after_nfkc_text[match.group()]
+
+
+@cache
+def _folding() -> _Folding:
+    table = {**_QUOTES_AND_DASHES, **_latin_fold_table()}
+    bmp_marks = "".join(re.escape(chr(code)) for code in range(0x10000) if unicodedata.combining(chr(code)))
+    return _Folding(
+        after_nfkc=re.compile(f"[{_class_of(table)}]"),
+        after_nfkc_text={chr(code): value for code, value in table.items()},
+        maybe_mark=re.compile(f"[{bmp_marks}\U00010000-\U0010ffff]"),
+        marks_on_latin=re.compile(rf"(?<=[{_LATIN_CLASS}])[{_combining_class()}]+"),
+    )
 
 
 def strip_reading_hints(text: str) -> str:
@@ -139,7 +151,8 @@ def normalize(text: str) -> str:
     # Before NFKC too: NFKC turns ´ into a space and a combining accent.
     text = _QUOTES_RX.sub(_quotes, text)
     text = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
-    text = _AFTER_NFKC_RX.sub(_after_nfkc, text)
-    if _MAYBE_MARK.search(text):
-        text = _MARKS_ON_LATIN.sub("", text)
+    folding = _folding()
+    text = folding.after_nfkc.sub(folding.replace, text)
+    if folding.maybe_mark.search(text):
+        text = folding.marks_on_latin.sub("", text)
     return strip_reading_hints(" ".join(text.split()))

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from lark import Lark
 
+import carddb
 from carddb import lalr, resources
 from carddb.oracle import parse as oracle_parse
 from carddb.oracle import parse_oracle
@@ -253,6 +254,7 @@ def test_commands_leave_nothing_in_tmpdir_and_cache_under_xdg_cache_home(tmp_pat
     seeded = xdg / "carddb" / lalr.cache_path(oracle_grammar()).relative_to(resources.cache_dir())
     lalr.store(oracle_grammar(), parser(), seeded)
 
+    carddb.open(env["CARDDB_URL"]).close()  # search reads an existing database
     parsed = _carddb("parse", "Draw a card.", "--json", env=env)
     searched = _carddb("search", "t:creature", env=env)
 

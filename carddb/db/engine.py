@@ -3,6 +3,20 @@
 
 SQLite (the embedded default) runs in WAL mode with foreign keys on, so readers in other threads
 are not blocked by an import; PostgreSQL URLs without a driver use psycopg 3.
+
+**Transactions on SQLite.** Python's ``sqlite3`` driver, in its legacy transaction control (the
+default up to Python 3.15), emits ``BEGIN`` only before INSERT, UPDATE and DELETE: DDL and SELECT
+run in autocommit. A migration creating the schema would then commit table by table, and a kill
+in the middle would leave a file that no later migration can complete. carddb takes over as
+SQLAlchemy documents ("Enabling Non-Legacy SQLite Transactional Modes"): the driver's own BEGIN is
+off (``isolation_level = None``) and every SQLAlchemy transaction emits ``BEGIN`` itself, so a
+transaction holds everything done in it, DDL included. A transaction that will write takes the
+write lock up front (``BEGIN IMMEDIATE``, :func:`writer`): it waits for another writer to finish
+instead of failing when its snapshot turns out to be stale.
+
+**Read-only.** ``make_engine(url, read_only=True)`` opens an SQLite file through a ``mode=ro`` URI
+(no WAL switch, nothing created, a missing file is :class:`DatabaseMissingError`) and makes
+PostgreSQL sessions read-only.
 """
 
 from __future__ import annotations
@@ -10,16 +24,20 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from platformdirs import user_data_dir
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 from sqlalchemy.orm import Session, sessionmaker
 
-from carddb.errors import DatabaseUnavailableError
+from carddb.errors import DatabaseMissingError, DatabaseUnavailableError
 
 URL_ENV = "CARDDB_URL"
+
+_WRITE_LOCK = "carddb_write_lock"
+"""Execution option of :func:`writer`: this connection's transactions begin with the write lock."""
 
 
 def default_url() -> str:
@@ -41,14 +59,28 @@ def parse_url(url: str) -> URL:
     return parsed
 
 
-def make_engine(url: str) -> Engine:
-    """Create an engine for ``url``; for a file-backed SQLite URL, create the file's folder."""
+def sqlite_file(parsed: URL) -> Path | None:
+    """The file an SQLite URL opens (made absolute as the driver does), or None: in memory, or a
+    ``file:`` URI left as its writer gave it."""
+    database = parsed.database or ""
+    if parsed.get_backend_name() != "sqlite" or database in ("", ":memory:") or database.startswith("file:"):
+        return None
+    return Path(os.path.abspath(database))
+
+
+def make_engine(url: str, *, read_only: bool = False) -> Engine:
+    """Create an engine for ``url``. For a file-backed SQLite URL: create the file's folder when it
+    is the default one, or, with ``read_only``, require the file to exist and open it read-only."""
     parsed = parse_url(url)
     kwargs: dict[str, Any] = {}
     if parsed.get_backend_name() == "sqlite":
-        database = parsed.database or ""
-        if database and database != ":memory:" and not database.startswith("file:"):
-            folder = Path(database).expanduser().parent
+        path = sqlite_file(parsed)
+        if path is not None and read_only:
+            if not path.exists():
+                raise DatabaseMissingError(url, path)
+            parsed = _read_only_url(parsed, path)
+        elif path is not None:
+            folder = path.parent
             if url == default_url() and not folder.exists():
                 folder.mkdir(parents=True, exist_ok=True)
             if not folder.is_dir():
@@ -62,22 +94,49 @@ def make_engine(url: str) -> Engine:
         hint = " (install carddb[postgres])" if parsed.get_backend_name() == "postgresql" else ""
         raise DatabaseUnavailableError(url, f"no driver for {parsed.drivername}{hint}: {exc}") from None
     if engine.dialect.name == "sqlite":
-        event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "connect", _sqlite_read_only_connect if read_only else _sqlite_connect)
+        event.listen(engine, "begin", _sqlite_begin)
+    elif read_only and engine.dialect.name == "postgresql":
+        event.listen(engine, "connect", _postgresql_read_only)
     return engine
+
+
+def writer(engine: Engine) -> Engine:
+    """``engine`` for transactions that write: on SQLite they take the write lock as they begin
+    (``BEGIN IMMEDIATE``), so that two writers queue instead of one failing; elsewhere the same."""
+    return engine.execution_options(**{_WRITE_LOCK: True})
+
+
+def _read_only_url(parsed: URL, path: Path) -> URL:
+    """``file:PATH?mode=ro`` for the driver. A database in WAL mode needs its ``-shm`` file even to
+    be read: in a folder this process cannot write, where that file cannot be created and no
+    ``-wal`` file exists (so no writer is active: it would have created one), the file is opened
+    ``immutable`` (https://sqlite.org/wal.html#readonly)."""
+    query = {**parsed.query, "mode": "ro", "uri": "true"}
+    wal = path.with_name(path.name + "-wal")
+    if not os.access(path.parent, os.W_OK) and not wal.exists():
+        query["immutable"] = "1"
+    return parsed.set(database=f"file:{quote(str(path))}", query=query)
 
 
 def _unicode_lower(text: str | None) -> str | None:
     return None if text is None else text.lower()
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+def _sqlite_functions(dbapi_connection: Any) -> None:
+    # carddb emits BEGIN itself (_sqlite_begin): the driver's legacy transaction control is off
+    dbapi_connection.isolation_level = None
     # SQLite's own lower() folds ASCII letters only: "Éphémère" must match "éphémère" too
     dbapi_connection.create_function("lower", 1, _unicode_lower, deterministic=True)
+
+
+def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+    _sqlite_functions(dbapi_connection)
     cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA busy_timeout=30000")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA busy_timeout=30000")
     cursor.close()
 
 
@@ -101,13 +160,36 @@ def end_bulk_writes(engine: Engine) -> None:
     connection SQLite's usual settings back."""
     if engine.dialect.name != "sqlite":
         return
+    # On the driver's connection, outside any transaction: a checkpoint cannot run inside one.
+    raw = engine.raw_connection()
     try:
-        with engine.connect() as connection:
-            connection.exec_driver_sql("PRAGMA cache_size = -2000")
-            connection.exec_driver_sql("PRAGMA wal_autocheckpoint = 1000")
-            connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-    except DBAPIError:
-        pass  # a reader holds the log (or the disk is full): the next checkpoint will do it
+        cursor = raw.cursor()
+        for pragma in ("cache_size = -2000", "wal_autocheckpoint = 1000", "wal_checkpoint(TRUNCATE)"):
+            cursor.execute(f"PRAGMA {pragma}")
+        cursor.close()
+    except Exception:
+        pass  # checkpoint will do it; nothing the import wrote depends on this one
+    finally:
+        raw.close()
+
+
+def _sqlite_read_only_connect(dbapi_connection: Any, _record: Any) -> None:
+    _sqlite_functions(dbapi_connection)
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.execute("PRAGMA query_only=ON")
+    cursor.close()
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    immediate = connection.get_execution_options().get(_WRITE_LOCK, False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+def _postgresql_read_only(dbapi_connection: Any, _record: Any) -> None:
+    with dbapi_connection.cursor() as cursor:
+        cursor.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")
+    dbapi_connection.commit()
 
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from rapidfuzz import fuzz, process
 from sqlalchemy import distinct, func, literal, select, union_all
 from sqlalchemy.orm import Session
 
 from carddb import languages
 from carddb.db.models import Card, CardSet, Face, Localization, Printing, PrintingLocalization, Ruling
+from carddb.db.translations import translations_to_show
 from carddb.errors import AmbiguousCardError, CardNotFoundError
 from carddb.notes import card_notes
 from carddb.rules.mentions import MentionedRule, mentions, rule_texts
@@ -48,6 +48,8 @@ def suggest(session: Session, normalized: str, limit: int = SUGGESTIONS) -> list
         by_norm.setdefault(norm, name)
     if not by_norm:
         return []
+    from rapidfuzz import fuzz, process  # deferred: only an unknown name needs it (start-up time)
+
     best = process.extract(normalized, list(by_norm), scorer=fuzz.WRatio, limit=limit, score_cutoff=70)
     return [by_norm[choice] for choice, _score, _index in best]
 
@@ -91,7 +93,7 @@ def build_view(
 ) -> CardView:
     card = session.get_one(Card, card_id)
     faces = list(card.faces)
-    by_language = _localizations(session, [f.id for f in faces], {language, "en"}, normalized)
+    by_language = translations_to_show(session, [f.id for f in faces], {language, "en"}, normalized)
     chosen = by_language.get(language, {})
     english = by_language.get("en", {})
     fallback = False
@@ -156,37 +158,6 @@ def mentioned_rules(session: Session, texts: list[str]) -> tuple[MentionedRule, 
     numbers = list(dict.fromkeys(number for text in texts for m in mentions(text) for number in m.numbers))
     stored = rule_texts(session, numbers)
     return tuple(MentionedRule(number, stored.get(number)) for number in numbers)
-
-
-def _localizations(
-    session: Session, face_ids: list[int], languages_wanted: set[str], normalized: str
-) -> dict[str, dict[int, Localization]]:
-    """Per language and face, the translation to show: the variant whose name was typed, else one
-    whose name is translated at all (some sources leave a face's name in English), newest printing
-    first."""
-    newest = func.max(CardSet.release_date)
-    # Outer joins: a translation read from a card page is carried by no printing (released: None,
-    # so a printed translation of the same face is preferred).
-    rows = session.execute(
-        select(Localization, newest, Face.name)
-        .join(Face, Face.id == Localization.face_id)
-        .outerjoin(PrintingLocalization, PrintingLocalization.localization_id == Localization.id)
-        .outerjoin(Printing, Printing.id == PrintingLocalization.printing_id)
-        .outerjoin(CardSet, CardSet.code == Printing.set_code)
-        .where(Localization.face_id.in_(face_ids), Localization.language.in_(languages_wanted))
-        .group_by(Localization.id, Face.name)
-    ).all()
-    chosen: dict[tuple[str, int], tuple[tuple[bool, bool, str], Localization]] = {}
-    for loc, released, english_name in rows:
-        translated = loc.language == "en" or loc.name != english_name
-        rank = (loc.name_norm == normalized, translated, released.isoformat() if released else "")
-        key = (loc.language, loc.face_id)
-        if key not in chosen or rank > chosen[key][0]:
-            chosen[key] = (rank, loc)
-    result: dict[str, dict[int, Localization]] = {}
-    for (language, face_id), (_rank, loc) in chosen.items():
-        result.setdefault(language, {})[face_id] = loc
-    return result
 
 
 def _printings(session: Session, card_id: int) -> tuple[PrintingView, ...]:

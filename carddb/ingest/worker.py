@@ -124,7 +124,7 @@ def serve() -> None:
 
 def _engine(engines: dict[str, Any], url: str) -> Any:
     if url not in engines:
-        engines[url] = make_engine(url)
+        engines[url] = make_engine(url, read_only=True)
     return engines[url]
 
 

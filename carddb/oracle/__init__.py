@@ -5,9 +5,9 @@
 >>> face.abilities[0].kind.value, face.complete
 ('mana', True)
 
-The package's names are imported on first use, so that its light modules
-(``carddb.oracle.keywords``, which the importer and the rules notes, and so every ``carddb``
-command, import; ``carddb.oracle.model``) do not load the parser, its grammar and Lark.
+The names below are imported when first used (PEP 562), so that a module that needs only a part
+of this package (:mod:`carddb.oracle.keywords`, the keyword table; :mod:`carddb.oracle.model`)
+does not load the grammar and Lark with it.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ParsedFace", "parse_oracle", "render"]
 
-_HOMES = {
+_LAZY = {
     "ParsedFace": "carddb.oracle.model",
     "parse_oracle": "carddb.oracle.parse",
     "render": "carddb.oracle.render",
@@ -30,8 +30,14 @@ _HOMES = {
 
 
 def __getattr__(name: str) -> Any:
-    if name not in _HOMES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(_HOMES[name]), name)
+    try:
+        module = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module 'carddb.oracle' has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -30,7 +30,7 @@ from carddb import languages
 from carddb.db.models import GlossaryEntry, Rule, RulesEdition
 from carddb.rules.errors import NoRulesImportedError, RuleNotFoundError
 from carddb.rules.mentions import MentionedRule, mentions, rule_texts
-from carddb.rules.parse import canonical_number, level_of, parent_of
+from carddb.rules.numbers import canonical_number, level_of, parent_of
 from carddb.text import normalize
 
 __all__ = [

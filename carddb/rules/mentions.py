@@ -27,7 +27,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from carddb.db.models import Rule
-from carddb.rules.parse import canonical_number
+from carddb.rules.numbers import canonical_number
 
 __all__ = ["Mention", "MentionedRule", "ResolvedMention", "expand", "mentions", "resolve", "rule_texts"]
 

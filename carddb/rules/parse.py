@@ -35,6 +35,7 @@ from pathlib import Path
 from carddb.errors import MalformedJSONError
 from carddb.ingest.sources import open_tracked
 from carddb.rules.errors import NotRulesError, RulesFormatError, TruncatedRulesError
+from carddb.rules.numbers import canonical_number, level_of, parent_of
 
 __all__ = [
     "ParsedGlossaryEntry",
@@ -67,45 +68,8 @@ _DATE = re.compile(r"(?P<month>[A-Za-z]+)\.?\s+(?P<day>\d{1,2}),?\s+(?P<year>\d{
 # A line that starts with a digit must be a rule: the number (with or without its closing period)
 # and its text; after the period the space may be missing ("901.4.All plane and phenomenon…").
 _RULE_LINE = re.compile(r"(?P<number>\d+\.(?:\d+[a-z]*\.?)?)(?:[ \t]+|(?<=\.)(?=[A-Z“]))(?P<text>\S.*?)\s*")
-# One number in any of its written forms: "7", "7.", "702", "702.", "702.35", "702.35.", "702.35a".
-_NUMBER = re.compile(r"(?P<top>\d+)(?:\.(?:(?P<rule>\d+)(?P<sub>[a-z]+)?\.?)?)?")
 _EXAMPLE = "Example:"
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-
-
-def canonical_number(text: str) -> str | None:
-    """The stored form of a rule number written any way (``"702.35."`` → ``"702.35"``, ``"702"``
-    → ``"702."``, ``"7"`` → ``"7."``, ``"702.35A"`` → ``"702.35a"``), or None when it cannot be
-    one: a chapter is one digit (1–9), a section three digits starting with its chapter's."""
-    match = _NUMBER.fullmatch(text.strip().lower())
-    if match is None:
-        return None
-    top, rule, sub = match["top"], match["rule"], match["sub"]
-    if len(top) == 1 and rule is None:
-        return f"{top}." if top != "0" else None
-    if len(top) != 3 or top[0] == "0":
-        return None
-    if rule is None:
-        return f"{top}."
-    if rule != "0" and rule.startswith("0"):
-        return None
-    return f"{top}.{rule}{sub or ''}"
-
-
-def level_of(number: str) -> int:
-    """1 for a chapter (``7.``), 2 for a section (``702.``), 3 for a rule, 4 for a subrule."""
-    if number.endswith("."):
-        return 1 if len(number) == 2 else 2
-    return 4 if number[-1].isalpha() else 3
-
-
-def parent_of(number: str) -> str | None:
-    """The number one level up: ``702.35a`` → ``702.35`` → ``702.`` → ``7.`` → None."""
-    if number.endswith("."):
-        return None if len(number) == 2 else f"{number[0]}."
-    if number[-1].isalpha():
-        return number.rstrip("abcdefghijklmnopqrstuvwxyz")
-    return number.split(".")[0] + "."
 
 
 @dataclass(frozen=True, slots=True)

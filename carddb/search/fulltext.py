@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from sqlalchemy import (
+    ARRAY,
     Select,
     Text,
     and_,
@@ -33,7 +34,6 @@ from sqlalchemy import (
     select,
     table,
 )
-from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.sql.elements import ColumnElement
 
 from carddb.db.models import Card, SearchDocument

@@ -14,7 +14,6 @@ from typing import Any
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
-from rapidfuzz import fuzz, process
 
 from carddb import lalr
 from carddb.resources import grammars_dir
@@ -100,6 +99,8 @@ class _Fault(Exception):
 def suggest(keyword: str, limit: int = 3) -> list[str]:
     """The known keywords closest to ``keyword``: at most one spelling per canonical keyword,
     the longest of the close ones (``colr`` → ``color``)."""
+    from rapidfuzz import fuzz, process  # deferred: only an unknown keyword needs it (start-up time)
+
     found = process.extract(keyword.lower(), list(KEYWORDS), scorer=fuzz.ratio, limit=None, score_cutoff=50)
     best: dict[str, tuple[float, str]] = {}
     for alias, score, _ in found:

@@ -11,8 +11,8 @@ from sqlalchemy.exc import DataError
 from sqlalchemy.orm import Session
 
 from carddb import languages
-from carddb.db.lookup import _localizations
 from carddb.db.models import Card, CardSet, Face, Localization, Printing, TypeWord
+from carddb.db.translations import translations_to_show
 from carddb.search.ast import Query
 from carddb.search.compile import compile_condition, type_values
 from carddb.search.conditions import Condition
@@ -97,7 +97,7 @@ def _hits(session: Session, rows: Sequence[Any], lang: str) -> list[SearchHit]:
     ):
         faces.setdefault(face.card_id, []).append(face)
     shown = (
-        _localizations(session, [f.id for fs in faces.values() for f in fs], {lang}, "").get(lang, {})
+        translations_to_show(session, [f.id for fs in faces.values() for f in fs], {lang}, "").get(lang, {})
         if lang != "en"
         else {}
     )

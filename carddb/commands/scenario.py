@@ -1,0 +1,40 @@
+"""``carddb scenario run``: rules-engine scenarios (TOML files), pass or fail with what differs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+import carddb
+from carddb.commands.context import Context
+from carddb.engine.cards import CardPool
+from carddb.engine.scenario import ScenarioError, run_file
+
+
+@click.group("scenario")
+def scenario_group() -> None:
+    """Rules-engine scenarios (TOML files; see docs/scenarios.md)."""
+
+
+@scenario_group.command("run")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--db", "db_url", metavar="URL", help="Database with the cards (default: carddb's own).")
+@click.pass_obj
+def scenario_run(obj: Context, paths: tuple[Path, ...], db_url: str | None) -> None:
+    """Run scenario files: one line each, pass or fail with what differs. Exit 0 when all pass,
+    1 when any fails, 2 when a file is invalid."""
+    pool = CardPool(carddb.open(db_url, read_only=True) if db_url else obj.reader())
+    failed = invalid = 0
+    for path in paths:
+        try:
+            result = run_file(path, pool)
+        except ScenarioError as error:
+            invalid += 1
+            click.echo(f"INVALID {error}")
+            continue
+        click.echo(f"{'PASS' if result.passed else 'FAIL'} {path}  {result.title}")
+        for difference in result.differences:
+            click.echo(f"    {difference}")
+        failed += not result.passed
+    raise SystemExit(2 if invalid else 1 if failed else 0)
