@@ -125,6 +125,10 @@ class Face(Base):
     toughness_value: Mapped[float | None] = mapped_column(Float)
     loyalty_value: Mapped[float | None] = mapped_column(Float)
     keywords: Mapped[list[str]] = mapped_column(JSON)
+    # The type line and rules text folded for search (carddb.text.normalize), made at import:
+    # the search documents are built from them (None: not folded yet, the builder folds).
+    type_norm: Mapped[str | None] = mapped_column(Text)
+    text_norm: Mapped[str | None] = mapped_column(Text)
 
     card: Mapped[Card] = relationship(back_populates="faces")
     localizations: Mapped[list[Localization]] = relationship(back_populates="face")
@@ -174,6 +178,9 @@ class Localization(Base):
     # the Scryfall ones in languages it does not give. "page": read from a card page, which names
     # no printing (kept).
     origin: Mapped[str] = mapped_column(String(16), default="printing", server_default="printing")
+    # The type line and text folded for search, made at import (as on faces).
+    type_norm: Mapped[str | None] = mapped_column(Text)
+    text_norm: Mapped[str | None] = mapped_column(Text)
 
     face: Mapped[Face] = relationship(back_populates="localizations")
 
@@ -206,6 +213,8 @@ class Ruling(Base):
     # For a translated ruling: the digest of the ruling of the same card it translates (same date,
     # same place in the list), so a re-import of the original, which keeps its digest, keeps the link.
     original_digest: Mapped[str | None] = mapped_column(String(40))
+    # The text folded for search, made at import (as on faces).
+    text_norm: Mapped[str | None] = mapped_column(Text)
 
     card: Mapped[Card] = relationship(back_populates="rulings")
 

@@ -50,9 +50,10 @@ from carddb.text import normalize
 
 LOCALIZATION_COLUMNS = (
     *("face_id", "language", "name", "name_norm", "type_line", "text", "flavor", "digest", "origin"),
+    *("type_norm", "text_norm"),
 )
 LINK_COLUMNS = ("printing_id", "localization_id", "multiverse_id")
-RULING_COLUMNS = ("card_id", "language", "source", "published", "text", "position", "digest")
+RULING_COLUMNS = ("card_id", "language", "source", "published", "text", "position", "digest", "text_norm")
 ID_CACHE_LIMIT = 400_000
 
 sets_t: Table = CardSet.__table__  # type: ignore[assignment]
@@ -175,7 +176,10 @@ class Loader:
     def _ruling_row(self, card_id: int, ruling: RulingRecord, position: int) -> tuple[Any, ...]:
         """A ``rulings`` row in :data:`RULING_COLUMNS` order."""
         published = self._date(ruling.published)
-        return (card_id, ruling.language, ruling.source, published, ruling.text, position, ruling.digest)
+        return (
+            *(card_id, ruling.language, ruling.source, published, ruling.text, position, ruling.digest),
+            ruling.text_norm,
+        )
 
     def _date(self, value: dt.date | None) -> Any:
         return self.writer.date(value)
@@ -276,6 +280,8 @@ class Loader:
                     "toughness_value": stat_value(face.toughness),
                     "loyalty_value": stat_value(face.loyalty),
                     "keywords": list(face.keywords),
+                    "type_norm": face.type_norm,
+                    "text_norm": face.text_norm,
                 }
                 for card_id, card in written.items()
                 for position, face in enumerate(card.faces)
@@ -542,5 +548,5 @@ def localization_row(face_id: int, loc: LocalizedFace, origin: str = "printing")
     (``origin``: ``"printing"`` from a whole set file, ``"scryfall"`` from a Scryfall file)."""
     return (
         *(face_id, loc.language, loc.name, loc.name_norm, loc.type_line, loc.text, loc.flavor, loc.digest),
-        origin,
+        *(origin, loc.type_norm, loc.text_norm),
     )

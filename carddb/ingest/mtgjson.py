@@ -412,7 +412,7 @@ def _face(record: Mapping[str, Any]) -> FaceRecord:
         loyalty=record.get("loyalty"),
         defense=record.get("defense"),
         keywords=tuple(record.get("keywords") or ()),
-    )
+    ).folded()
 
 
 def _english(record: Mapping[str, Any], face: FaceRecord, multiverse_id: int | None) -> LocalizedFace:

@@ -374,6 +374,7 @@ class _PageImport:
                     "position": position,
                     "digest": record.digest,
                     "original_digest": original,
+                    "text_norm": record.text_norm,
                 }
             )
             added.add(key)
@@ -480,6 +481,8 @@ class _PageImport:
                     "flavor": None,
                     "digest": record.digest,
                     "origin": "page",
+                    "type_norm": None,
+                    "text_norm": record.text_norm,
                 }
             )
             self.report.append(f"{where}: {item.language}, {item.how}; new translation stored")
@@ -632,6 +635,7 @@ class _PageImport:
                     "position": position,
                     "digest": record.digest,
                     "original_digest": None,
+                    "text_norm": record.text_norm,
                 }
             )
             self.report.append(

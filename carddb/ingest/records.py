@@ -37,6 +37,23 @@ def normalize_name(name: str) -> str:
     return normalize(name)
 
 
+@lru_cache(maxsize=65536)
+def _fold_type(type_line: str) -> str:
+    return normalize(type_line)
+
+
+def fold_type(type_line: str | None) -> str | None:
+    """A type line folded for search (cached: type lines repeat across cards), or None."""
+    return _fold_type(type_line) if type_line else None
+
+
+def fold(text: str | None) -> str | None:
+    """A text folded for search (:func:`carddb.text.normalize`), or None. Folded where records are
+    made, once per distinct text, and stored beside it: the search documents are made of the
+    folded texts, and rebuilding them must not fold everything again."""
+    return normalize(text) if text else None
+
+
 class SetRecord(NamedTuple):
     code: str
     name: str
@@ -60,6 +77,13 @@ class FaceRecord(NamedTuple):
     loyalty: str | None = None
     defense: str | None = None
     keywords: tuple[str, ...] = ()
+    # The type line and rules text folded for search (see :func:`fold`; :meth:`folded` sets them).
+    type_norm: str | None = None
+    text_norm: str | None = None
+
+    def folded(self) -> FaceRecord:
+        """This face with its folded type line and rules text."""
+        return self._replace(type_norm=fold_type(self.type_line), text_norm=fold(self.oracle_text))
 
 
 class CardRecord(NamedTuple):
@@ -91,9 +115,10 @@ class CardRecord(NamedTuple):
 class LocalizedFace(NamedTuple):
     """A face's text as printed in one language (a canonical language tag).
 
-    ``digest`` identifies the content (one stored row per distinct translation of a face) and
-    ``name_norm`` is the searchable name: made with :meth:`of`, which computes both where the
-    record is made, so a reader running in another process does that work, not the writer.
+    ``digest`` identifies the content (one stored row per distinct translation of a face);
+    ``name_norm``, ``type_norm`` and ``text_norm`` are the name, type line and text folded for
+    search: made with :meth:`of`, which computes them where the record is made, so a reader
+    running in another process does that work, not the writer.
     """
 
     side: str
@@ -105,6 +130,8 @@ class LocalizedFace(NamedTuple):
     multiverse_id: int | None
     digest: str
     name_norm: str
+    type_norm: str | None
+    text_norm: str | None
 
     @classmethod
     def of(
@@ -127,24 +154,29 @@ class LocalizedFace(NamedTuple):
             multiverse_id,
             content_digest(language, name, type_line, text, flavor),
             normalize_name(name),
+            fold_type(type_line),
+            fold(text),
         )
 
 
 class RulingRecord(NamedTuple):
-    """A ruling; ``digest`` (a stable key for its content) is computed by :meth:`of`."""
+    """A ruling; ``digest`` (a stable key for its content) and ``text_norm`` (the text folded for
+    search) are computed by :meth:`of`."""
 
     published: dt.date | None
     text: str
     language: str
     source: str
     digest: str
+    text_norm: str
 
     @classmethod
     def of(
         cls, published: dt.date | None, text: str, language: str = "en", source: str = "wotc"
     ) -> RulingRecord:
         date = published.isoformat() if published else None
-        return cls(published, text, language, source, content_digest(language, source, date, text))
+        digest = content_digest(language, source, date, text)
+        return cls(published, text, language, source, digest, normalize(text))
 
 
 class PrintingRecord(NamedTuple):

@@ -409,7 +409,7 @@ def _faces(obj: Mapping[str, Any], raw_faces: Sequence[Mapping[str, Any]]) -> tu
                 loyalty=_opt_str(obj.get("loyalty")),
                 defense=_opt_str(obj.get("defense")),
                 keywords=keywords,
-            ),
+            ).folded(),
         )
     faces = []
     for side, raw in zip(_SIDES, raw_faces, strict=False):
@@ -433,7 +433,7 @@ def _faces(obj: Mapping[str, Any], raw_faces: Sequence[Mapping[str, Any]]) -> tu
                 loyalty=_opt_str(raw.get("loyalty")),
                 defense=_opt_str(raw.get("defense")),
                 keywords=tuple(k for k in keywords if text and k.lower() in text.lower()),
-            )
+            ).folded()
         )
     return tuple(faces)
 

@@ -29,12 +29,11 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Connection, Table, delete, select
+from sqlalchemy import Connection, Table, case, delete, select
 
 from carddb.db.bulk import BulkWriter, among
 from carddb.db.models import Card, Face, Localization, Ruling, SearchDocument
@@ -108,7 +107,7 @@ _CJK = (
     "\uac00-\ud7a3\uf900-\ufaff\U00020000-\U0003134f"
 )
 _CJK_RUN = re.compile(f"[{_CJK}]+")
-_FIRST_CJK = "\u3005"  # the lowest character of _CJK
+_PAIR = re.compile(f"(?=([{_CJK}]{{2}}))")  # every two CJK characters in a row, overlapping
 _CHUNK = 500
 
 documents_t: Table = SearchDocument.__table__  # type: ignore[assignment]
@@ -121,12 +120,7 @@ def cjk_runs(text: str) -> list[str]:
 
 def bigrams(text: str) -> list[str]:
     """The distinct two-character runs inside the CJK runs of ``text``, in order of appearance."""
-    if not text or max(text) < _FIRST_CJK:  # most documents: no character that far up
-        return []
-    found: dict[str, None] = {}
-    for run in cjk_runs(text):
-        found.update(dict.fromkeys(map(str.__add__, run, run[1:])))
-    return list(found)
+    return list(dict.fromkeys(_PAIR.findall(text)))
 
 
 def _chunks(items: Sequence[int]) -> Iterator[Sequence[int]]:
@@ -134,22 +128,24 @@ def _chunks(items: Sequence[int]) -> Iterator[Sequence[int]]:
         yield items[start : start + _CHUNK]
 
 
-def _join(parts: Iterable[str | None], fold: Callable[[str], str] = normalize) -> str:
-    """Fold each part and join the distinct non-empty ones with newlines."""
-    folded = dict.fromkeys(fold(part) for part in parts if part)
+def _join(parts: Iterable[str]) -> str:
+    """The distinct non-empty parts (folded already), joined with newlines."""
+    folded = dict.fromkeys(parts)
     folded.pop("", None)
     return "\n".join(folded)
 
 
-def _folded(text: str) -> str:
-    """A part already folded (a stored ``name_norm``)."""
-    return text
+def _unless_folded(folded: Any, raw: Any) -> Any:
+    """The raw text, read only where no folded copy is stored (see :func:`_folded`)."""
+    return case((folded.is_(None), raw), else_=None).label(raw.key)
 
 
-@lru_cache(maxsize=1 << 16)
-def _fold_type(type_line: str) -> str:
-    """Type lines repeat across cards: each distinct one is folded once."""
-    return normalize(type_line)
+def _folded(stored: str | None, raw: str | None) -> str:
+    """A text as folded at import (``stored``), else folded now (rows stored before carddb kept
+    folded copies)."""
+    if stored is not None:
+        return stored
+    return normalize(raw) if raw else ""
 
 
 def _self_text(text: str, names: Iterable[str]) -> str:
@@ -162,13 +158,13 @@ def _self_text(text: str, names: Iterable[str]) -> str:
 def _document(
     card_id: int, language: str, names: list[str], types: list[str], texts: list[str], rulings: list[str]
 ) -> dict[str, Any]:
-    """One document; ``names`` are folded already (the stored ``name_norm`` columns)."""
+    """One document from its parts, all folded already."""
     row: dict[str, Any] = {
         "id": document_id(card_id, language),
         "card_id": card_id,
         "language": language,
-        "name": _join(names, _folded),
-        "type_line": _join(types, _fold_type),
+        "name": _join(names),
+        "type_line": _join(types),
         "text": _join(texts),
         "rulings": _join(rulings),
     }
@@ -189,7 +185,15 @@ def build_documents(connection: Connection, card_ids: Sequence[int]) -> list[dic
         connection.execute(select(Card.id, Card.name_norm).where(among(Card.id, card_ids))).all()
     )
     faces = connection.execute(
-        select(Face.id, Face.card_id, Face.name_norm, Face.type_line, Face.oracle_text)
+        select(
+            Face.id,
+            Face.card_id,
+            Face.name_norm,
+            Face.type_line,
+            Face.oracle_text,
+            Face.type_norm,
+            Face.text_norm,
+        )
         .where(among(Face.card_id, card_ids))
         .order_by(Face.card_id, Face.position)
     ).all()
@@ -204,16 +208,18 @@ def build_documents(connection: Connection, card_ids: Sequence[int]) -> list[dic
     for face in faces:
         english = parts[(face.card_id, ENGLISH)]
         english[0].append(face.name_norm)
-        english[1].append(face.type_line)
-        english[2].append(face.oracle_text or "")
+        english[1].append(_folded(face.type_norm, face.type_line))
+        english[2].append(_folded(face.text_norm, face.oracle_text))
     if card_of_face:
         localized = connection.execute(
             select(
                 Localization.face_id,
                 Localization.language,
                 Localization.name_norm,
-                Localization.type_line,
-                Localization.text,
+                _unless_folded(Localization.type_norm, Localization.type_line),
+                _unless_folded(Localization.text_norm, Localization.text),
+                Localization.type_norm,
+                Localization.text_norm,
             )
             .where(among(Localization.face_id, list(card_of_face)), Localization.language != ENGLISH)
             .order_by(Localization.face_id, Localization.id)
@@ -221,14 +227,16 @@ def build_documents(connection: Connection, card_ids: Sequence[int]) -> list[dic
         for loc in localized:
             entry = parts[(card_of_face[loc.face_id], loc.language)]
             entry[0].append(loc.name_norm)
-            entry[1].append(loc.type_line or "")
-            entry[2].append(loc.text or "")
+            entry[1].append(_folded(loc.type_norm, loc.type_line))
+            entry[2].append(_folded(loc.text_norm, loc.text))
     for ruling in connection.execute(
-        select(Ruling.card_id, Ruling.language, Ruling.text)
+        select(
+            Ruling.card_id, Ruling.language, _unless_folded(Ruling.text_norm, Ruling.text), Ruling.text_norm
+        )
         .where(among(Ruling.card_id, card_ids))
         .order_by(Ruling.card_id, Ruling.language, Ruling.position)
     ):
-        parts[(ruling.card_id, ruling.language)][3].append(ruling.text)
+        parts[(ruling.card_id, ruling.language)][3].append(_folded(ruling.text_norm, ruling.text))
     return [
         _document(card_id, language, *fields)
         for (card_id, language), fields in sorted(parts.items())

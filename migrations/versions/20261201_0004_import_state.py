@@ -10,6 +10,9 @@ Create Date: 2026-12-01 08:30:00
   reprint in another set file of the same build does not write the card again;
 * ``search_documents.digest``: a digest of a document's content, so that a document is rewritten
   (and its full-text entries with it) only when its content changes;
+* ``type_norm``/``text_norm`` on faces, localizations and rulings: their text folded for search,
+  made at import, once per distinct text, so that rebuilding search documents folds nothing
+  (rows stored before have none, and the document builder folds those itself);
 * ``search_pending``: the cards whose search documents must be rebuilt. Each file's transaction
   records the cards it touched; the import rebuilds their documents once, after its last file, and
   empties the table in the same transaction. A table rather than memory, so that an import
@@ -31,6 +34,12 @@ down_revision: str | None = "0003"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
+_FOLDED = {
+    "faces": ("type_norm", "text_norm"),
+    "localizations": ("type_norm", "text_norm"),
+    "rulings": ("text_norm",),
+}
+
 
 def upgrade() -> None:
     # Plain ALTER TABLE … ADD COLUMN on both databases: a batch "move and copy" of search_documents
@@ -38,6 +47,9 @@ def upgrade() -> None:
     op.add_column("sets", sa.Column("source_digest", sa.String(length=40), nullable=True))
     op.add_column("cards", sa.Column("source_digest", sa.String(length=40), nullable=True))
     op.add_column("search_documents", sa.Column("digest", sa.String(length=40), nullable=True))
+    for table, columns in _FOLDED.items():
+        for column in columns:
+            op.add_column(table, sa.Column(column, sa.Text(), nullable=True))
     op.create_table(
         "search_pending",
         sa.Column("card_id", sa.Integer(), autoincrement=False, nullable=False),
@@ -48,6 +60,10 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("search_pending")
+    for table, columns in _FOLDED.items():
+        with op.batch_alter_table(table, schema=None, recreate="never") as batch_op:
+            for column in columns:
+                batch_op.drop_column(column)
     with op.batch_alter_table("search_documents", schema=None, recreate="never") as batch_op:
         batch_op.drop_column("digest")
     with op.batch_alter_table("cards", schema=None, recreate="never") as batch_op:
