@@ -17,9 +17,12 @@ from click.testing import CliRunner
 from conftest import BACKENDS, fresh_database_url
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import select
 
 import carddb
 from carddb.cli import cli, main
+from carddb.db.lookup import _localizations, shown_translation
+from carddb.db.models import Face
 from carddb.errors import CarddbError
 from carddb.search.ast import And, Choices, Name, Not, Or, Span, Term, Text
 from carddb.search.compile import compile_query
@@ -372,6 +375,19 @@ def test_split_card_faces_in_results(search_db: carddb.Database) -> None:
     )
     (german,) = search_db.search("!Cut", lang="de").cards
     assert german.name == "Schneiden // Stücke"
+
+
+def test_hits_show_the_translation_a_card_view_shows(search_db: carddb.Database) -> None:
+    """A page of hits chooses each face's translation in SQL (``shown_translation``), a card view in
+    Python (``_localizations``, with no name typed): the same translation, in every language."""
+    with search_db.session() as session:
+        face_ids = list(session.scalars(select(Face.id)))
+        for language in ("de", "es", "fr", "it", "ja", "ko", "pt-BR", "ru", "zh-Hans", "zh-Hant"):
+            chosen = _localizations(session, face_ids, {language}, "").get(language, {})
+            in_sql = session.execute(select(Face.id, shown_translation(Face.id, language))).all()
+            assert {face: loc.id for face, loc in chosen.items()} == {
+                face: loc for face, loc in in_sql if loc is not None
+            }, language
 
 
 def test_ast_queries(search_db: carddb.Database) -> None:
