@@ -25,8 +25,10 @@ from carddb.db.lookup import _localizations, shown_translation
 from carddb.db.models import Face
 from carddb.errors import CarddbError
 from carddb.search.ast import And, Choices, Name, Not, Or, Span, Term, Text
-from carddb.search.compile import compile_query
+from carddb.search.compile import _lookups, compile_query, text_languages
+from carddb.search.conditions import Context
 from carddb.search.errors import QuerySyntaxError
+from carddb.search.parse import parse_query
 from carddb.search.results import SearchValueError
 
 FIXTURE = Path(__file__).parent / "fixtures" / "search"
@@ -552,6 +554,28 @@ def test_a_negated_comma_list_excludes_every_value(search_db: carddb.Database) -
     names = {hit.english_name for hit in search_db.search("r!=rare,mythic t:dragon", limit=100).cards}
     rares = {hit.english_name for hit in search_db.search("r:rare,mythic t:dragon", limit=100).cards}
     assert rares and not names & rares
+
+
+@pytest.mark.parametrize(
+    ("query", "lookups"),
+    [
+        # a rare layout finds the candidates; the printings of each are read, not every printing
+        ("year>=2021 is:mdfc", ["probe", "drive"]),
+        # a colour finds them; every German translation or type line is not listed
+        ("lang:de t:Kreatur c:r", ["probe", "probe", "drive"]),
+        # what is excluded is tested on each of the few candidates
+        ("c>=uw -c:b", ["drive", "probe"]),
+        # lists cheap to make are made: power from an index, colours from another
+        ("t:creature c:g pow>=4", ["list", "list", "drive"]),
+        # a long word of rules text drives, as before
+        ("lang:de o:fliegend", ["probe", "drive"]),
+    ],
+)
+def test_how_an_and_finds_its_cards(query: str, lookups: list[str]) -> None:
+    parsed = parse_query(query)
+    assert isinstance(parsed, And)
+    context = Context("sqlite", text_languages(parsed), {"kreatur": ("creature",)})
+    assert _lookups(parsed.items, context) == lookups
 
 
 def test_a_negated_language_does_not_widen_the_text_search() -> None:
