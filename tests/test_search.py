@@ -28,6 +28,7 @@ from carddb.search.ast import And, Choices, Name, Not, Or, Span, Term, Text
 from carddb.search.compile import _lookups, compile_query, text_languages
 from carddb.search.conditions import Context
 from carddb.search.errors import QuerySyntaxError
+from carddb.search.fulltext import required_prefix
 from carddb.search.parse import parse_query
 from carddb.search.results import SearchValueError
 
@@ -554,6 +555,38 @@ def test_a_negated_comma_list_excludes_every_value(search_db: carddb.Database) -
     names = {hit.english_name for hit in search_db.search("r!=rare,mythic t:dragon", limit=100).cards}
     rares = {hit.english_name for hit in search_db.search("r:rare,mythic t:dragon", limit=100).cards}
     assert rares and not names & rares
+
+
+@pytest.mark.parametrize(
+    ("pattern", "prefix"),
+    [
+        ("^a.*n$", "a"),
+        ("^Gold", "Gold"),
+        ("^legendary planeswalker", "legendary plane"),  # "(?i)k" also matches the Kelvin sign
+        ("^ab?c", "a"),
+        ("^a+b", "a"),
+        (r"^\.x", ".x"),
+        ("^a_%", "a_%"),
+        ("^(a)", None),
+        ("^a|b", None),
+        ("abc", None),
+        (r"^\d", None),
+        ("^é", None),  # LIKE compares non-ASCII letters case-sensitively
+        ("^A{2}", None),
+    ],
+)
+def test_the_prefix_of_an_anchored_regex(pattern: str, prefix: str | None) -> None:
+    assert required_prefix(pattern) == prefix
+
+
+def test_an_anchored_regex_is_case_insensitive_through_its_prefix(search_db: carddb.Database) -> None:
+    """On SQLite ``name:/^gold/`` is tried only on names that start with it, a LIKE that ignores
+    case like the pattern does."""
+    for query in ("name:/^gold/", "name:/^GOLD/", "name:/^GoLd.*dragon$/"):
+        assert search_db.search(query).names == ["Goldspan Dragon"]
+    upper = search_db.search("t:/^LEGENDARY PLANESWALKER/", limit=100).names
+    assert upper == search_db.search("t:/^legendary planeswalker/", limit=100).names
+    assert len(upper) == 5
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from carddb.db.models import Card, CardSet, Face, Localization, Printing
 from carddb.search.ast import Choices, Field, Number, Regex, Span, Term, Text
-from carddb.search.fulltext import Lookup, cards_among, matching_ids, required_literal
+from carddb.search.fulltext import Lookup, cards_among, matching_ids, required_literal, required_prefix
 from carddb.search.results import SearchValueError
 
 Condition = ColumnElement[bool]
@@ -107,7 +107,10 @@ def contains(column: Any, value: str) -> Condition:
 
 
 def regex_match(column: Any, term: Term, pattern: str, context: Context) -> Condition:
-    """Case-insensitive regular expression match (SQLite: Python's re, PostgreSQL: ``~*``)."""
+    """Case-insensitive regular expression match (SQLite: Python's re, PostgreSQL: ``~*``). On
+    SQLite, where each test calls Python, an anchored pattern (``^a.*n$``) is tried only on the
+    texts that start with what it starts with (:func:`required_prefix`), a ``LIKE`` SQLite answers
+    itself."""
     try:
         re.compile("(?i)" + pattern)
     except re.error as exc:
@@ -115,6 +118,9 @@ def regex_match(column: Any, term: Term, pattern: str, context: Context) -> Cond
     result: Condition
     if context.dialect == "sqlite":
         result = column.regexp_match("(?i)" + pattern)
+        prefix = required_prefix(pattern)
+        if prefix is not None:
+            result = and_(column.startswith(prefix, autoescape=True), result)
     else:
         result = column.regexp_match(pattern, flags="i")
     return result

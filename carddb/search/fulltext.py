@@ -18,29 +18,33 @@ Either way the answer is the same substring test, and the same on both databases
 
 from __future__ import annotations
 
+from functools import cache, lru_cache
 from typing import Any, Literal
 
 from sqlalchemy import (
+    Boolean,
     Select,
+    TableClause,
     Text,
     and_,
     any_,
     bindparam,
     column,
     exists,
+    false,
     func,
     literal_column,
     select,
     table,
 )
 from sqlalchemy.dialects.postgresql import ARRAY
-from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.sql.elements import ColumnClause, ColumnElement
 
 from carddb.db.models import Card, SearchDocument
 from carddb.search.documents import FIELDS, SLOT_BITS, SLOTS, cjk_runs
 from carddb.text import normalize
 
-__all__ = ["Lookup", "cards_among", "matching_cards", "matching_ids", "required_literal"]
+__all__ = ["Lookup", "cards_among", "matching_cards", "matching_ids", "required_literal", "required_prefix"]
 
 Condition = ColumnElement[bool]
 
@@ -57,15 +61,32 @@ def _is_cjk_pair(folded: str) -> bool:
     return len(folded) == 2 and cjk_runs(folded) == [folded]
 
 
+@cache
+def _fts_table(name: str) -> TableClause:
+    return table(name, column("rowid"), column(name))
+
+
+_CARD_OF_ROW: ColumnClause[Any] = literal_column(f"rowid >> {SLOT_BITS}")
+"""The card of a full-text row: its row id is the document id (card id and language slot)."""
+
+
+@cache
+def _rows_in(slots: tuple[int, ...]) -> Condition:
+    """The full-text rows of documents in the language ``slots`` (structure, not a user value)."""
+    if not slots:
+        return false()
+    listed = ", ".join(str(slot) for slot in slots)
+    return literal_column(f"rowid & {(1 << SLOT_BITS) - 1} IN ({listed})", Boolean)
+
+
 def _fts_ids(name: str, query: str, languages: frozenset[str] | None) -> Select[Any]:
     """Ids of the cards with a document in ``languages`` (None: any) that FTS5 table ``name``
     matches, read from the row ids alone."""
-    fts = table(name, column("rowid"), column(name))
-    ids: Select[Any] = select(literal_column(f"rowid >> {SLOT_BITS}")).select_from(fts)
+    fts = _fts_table(name)
+    ids: Select[Any] = select(_CARD_OF_ROW).select_from(fts)
     ids = ids.where(fts.c[name].op("MATCH")(bindparam(None, query, type_=Text)))
     if languages is not None:
-        slots = sorted(SLOTS.index(language) for language in languages if language in SLOTS)
-        ids = ids.where(literal_column(f"rowid & {(1 << SLOT_BITS) - 1}").in_(slots))
+        ids = ids.where(_rows_in(tuple(sorted(SLOTS.index(lang) for lang in languages if lang in SLOTS))))
     return ids
 
 
@@ -75,6 +96,20 @@ def _document_ids(condition: Condition, languages: frozenset[str] | None) -> Sel
     if languages is not None:
         documents = documents.where(SearchDocument.language.in_(sorted(languages)))
     return documents
+
+
+@lru_cache(maxsize=64)
+def _documents_of_card(languages: frozenset[str] | None) -> Condition:
+    """The documents of the candidate card (of the enclosing query) in ``languages`` (None: any),
+    by their ids (:func:`~carddb.search.documents.document_id`): a probe reads them by primary key.
+    (Built once per set of languages: statements share it.)"""
+    first = Card.id * (1 << SLOT_BITS)
+    if languages is None:
+        return SearchDocument.id.between(first, first + (1 << SLOT_BITS) - 1)
+    slots = sorted(SLOTS.index(language) for language in languages if language in SLOTS)
+    if len(slots) == 1:
+        return SearchDocument.id == first + slots[0]
+    return SearchDocument.id.in_([first + slot for slot in slots]) if slots else false()
 
 
 def _postgresql_bigram(field: str, folded: str) -> Condition:
@@ -151,8 +186,11 @@ def matching_cards(
     if self_name and "~" in folded:
         searched = SearchDocument.self_text
     if lookup == "probe":
-        probe = _document_ids(searched.contains(folded, autoescape=True), languages)
-        return exists(probe.where(SearchDocument.card_id == Card.id))
+        return exists(
+            select(SearchDocument.id).where(
+                _documents_of_card(languages), searched.contains(folded, autoescape=True)
+            )
+        )
     if self_name and "~" in folded:
         matched = searched.contains(folded, autoescape=True)
         # Every ~-free piece of the value is in ``text`` too: on SQLite the longest one narrows
@@ -223,6 +261,41 @@ def required_literal(pattern: str) -> str | None:
     folded = [normalize(run) for run in runs]
     best = max(folded, key=len, default="")
     return best if len(best) >= _TRIGRAM else None
+
+
+_PREFIX_SPECIAL = frozenset(".^$*+?{}[]()|\\")
+# ASCII characters a case-insensitive Python pattern matches only in their two ASCII cases (not
+# i, k, s: "(?i)k" also matches the Kelvin sign, "(?i)s" the long s, "(?i)i" the dotted capital I),
+# and which SQLite's LIKE compares the same way.
+_PREFIX_SAFE = frozenset(chr(code) for code in range(32, 127)) - set("iksIKS")
+
+
+def required_prefix(pattern: str) -> str | None:
+    """The plain characters every match of the regular expression ``pattern``, matched case
+    insensitively, starts the matched text with, when it is anchored (``^``): ``^a.*n$`` → ``a``;
+    None when there are none. Only ASCII characters that match nothing but their two cases, so
+    that ``LIKE 'a%'`` (case-insensitive for ASCII) holds for every text the pattern matches."""
+    if not pattern.startswith("^") or "|" in pattern:
+        return None
+    prefix: list[str] = []
+    index = 1
+    while index < len(pattern):
+        char = pattern[index]
+        index += 1
+        if char == "\\":
+            char = pattern[index : index + 1]
+            index += 1
+            if not char or char.isalnum():
+                break  # \d, \w, \b, a back-reference: not a literal
+        elif char in _PREFIX_SPECIAL:
+            break
+        following = pattern[index : index + 1]
+        if char not in _PREFIX_SAFE or (following and following in "?*{"):
+            break  # the character may be absent, or matches more than its two cases
+        prefix.append(char)
+        if following == "+":
+            break
+    return "".join(prefix) or None
 
 
 def _class_end(pattern: str, index: int) -> int:
