@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from functools import lru_cache
 from typing import Any
 
 from rapidfuzz import fuzz, process
@@ -192,12 +193,16 @@ def _localizations(
     return result
 
 
+_ENGLISH_FACE = aliased(Face, name="english_face")
+
+
+@lru_cache(maxsize=64)
 def shown_translation(face_id: Any, language: str) -> ScalarSelect[int]:
     """The id of the translation of the face ``face_id`` (a column of the enclosing query) shown in
     ``language`` when no name was typed, NULL when there is none: the choice of
     :func:`_localizations` as a correlated subquery, so a page of search hits gets its names in the
-    statement that finds it."""
-    english = aliased(Face)
+    statement that finds it. (Built once per column and language: statements share it.)"""
+    english = _ENGLISH_FACE
     translated = Localization.name != (
         select(english.name).where(english.id == Localization.face_id).scalar_subquery()
     )

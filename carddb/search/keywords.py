@@ -256,21 +256,25 @@ def _color_condition(column: Any, term: Term, default: str) -> Condition:
         check_operator(term, (":", "=", "!="))
         multi: Condition = func.length(column) >= 2
         return not_(multi) if term.operator == "!=" else multi
-    has = {letter: column.contains(letter) for letter in WUBRG}
-    superset = and_(true(), *(has[letter] for letter in letters))
-    subset = and_(true(), *(not_(has[letter]) for letter in WUBRG if letter not in letters))
+
+    def superset() -> Condition:
+        return and_(true(), *(column.contains(letter) for letter in letters))
+
+    def subset() -> Condition:
+        return and_(true(), *(not_(column.contains(letter)) for letter in WUBRG if letter not in letters))
+
     operator = default if term.operator == ":" else term.operator
     if operator == "=":
-        return and_(superset, subset)
+        return and_(superset(), subset())
     if operator == "!=":
-        return not_(and_(superset, subset))
+        return not_(and_(superset(), subset()))
     if operator == ">=":
-        return superset
+        return superset()
     if operator == "<=":
-        return subset
+        return subset()
     if operator == ">":
-        return and_(superset, not_(subset))
-    return and_(subset, not_(superset))  # "<"
+        return and_(superset(), not_(subset()))
+    return and_(subset(), not_(superset()))  # "<"
 
 
 def _term_color(term: Term, context: Context) -> Condition:

@@ -4,11 +4,12 @@ with the total, shown in the language asked for, read by one statement as plain 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import groupby
 from operator import itemgetter
 from typing import Any
 
-from sqlalchemy import Connection, Select, func, select
+from sqlalchemy import Connection, Select, bindparam, func, select
 from sqlalchemy.exc import DataError
 from sqlalchemy.orm import Session, aliased
 
@@ -20,22 +21,28 @@ from carddb.search.compile import compile_condition, type_values
 from carddb.search.conditions import Condition
 from carddb.search.results import ORDERS, SearchHit, SearchResult, SearchValueError
 
+_TYPE_WORDS = (
+    select(TypeWord.word, TypeWord.english)
+    .where(TypeWord.word.in_(bindparam("words", expanding=True)))
+    .distinct()
+)
+"""Built once: only the words change from one query to the next."""
+
 
 def load_type_words(connection: Connection, words: frozenset[str]) -> dict[str, tuple[str, ...]]:
     """The English type words each of ``words`` translates, from the derived ``type_words`` table."""
     found: dict[str, list[str]] = {}
     if words:
-        rows = connection.execute(
-            select(TypeWord.word, TypeWord.english).where(TypeWord.word.in_(sorted(words))).distinct()
-        )
-        for word, english in rows:
+        for word, english in connection.execute(_TYPE_WORDS, {"words": sorted(words)}):
             found.setdefault(word, []).append(english)
     return {word: tuple(sorted(englishes)) for word, englishes in found.items()}
 
 
 # -- running ----------------------------------------------------------------------------------------
-def _order_by(order: str, lang: str) -> list[tuple[Any, bool]]:
-    """The sort keys of ``order``, each with whether it sorts descending."""
+@lru_cache(maxsize=128)
+def _order_by(order: str, lang: str) -> tuple[tuple[Any, bool], ...]:
+    """The sort keys of ``order``, each with whether it sorts descending (built once per order and
+    language: statements share them)."""
     name_key: Any = Card.name_norm
     if lang != "en":
         localized = (
@@ -46,25 +53,26 @@ def _order_by(order: str, lang: str) -> list[tuple[Any, bool]]:
         )
         name_key = func.coalesce(localized, Card.name_norm)
     if order == "name":
-        return [(name_key, False), (Card.id, False)]
+        return ((name_key, False), (Card.id, False))
     if order == "mv":
-        return [(Card.mana_value, False), (name_key, False), (Card.id, False)]
+        return ((Card.mana_value, False), (name_key, False), (Card.id, False))
     if order == "set":
         first_set = select(func.min(Printing.set_code)).where(Printing.card_id == Card.id).scalar_subquery()
-        return [(first_set, False), (name_key, False), (Card.id, False)]
+        return ((first_set, False), (name_key, False), (Card.id, False))
     newest = (
         select(func.max(CardSet.release_date))
         .join(Printing, Printing.set_code == CardSet.code)
         .where(Printing.card_id == Card.id)
         .scalar_subquery()
     )
-    return [(newest, True), (name_key, False), (Card.id, False)]
+    return ((newest, True), (name_key, False), (Card.id, False))
 
 
 _HIT_CARD = (Card.oracle_id, Card.name, Card.layout, Card.mana_value)
 _HIT_FACE = (Face.name, Face.type_line, Face.mana_cost)
 """What a hit shows of its card and of each face. A row of the page is a face: its card's id,
 these, the total, and in another language the shown translation's id, name and type line."""
+_SHOWN_TRANSLATION = aliased(Localization, name="shown")
 _TOTAL = 1 + len(_HIT_CARD) + len(_HIT_FACE)
 _SHOWN = _TOTAL + 1
 
@@ -99,7 +107,7 @@ def _page(condition: Condition, order: str, lang: str, limit: int, offset: int) 
         .outerjoin(Face, Face.card_id == page.c.id)
     )
     if lang != "en":
-        shown = aliased(Localization, name="shown")
+        shown = _SHOWN_TRANSLATION
         statement = statement.add_columns(shown.id, shown.name, shown.type_line).outerjoin(
             shown, shown.id == shown_translation(Face.id, lang)
         )
