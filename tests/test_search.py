@@ -31,6 +31,7 @@ from carddb.search.errors import QuerySyntaxError
 from carddb.search.fulltext import required_prefix
 from carddb.search.parse import parse_query
 from carddb.search.results import SearchValueError
+from carddb.search.run import _SHAPES
 
 FIXTURE = Path(__file__).parent / "fixtures" / "search"
 
@@ -555,6 +556,29 @@ def test_a_negated_comma_list_excludes_every_value(search_db: carddb.Database) -
     names = {hit.english_name for hit in search_db.search("r!=rare,mythic t:dragon", limit=100).cards}
     rares = {hit.english_name for hit in search_db.search("r:rare,mythic t:dragon", limit=100).cards}
     assert rares and not names & rares
+
+
+@pytest.mark.parametrize(
+    "queries",
+    [
+        ("o:haste", "o:flying", "o:trample"),
+        ("t:creature c:r mv<=3", "t:creature c:g mv<=5", "t:creature c:u mv<=1"),
+        ('!"Demon Bolt"', '!"Cancel"', "!Consider"),
+        ("lang:de o:fliegend", "lang:de o:verursacht"),
+    ],
+)
+def test_queries_of_one_shape_share_a_statement_and_keep_their_values(
+    search_db: carddb.Database, queries: tuple[str, ...]
+) -> None:
+    """A page statement is built once per shape; each query binds its own values to it."""
+    alone = {}
+    for query in queries:
+        _SHAPES.clear()
+        alone[query] = search_db.search(query, lang="de", limit=5, page=1)
+    _SHAPES.clear()
+    for query in (*queries, *reversed(queries)):
+        assert search_db.search(query, lang="de", limit=5, page=1) == alone[query]
+    assert len(_SHAPES) == 1
 
 
 @pytest.mark.parametrize(

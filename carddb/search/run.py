@@ -3,13 +3,16 @@ with the total, shown in the language asked for, read by one statement as plain 
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import groupby
 from operator import itemgetter
+from threading import Lock
 from typing import Any
 
-from sqlalchemy import Connection, Select, bindparam, func, select
+from sqlalchemy import BindParameter, Connection, Integer, Select, bindparam, func, select
 from sqlalchemy.exc import DataError
 from sqlalchemy.orm import Session, aliased
 
@@ -77,13 +80,14 @@ _TOTAL = 1 + len(_HIT_CARD) + len(_HIT_FACE)
 _SHOWN = _TOTAL + 1
 
 
-def _page(condition: Condition, order: str, lang: str, limit: int, offset: int) -> Select[Any]:
+def _page(condition: Condition, order: str, lang: str) -> Select[Any]:
     """One statement for a page of hits, face by face, and the total: the matching cards with
     their sort keys are found once (a materialized CTE), then counted, and sorted for the page; only
     the page's cards are read with their faces (and, in another language, the translation each face
     is shown in). Finding them apart from the ORDER BY and LIMIT keeps PostgreSQL from walking every
     card in name order to avoid a sort (it cannot stop early anyway: the total needs every match),
-    and costs SQLite less than a window count."""
+    and costs SQLite less than a window count. The page's size and offset are bound at execution
+    (``page_limit``, ``page_offset``)."""
     keys = _order_by(order, lang)
     matched = (
         select(Card.id.label("id"), *(key.label(f"sort{index}") for index, (key, _) in enumerate(keys)))
@@ -98,7 +102,13 @@ def _page(condition: Condition, order: str, lang: str, limit: int, offset: int) 
             for index, (_, descending) in enumerate(keys)
         ]
 
-    page = select(matched).order_by(*sorted_by(matched)).limit(limit).offset(offset).subquery("page")
+    page = (
+        select(matched)
+        .order_by(*sorted_by(matched))
+        .limit(bindparam("page_limit", type_=Integer))
+        .offset(bindparam("page_offset", type_=Integer))
+        .subquery("page")
+    )
     total = select(func.count()).select_from(matched).scalar_subquery()
     statement = (
         select(page.c.id, *_HIT_CARD, *_HIT_FACE, total.label("total"))
@@ -112,6 +122,47 @@ def _page(condition: Condition, order: str, lang: str, limit: int, offset: int) 
             shown, shown.id == shown_translation(Face.id, lang)
         )
     return statement.order_by(*sorted_by(page), Face.position)
+
+
+@dataclass(frozen=True, slots=True)
+class _Shaped:
+    """A page statement built for a condition, and the condition's bound parameters (in the order
+    SQLAlchemy's cache key lists them)."""
+
+    statement: Select[Any]
+    binds: tuple[BindParameter[Any], ...]
+
+
+_SHAPES: OrderedDict[tuple[Any, ...], _Shaped] = OrderedDict()
+_SHAPES_LOCK = Lock()
+_MAX_SHAPES = 256
+
+
+def _statement(condition: Condition, order: str, lang: str) -> tuple[Select[Any], dict[str, Any]]:
+    """The page statement for ``condition``, and the values to run it with.
+
+    Queries of the same shape (``o:haste`` and ``o:flash``, ``mv<=3`` and ``mv<=4``) compile to
+    conditions with the same SQLAlchemy cache key and differ only in their bound values: the page
+    statement is built once per shape, order and language, and later conditions of that shape bind
+    their values to its parameters, position by position, the correspondence SQLAlchemy's own
+    compiled cache relies on. So the statement is neither built nor keyed again, and its compiled
+    SQL is reused."""
+    key = condition._generate_cache_key()
+    if key is None:  # not cacheable: build it for this query alone
+        return _page(condition, order, lang), {}
+    shape = (key.key, order, lang)
+    with _SHAPES_LOCK:
+        shaped = _SHAPES.get(shape)
+        if shaped is not None:
+            _SHAPES.move_to_end(shape)
+    if shaped is None:
+        shaped = _Shaped(_page(condition, order, lang), tuple(key.bindparams))
+        with _SHAPES_LOCK:
+            _SHAPES[shape] = shaped
+            while len(_SHAPES) > _MAX_SHAPES:
+                _SHAPES.popitem(last=False)
+    values = {old.key: new.effective_value for old, new in zip(shaped.binds, key.bindparams, strict=True)}
+    return shaped.statement, values
 
 
 def _hits(rows: Sequence[Any], lang: str) -> list[SearchHit]:
@@ -171,7 +222,9 @@ def search(
     except SearchValueError as exc:
         raise exc.with_query(text) from None
     try:
-        rows = connection.execute(_page(condition, order, tag, limit, (page - 1) * limit)).all()
+        statement, values = _statement(condition, order, tag)
+        values.update(page_limit=limit, page_offset=(page - 1) * limit)
+        rows = connection.execute(statement, values).all()
         if rows:
             total = int(rows[0][_TOTAL])
         elif page == 1:
