@@ -6,8 +6,10 @@ SQLite file or PostgreSQL database (``--backend``), or uses an existing database
 as it is: never migrated, never written); with ``--pool``, also the whole card pool (~23,700 cards
 in English, the size the speed targets are stated for) built by ``pool.py`` from
 ``../shared/corpus/oracle-faces-20220425.jsonl.xz``. Then runs each query of the mix ``--repeat``
-times after one warm-up run and prints, per query, the number of cards found and the median and
-95th percentile latency in milliseconds, and the same over the whole mix.
+times after one warm-up run and prints, per query, the number of cards found, the time of the
+first run (a query shape seen for the first time: its statement built and compiled), and the median
+and 95th percentile latency of the measured runs in milliseconds, and the same over the whole mix,
+with the machine's load average at the start and the end.
 
 On SQLite it also runs the **prototype** (:data:`PROTOTYPES`): for each query of the mix, SQL
 written by hand for that query alone with the standard library's ``sqlite3``, over the same file
@@ -30,6 +32,7 @@ unavailable.
 
 from __future__ import annotations
 
+import os
 import re
 import sqlite3
 import statistics
@@ -362,13 +365,17 @@ def measure(
     return Timings(sorted(ours), sorted(theirs))
 
 
-def _row(label: str, cards: str, timings: Timings) -> str:
+def _row(label: str, cards: str, first: str, timings: Timings) -> str:
     median, p95 = statistics.median(timings.carddb), percentile(timings.carddb, 0.95)
-    line = f"{label:50} {cards:>6} {median:>10.2f} {p95:>8.2f}"
+    line = f"{label:50} {cards:>6} {first:>8} {median:>10.2f} {p95:>8.2f}"
     if timings.prototype:
         floor = statistics.median(timings.prototype)
         line += f" {floor:>9.2f} {median / floor:>6.1f}"
     return line
+
+
+def _load() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -397,12 +404,19 @@ def main(argv: list[str] | None = None) -> int:
         print("prototype: none (the stdlib sqlite3 prototype reads an SQLite file)")
     failures = 0
     everything = Timings([], [])
+    slowest = (0.0, "")
     with db:
-        print(f"{'query':50} {'cards':>6} {'median ms':>10} {'p95 ms':>8} {'proto ms':>9} {'ratio':>6}")
+        print(f"machine: {os.cpu_count()} CPUs, load average {_load()} at the start")
+        print(
+            f"{'query':50} {'cards':>6} {'first ms':>8} {'median ms':>10} {'p95 ms':>8} {'proto ms':>9} "
+            f"{'ratio':>6}"
+        )
         for query, lang in MIX:
             shown = query if lang is None else f"{query}  [lang={lang}]"
             try:
+                started = time.perf_counter()
                 found = db.search(query, lang=lang, limit=limit)
+                first = f"{(time.perf_counter() - started) * 1000:.2f}"
             except CarddbError as error:
                 failures += 1
                 print(f"{shown:50} failed: {error}")
@@ -414,13 +428,15 @@ def main(argv: list[str] | None = None) -> int:
             timings = measure(db, raw, query, lang, limit, repeat)
             everything.carddb.extend(timings.carddb)
             everything.prototype.extend(timings.prototype)
-            print(_row(shown, str(found.total), timings), flush=True)
+            slowest = max(slowest, (statistics.median(timings.carddb), shown))
+            print(_row(shown, str(found.total), first, timings), flush=True)
     if raw is not None:
         raw.close()
     if everything.carddb:
         everything.carddb.sort()
         everything.prototype.sort()
-        print(_row(f"all ({label})", "", everything))
+        print(_row(f"all ({label})", "", "", everything))
+        print(f"slowest query: {slowest[1]} ({slowest[0]:.2f} ms median); load average {_load()} at the end")
     if tmp is not None:
         tmp.cleanup()
     return 1 if failures else 0
