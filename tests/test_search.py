@@ -28,7 +28,7 @@ from carddb.search.ast import And, Choices, Name, Not, Or, Span, Term, Text
 from carddb.search.compile import _lookups, compile_query, text_languages
 from carddb.search.conditions import Context
 from carddb.search.errors import QuerySyntaxError
-from carddb.search.fulltext import required_prefix
+from carddb.search.fulltext import required_prefix, trigrams
 from carddb.search.parse import parse_query
 from carddb.search.results import SearchValueError
 from carddb.search.run import _SHAPES
@@ -601,6 +601,20 @@ def test_queries_of_one_shape_share_a_statement_and_keep_their_values(
 )
 def test_the_prefix_of_an_anchored_regex(pattern: str, prefix: str | None) -> None:
     assert required_prefix(pattern) == prefix
+
+
+@pytest.mark.parametrize(
+    ("text", "chosen"),
+    [
+        ("damage to any target", ["dam", "tar", "any"]),  # a word's first letters, the longest words first
+        ("damage", ["dam", "age"]),  # then the next three letters
+        ("counterspell counter", ["cou", "nte", "rsp"]),
+        ("稲妻を", ["稲妻を"]),
+        ("a b", []),  # no word of three letters: the documents are searched as text
+    ],
+)
+def test_the_trigrams_that_narrow_a_regex(text: str, chosen: list[str]) -> None:
+    assert trigrams(text) == chosen
 
 
 def test_an_anchored_regex_is_case_insensitive_through_its_prefix(search_db: carddb.Database) -> None:

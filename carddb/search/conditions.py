@@ -18,7 +18,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from carddb.db.models import Card, CardSet, Face, Localization, Printing
 from carddb.search.ast import Choices, Field, Number, Regex, Span, Term, Text
-from carddb.search.fulltext import Lookup, cards_among, matching_ids, required_literal, required_prefix
+from carddb.search.fulltext import Lookup, cards_among, narrowing_ids, required_literal, required_prefix
 from carddb.search.results import SearchValueError
 
 Condition = ColumnElement[bool]
@@ -150,12 +150,13 @@ def narrowed(
     context: Context,
 ) -> Condition:
     """``condition`` (a regular expression test), tried only on the cards whose search documents
-    contain the text every match of ``pattern`` contains (:func:`required_literal`), found by the
-    full-text index; unchanged when there is no such text or each candidate card is probed anyway."""
+    may contain the text every match of ``pattern`` contains (:func:`required_literal`), found by
+    the full-text index (:func:`narrowing_ids`); unchanged when there is no such text or each
+    candidate card is probed anyway."""
     literal = required_literal(pattern)
     if literal is None or context.correlated:
         return condition
-    return and_(card_id.in_(matching_ids(field, literal, languages, context.dialect)), condition)
+    return and_(card_id.in_(narrowing_ids(field, literal, languages, context.dialect)), condition)
 
 
 def numeric(column: Any) -> Any:

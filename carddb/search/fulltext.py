@@ -18,6 +18,7 @@ Either way the answer is the same substring test, and the same on both databases
 
 from __future__ import annotations
 
+import re
 from functools import cache, lru_cache
 from typing import Any, Literal
 
@@ -44,7 +45,16 @@ from carddb.db.models import Card, SearchDocument
 from carddb.search.documents import FIELDS, SLOT_BITS, SLOTS, cjk_runs
 from carddb.text import normalize
 
-__all__ = ["Lookup", "cards_among", "matching_cards", "matching_ids", "required_literal", "required_prefix"]
+__all__ = [
+    "Lookup",
+    "cards_among",
+    "matching_cards",
+    "matching_ids",
+    "narrowing_ids",
+    "required_literal",
+    "required_prefix",
+    "trigrams",
+]
 
 Condition = ColumnElement[bool]
 
@@ -163,6 +173,40 @@ def matching_ids(field: str, folded: str, languages: frozenset[str] | None, dial
     if _is_cjk_pair(folded):
         condition = and_(_postgresql_bigram(field, folded), condition)
     return _document_ids(condition, languages)
+
+
+_NARROWING_TRIGRAMS = 3
+_WORD = re.compile(r"\w+")
+
+
+def narrowing_ids(field: str, folded: str, languages: frozenset[str] | None, dialect: str) -> Select[Any]:
+    """A select of the ids of the cards that may have a document, in one of ``languages`` (None:
+    any), whose ``field`` contains ``folded``: every such card and maybe more, for a test that is
+    exact by itself (a regular expression) and only needs the candidates cut down.
+
+    On SQLite that is a few of its trigrams, found anywhere in the document (:func:`trigrams`): a
+    phrase query checks the position of every trigram of the text, and a long text of common words
+    ("damage to any target") costs five times what three of its trigrams cost. Elsewhere (and for
+    text too short for that), the documents that contain it (:func:`matching_ids`)."""
+    _check(field)
+    chosen = trigrams(folded)
+    if dialect != "sqlite" or not chosen:
+        return matching_ids(field, folded, languages, dialect)
+    return _fts_ids(f"search_{field}", " AND ".join(_fts_string(trigram) for trigram in chosen), languages)
+
+
+def trigrams(folded: str, most: int = _NARROWING_TRIGRAMS) -> list[str]:
+    """Up to ``most`` distinct trigrams of ``folded``, which every text containing it contains:
+    taken inside its words (rarer than across a space), the first three letters of each word, the
+    longest words first, then their next three, and so on. Empty when no word has three letters."""
+    words = sorted(dict.fromkeys(_WORD.findall(folded)), key=len, reverse=True)
+    found: dict[str, None] = {}
+    for start in range(0, len(words[0]) if words else 0, _TRIGRAM):
+        for word in words:
+            piece = word[start : start + _TRIGRAM]
+            if len(piece) == _TRIGRAM:
+                found[piece] = None
+    return list(found)[:most]
 
 
 def matching_cards(
