@@ -119,8 +119,9 @@ def regex_match(column: Any, term: Term, pattern: str, context: Context) -> Cond
     if context.dialect == "sqlite":
         result = column.regexp_match("(?i)" + pattern)
         prefix = required_prefix(pattern)
-        if prefix is not None:
-            result = and_(column.startswith(prefix, autoescape=True), result)
+        if prefix is not None:  # one bound pattern: an index with NOCASE could serve it as a range
+            escaped = prefix.replace("/", "//").replace("%", "/%").replace("_", "/_")
+            result = and_(column.like(escaped + "%", escape="/"), result)
     else:
         result = column.regexp_match(pattern, flags="i")
     return result
