@@ -96,16 +96,30 @@ def _fts_ids(name: str, query: str, languages: frozenset[str] | None) -> Select[
     ids: Select[Any] = select(_CARD_OF_ROW).select_from(fts)
     ids = ids.where(fts.c[name].op("MATCH")(bindparam(None, query, type_=Text)))
     if languages is not None:
-        ids = ids.where(_rows_in(tuple(sorted(SLOTS.index(lang) for lang in languages if lang in SLOTS))))
+        ids = ids.where(_rows_in(tuple(_slots(languages))))
     return ids
 
 
 def _document_ids(condition: Condition, languages: frozenset[str] | None) -> Select[Any]:
-    """Ids of the cards with a document in ``languages`` (None: any) that meets ``condition``."""
+    """Ids of the cards with a document in ``languages`` (None: any) that meets ``condition``.
+
+    The languages are tested on the document ids' slots, which no index serves: PostgreSQL would
+    otherwise read 45,000 entries of the ``(card_id, language)`` index for ``language IN ('de',
+    'en')`` to intersect with the trigram index's few thousand, instead of checking the documents
+    the trigram index finds (20 ms of the 70 of ``lang:de o:fliegend``)."""
     documents = select(SearchDocument.card_id).where(condition)
     if languages is not None:
-        documents = documents.where(SearchDocument.language.in_(sorted(languages)))
+        documents = documents.where(_slot_of(SearchDocument.id).in_(_slots(languages)))
     return documents
+
+
+def _slots(languages: frozenset[str]) -> list[int]:
+    """The document id slots of ``languages`` (those without a slot have no documents)."""
+    return sorted(SLOTS.index(language) for language in languages if language in SLOTS)
+
+
+def _slot_of(document_id: Any) -> Any:
+    return document_id.op("&")((1 << SLOT_BITS) - 1)
 
 
 @lru_cache(maxsize=64)
@@ -116,7 +130,7 @@ def _documents_of_card(languages: frozenset[str] | None) -> Condition:
     first = Card.id * (1 << SLOT_BITS)
     if languages is None:
         return SearchDocument.id.between(first, first + (1 << SLOT_BITS) - 1)
-    slots = sorted(SLOTS.index(language) for language in languages if language in SLOTS)
+    slots = _slots(languages)
     if len(slots) == 1:
         return SearchDocument.id == first + slots[0]
     return SearchDocument.id.in_([first + slot for slot in slots]) if slots else false()
