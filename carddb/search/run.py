@@ -135,7 +135,8 @@ class _Shaped:
 
 _SHAPES: OrderedDict[tuple[Any, ...], _Shaped] = OrderedDict()
 _SHAPES_LOCK = Lock()
-_MAX_SHAPES = 256
+_MAX_SHAPES = 128
+"""About 130 KiB each with its compiled SQL: at most some 16 MiB."""
 
 
 def _statement(condition: Condition, order: str, lang: str) -> tuple[Select[Any], dict[str, Any]]:
