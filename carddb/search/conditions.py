@@ -174,20 +174,27 @@ def cards_with(rows: Select[Any], card_id: Any, context: Context) -> Condition:
     return cards_among(rows.with_only_columns(card_id), context.dialect, context.lookup)
 
 
+# The joins conditions on cards are made of, built once: each use adds its own WHERE.
+FACES = select(Face.id)
+PRINTINGS = select(Printing.id).join(CardSet, CardSet.code == Printing.set_code)
+"""Printings with their sets."""
+TRANSLATIONS = select(Localization.id).join(Face, Localization.face_id == Face.id)
+"""Translations with their faces (whose ``card_id`` is the card's)."""
+
+
 def faces_where(condition: Condition, context: Context) -> Condition:
-    return cards_with(select(Face.id).where(condition), Face.card_id, context)
+    return cards_with(FACES.where(condition), Face.card_id, context)
 
 
 def printings_where(condition: Condition, context: Context) -> Condition:
-    rows = select(Printing.id).join(CardSet, CardSet.code == Printing.set_code).where(condition)
-    return cards_with(rows, Printing.card_id, context)
+    return cards_with(PRINTINGS.where(condition), Printing.card_id, context)
 
 
 def localized_where(condition: Condition, context: Context) -> Condition:
     """Cards with a translation, in a language the query searches, that meets ``condition``."""
     if not context.text_languages:
         return false()
-    query = select(Localization.id).join(Face, Localization.face_id == Face.id).where(condition)
+    query = TRANSLATIONS.where(condition)
     if not context.any_language:
         query = query.where(Localization.language.in_(sorted(context.text_languages)))
     return cards_with(query, Face.card_id, context)
@@ -196,6 +203,9 @@ def localized_where(condition: Condition, context: Context) -> Condition:
 __all__ = [
     "ANY_LANGUAGE",
     "COMPARE",
+    "FACES",
+    "PRINTINGS",
+    "TRANSLATIONS",
     "Condition",
     "Context",
     "cards_with",

@@ -36,6 +36,7 @@ from carddb.search.ast import Field, Number, Regex, Term, Text
 from carddb.search.conditions import (
     ANY_LANGUAGE,
     COMPARE,
+    TRANSLATIONS,
     Condition,
     Context,
     cards_with,
@@ -92,11 +93,10 @@ def name_condition(text: str, exact: bool, context: Context) -> Condition:
         return true()
     if not exact:
         return matching_cards("name", normalized, None, context.dialect, lookup=context.lookup)
-    translated = select(Localization.id).join(Face, Localization.face_id == Face.id)
     return or_(
         Card.name_norm == normalized,
         faces_where(Face.name_norm == normalized, context),
-        cards_with(translated.where(Localization.name_norm == normalized), Face.card_id, context),
+        cards_with(TRANSLATIONS.where(Localization.name_norm == normalized), Face.card_id, context),
     )
 
 
@@ -528,24 +528,23 @@ def _term_lang(term: Term, context: Context) -> Condition:
     if text_of(term).strip().lower() == ANY_LANGUAGE:
         return true()
     tag = language_tag(term)
-    rows = (
-        select(Localization.id)
-        .join(Face, Localization.face_id == Face.id)
-        .where(Localization.language == tag)
-    )
-    return cards_with(rows, Face.card_id, context)
+    return cards_with(TRANSLATIONS.where(Localization.language == tag), Face.card_id, context)
+
+
+_PRINTED_TRANSLATIONS = (
+    select(Printing.id)
+    .join(PrintingLocalization, PrintingLocalization.printing_id == Printing.id)
+    .join(Localization, Localization.id == PrintingLocalization.localization_id)
+)
+"""Printings with the translations they carry (built once)."""
 
 
 def _term_in(term: Term, context: Context) -> Condition:
     check_operator(term, (":", "=", "!="))
     tag = language_tag(term)
-    rows = (
-        select(Printing.id)
-        .join(PrintingLocalization, PrintingLocalization.printing_id == Printing.id)
-        .join(Localization, Localization.id == PrintingLocalization.localization_id)
-        .where(Localization.language == tag)
+    condition = cards_with(
+        _PRINTED_TRANSLATIONS.where(Localization.language == tag), Printing.card_id, context
     )
-    condition = cards_with(rows, Printing.card_id, context)
     return not_(condition) if term.operator == "!=" else condition
 
 
