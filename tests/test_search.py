@@ -559,6 +559,26 @@ def test_a_negated_comma_list_excludes_every_value(search_db: carddb.Database) -
 
 
 @pytest.mark.parametrize(
+    ("left", "right"),
+    [
+        ("o:flying", "o:haste"),  # one full-text query for both
+        ("dragon", "angel"),
+        ("rul:foretell", "rul:dice"),
+        ("o:x", "o:flying"),  # too short for the trigram index: each on its own
+        ("稲妻", "dragon"),  # a CJK pair: the bigram index
+        ('o:"draw a card"', "name:bolt"),  # different fields
+    ],
+)
+def test_words_of_one_field_or_each_other_find_what_each_finds(
+    search_db: carddb.Database, left: str, right: str
+) -> None:
+    def names(query: str) -> set[str]:
+        return set(search_db.search(query, limit=100).names)
+
+    assert names(f"{left} or {right}") == names(left) | names(right) != set()
+
+
+@pytest.mark.parametrize(
     "queries",
     [
         ("o:haste", "o:flying", "o:trample"),

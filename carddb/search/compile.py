@@ -29,8 +29,15 @@ from carddb.db.models import Card
 from carddb.search.ast import And, Choices, Field, Name, Not, Number, Or, Query, Regex, Term, Text
 from carddb.search.conditions import ANY_LANGUAGE, Condition, Context, error, text_of, value_text
 from carddb.search.documents import cjk_runs
-from carddb.search.fulltext import Lookup, required_literal
-from carddb.search.keywords import IS_VALUES, TERM_COMPILERS, language_tag, name_condition, parse_colors
+from carddb.search.fulltext import Lookup, matching_any_cards, required_literal
+from carddb.search.keywords import (
+    IS_VALUES,
+    TERM_COMPILERS,
+    language_tag,
+    name_condition,
+    parse_colors,
+    text_search,
+)
 from carddb.search.results import SearchValueError
 from carddb.text import normalize
 
@@ -254,8 +261,26 @@ def _compile_and(node: Query, context: Context) -> Condition:
 
 
 def _compile_or(node: Query, context: Context) -> Condition:
+    """Any item. Words and phrases searched in the same document field (``o:counter or
+    o:destroy``, ``dragon or angel``) are one full-text query (:func:`matching_any_cards`), not a
+    list per word."""
     assert isinstance(node, Or)
-    return or_(false(), *(compile_node(item, context) for item in node.items))
+    if context.correlated:
+        return or_(false(), *(compile_node(item, context) for item in node.items))
+    conditions: list[Condition] = []
+    texts: dict[tuple[str, frozenset[str] | None], list[str]] = {}
+    for item in node.items:
+        search = text_search(item, context)
+        if search is None:
+            conditions.append(compile_node(item, context))
+        else:
+            texts.setdefault((search.field, search.languages), []).append(search.folded)
+    for (field, languages), values in texts.items():
+        unique = list(dict.fromkeys(values))
+        conditions.append(
+            matching_any_cards(field, unique, languages, context.dialect, lookup=context.lookup)
+        )
+    return or_(false(), *conditions)
 
 
 def _compile_term(node: Query, context: Context) -> Condition:

@@ -19,6 +19,7 @@ Either way the answer is the same substring test, and the same on both databases
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import cache, lru_cache
 from typing import Any, Literal
 
@@ -35,6 +36,7 @@ from sqlalchemy import (
     false,
     func,
     literal_column,
+    or_,
     select,
     table,
 )
@@ -48,6 +50,7 @@ from carddb.text import normalize
 __all__ = [
     "Lookup",
     "cards_among",
+    "matching_any_cards",
     "matching_cards",
     "matching_ids",
     "narrowing_ids",
@@ -262,6 +265,34 @@ def matching_cards(
             matched = and_(SearchDocument.id.in_(ids), matched)
         return cards_among(_document_ids(matched, languages), dialect, lookup)
     return cards_among(matching_ids(field, folded, languages, dialect), dialect, lookup)
+
+
+def matching_any_cards(
+    field: str,
+    values: Sequence[str],
+    languages: frozenset[str] | None,
+    dialect: str,
+    *,
+    lookup: Lookup = "drive",
+) -> Condition:
+    """Cards with a document, in one of ``languages`` (None: any), whose ``field`` contains any of
+    ``values`` (folded, without ``~``): on SQLite one full-text query for them all (FTS5 ``"a" OR
+    "b"``) when each is three characters or more, on PostgreSQL one scan of the documents the
+    trigram index finds for any of them; else (and for a probe) each value on its own."""
+    _check(field)
+    one_by_one = or_(*(matching_cards(field, value, languages, dialect, lookup=lookup) for value in values))
+    if lookup == "probe" or len(values) < 2:
+        return one_by_one
+    if dialect == "sqlite":
+        if any(len(value) < _TRIGRAM for value in values):
+            return one_by_one
+        query = " OR ".join(_fts_string(value) for value in values)
+        return cards_among(_fts_ids(f"search_{field}", query, languages), dialect, lookup)
+    if any(_is_cjk_pair(value) for value in values):
+        return one_by_one
+    searched = getattr(SearchDocument, field)
+    found = or_(*(searched.contains(value, autoescape=True) for value in values))
+    return cards_among(_document_ids(found, languages), dialect, lookup)
 
 
 def required_literal(pattern: str) -> str | None:
