@@ -17,14 +17,21 @@ from click.testing import CliRunner
 from conftest import BACKENDS, fresh_database_url
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import select
 
 import carddb
 from carddb.cli import cli, main
+from carddb.db.models import Face
+from carddb.db.translations import shown_translation, translations_to_show
 from carddb.errors import CarddbError
 from carddb.search.ast import And, Choices, Name, Not, Or, Span, Term, Text
-from carddb.search.compile import compile_query
+from carddb.search.compile import _lookups, compile_query, text_languages
+from carddb.search.conditions import Context
 from carddb.search.errors import QuerySyntaxError
+from carddb.search.fulltext import required_prefix, trigrams
+from carddb.search.parse import parse_query
 from carddb.search.results import SearchValueError
+from carddb.search.run import _SHAPES
 
 FIXTURE = Path(__file__).parent / "fixtures" / "search"
 
@@ -374,6 +381,19 @@ def test_split_card_faces_in_results(search_db: carddb.Database) -> None:
     assert german.name == "Schneiden // Stücke"
 
 
+def test_hits_show_the_translation_a_card_view_shows(search_db: carddb.Database) -> None:
+    """A page of hits chooses each face's translation in SQL (``shown_translation``), a card view in
+    Python (``_localizations``, with no name typed): the same translation, in every language."""
+    with search_db.session() as session:
+        face_ids = list(session.scalars(select(Face.id)))
+        for language in ("de", "es", "fr", "it", "ja", "ko", "pt-BR", "ru", "zh-Hans", "zh-Hant"):
+            chosen = translations_to_show(session, face_ids, {language}, "").get(language, {})
+            in_sql = session.execute(select(Face.id, shown_translation(Face.id, language))).all()
+            assert {face: loc.id for face, loc in chosen.items()} == {
+                face: loc for face, loc in in_sql if loc is not None
+            }, language
+
+
 def test_ast_queries(search_db: carddb.Database) -> None:
     span = Span(0, 0)
     query = And(
@@ -536,6 +556,117 @@ def test_a_negated_comma_list_excludes_every_value(search_db: carddb.Database) -
     names = {hit.english_name for hit in search_db.search("r!=rare,mythic t:dragon", limit=100).cards}
     rares = {hit.english_name for hit in search_db.search("r:rare,mythic t:dragon", limit=100).cards}
     assert rares and not names & rares
+
+
+@pytest.mark.parametrize(
+    ("left", "right"),
+    [
+        ("o:flying", "o:haste"),  # one full-text query for both
+        ("dragon", "angel"),
+        ("rul:foretell", "rul:dice"),
+        ("o:x", "o:flying"),  # too short for the trigram index: each on its own
+        ("稲妻", "dragon"),  # a CJK pair: the bigram index
+        ('o:"draw a card"', "name:bolt"),  # different fields
+    ],
+)
+def test_words_of_one_field_or_each_other_find_what_each_finds(
+    search_db: carddb.Database, left: str, right: str
+) -> None:
+    def names(query: str) -> set[str]:
+        return set(search_db.search(query, limit=100).names)
+
+    assert names(f"{left} or {right}") == names(left) | names(right) != set()
+
+
+@pytest.mark.parametrize(
+    "queries",
+    [
+        ("o:haste", "o:flying", "o:trample"),
+        ("t:creature c:r mv<=3", "t:creature c:g mv<=5", "t:creature c:u mv<=1"),
+        ('!"Demon Bolt"', '!"Cancel"', "!Consider"),
+        ("lang:de o:fliegend", "lang:de o:verursacht"),
+    ],
+)
+def test_queries_of_one_shape_share_a_statement_and_keep_their_values(
+    search_db: carddb.Database, queries: tuple[str, ...]
+) -> None:
+    """A page statement is built once per shape; each query binds its own values to it."""
+    alone = {}
+    for query in queries:
+        _SHAPES.clear()
+        alone[query] = search_db.search(query, lang="de", limit=5, page=1)
+    _SHAPES.clear()
+    for query in (*queries, *reversed(queries)):
+        assert search_db.search(query, lang="de", limit=5, page=1) == alone[query]
+    assert len(_SHAPES) == 1
+
+
+@pytest.mark.parametrize(
+    ("pattern", "prefix"),
+    [
+        ("^a.*n$", "a"),
+        ("^Gold", "Gold"),
+        ("^legendary planeswalker", "legendary plane"),  # "(?i)k" also matches the Kelvin sign
+        ("^ab?c", "a"),
+        ("^a+b", "a"),
+        (r"^\.x", ".x"),
+        ("^a_%", "a_%"),
+        ("^(a)", None),
+        ("^a|b", None),
+        ("abc", None),
+        (r"^\d", None),
+        ("^é", None),  # LIKE compares non-ASCII letters case-sensitively
+        ("^A{2}", None),
+    ],
+)
+def test_the_prefix_of_an_anchored_regex(pattern: str, prefix: str | None) -> None:
+    assert required_prefix(pattern) == prefix
+
+
+@pytest.mark.parametrize(
+    ("text", "chosen"),
+    [
+        ("damage to any target", ["dam", "tar", "any"]),  # a word's first letters, the longest words first
+        ("damage", ["dam", "age"]),  # then the next three letters
+        ("counterspell counter", ["cou", "nte", "rsp"]),
+        ("稲妻を", ["稲妻を"]),
+        ("a b", []),  # no word of three letters: the documents are searched as text
+    ],
+)
+def test_the_trigrams_that_narrow_a_regex(text: str, chosen: list[str]) -> None:
+    assert trigrams(text) == chosen
+
+
+def test_an_anchored_regex_is_case_insensitive_through_its_prefix(search_db: carddb.Database) -> None:
+    """On SQLite ``name:/^gold/`` is tried only on names that start with it, a LIKE that ignores
+    case like the pattern does."""
+    for query in ("name:/^gold/", "name:/^GOLD/", "name:/^GoLd.*dragon$/"):
+        assert search_db.search(query).names == ["Goldspan Dragon"]
+    upper = search_db.search("t:/^LEGENDARY PLANESWALKER/", limit=100).names
+    assert upper == search_db.search("t:/^legendary planeswalker/", limit=100).names
+    assert len(upper) == 5
+
+
+@pytest.mark.parametrize(
+    ("query", "lookups"),
+    [
+        # a rare layout finds the candidates; the printings of each are read, not every printing
+        ("year>=2021 is:mdfc", ["probe", "drive"]),
+        # a colour finds them; every German translation or type line is not listed
+        ("lang:de t:Kreatur c:r", ["probe", "probe", "drive"]),
+        # what is excluded is tested on each of the few candidates
+        ("c>=uw -c:b", ["drive", "probe"]),
+        # lists cheap to make are made: power from an index, colours from another
+        ("t:creature c:g pow>=4", ["list", "list", "drive"]),
+        # a long word of rules text drives, as before
+        ("lang:de o:fliegend", ["probe", "drive"]),
+    ],
+)
+def test_how_an_and_finds_its_cards(query: str, lookups: list[str]) -> None:
+    parsed = parse_query(query)
+    assert isinstance(parsed, And)
+    context = Context("sqlite", text_languages(parsed), {"kreatur": ("creature",)})
+    assert _lookups(parsed.items, context) == lookups
 
 
 def test_a_negated_language_does_not_widen_the_text_search() -> None:

@@ -111,6 +111,8 @@ def test_sqlite_fulltext_tables_agree_with_the_documents(tmp_path: Path) -> None
         "rul:foretell",
         "o:x",
         "dragon",
+        "o:/deals \\d damage to target/",  # narrowed by three of its trigrams
+        "o:/^flying/",  # narrowed by its prefix
     ],
 )
 def test_indexes_and_a_plain_scan_find_the_same_cards(db: carddb.Database, query: str) -> None:

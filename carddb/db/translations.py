@@ -3,12 +3,15 @@ search results (:mod:`carddb.search.run`), which so need not load the rest of th
 
 from __future__ import annotations
 
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from functools import lru_cache
+from typing import Any
+
+from sqlalchemy import ScalarSelect, func, select
+from sqlalchemy.orm import Session, aliased
 
 from carddb.db.models import CardSet, Face, Localization, Printing, PrintingLocalization
 
-__all__ = ["translations_to_show"]
+__all__ = ["shown_translation", "translations_to_show"]
 
 
 def translations_to_show(
@@ -16,7 +19,8 @@ def translations_to_show(
 ) -> dict[str, dict[int, Localization]]:
     """Per language and face, the translation to show: the variant whose name was typed, else one
     whose name is translated at all (some sources leave a face's name in English), newest printing
-    first."""
+    first, the first imported among equals. (:func:`shown_translation` is the same choice, when no
+    name was typed, as one SQL expression.)"""
     newest = func.max(CardSet.release_date)
     # Outer joins: a translation read from a card page is carried by no printing (released: None,
     # so a printed translation of the same face is preferred).
@@ -28,6 +32,7 @@ def translations_to_show(
         .outerjoin(CardSet, CardSet.code == Printing.set_code)
         .where(Localization.face_id.in_(face_ids), Localization.language.in_(languages_wanted))
         .group_by(Localization.id, Face.name)
+        .order_by(Localization.id)
     ).all()
     chosen: dict[tuple[str, int], tuple[tuple[bool, bool, str], Localization]] = {}
     for loc, released, english_name in rows:
@@ -40,3 +45,33 @@ def translations_to_show(
     for (language, face_id), (_rank, loc) in chosen.items():
         result.setdefault(language, {})[face_id] = loc
     return result
+
+
+_ENGLISH_FACE = aliased(Face, name="english_face")
+
+
+@lru_cache(maxsize=64)
+def shown_translation(face_id: Any, language: str) -> ScalarSelect[int]:
+    """The id of the translation of the face ``face_id`` (a column of the enclosing query) shown in
+    ``language`` when no name was typed, NULL when there is none: the choice of
+    :func:`translations_to_show` as a correlated subquery, so a page of search hits gets its names in the
+    statement that finds it. (Built once per column and language: statements share it.)"""
+    english = _ENGLISH_FACE
+    translated = Localization.name != (
+        select(english.name).where(english.id == Localization.face_id).scalar_subquery()
+    )
+    newest = (
+        select(func.max(CardSet.release_date))
+        .select_from(PrintingLocalization)
+        .join(Printing, Printing.id == PrintingLocalization.printing_id)
+        .join(CardSet, CardSet.code == Printing.set_code)
+        .where(PrintingLocalization.localization_id == Localization.id)
+        .scalar_subquery()
+    )
+    return (
+        select(Localization.id)
+        .where(Localization.face_id == face_id, Localization.language == language)
+        .order_by(translated.desc(), newest.desc().nulls_last(), Localization.id)
+        .limit(1)
+        .scalar_subquery()
+    )

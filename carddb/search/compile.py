@@ -18,16 +18,27 @@ localized colour words (``c:rot``), in any language.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from math import prod
 from typing import Any
 
 from sqlalchemy import Select, and_, false, not_, or_, select, true
 
+from carddb.characteristics import type_bit
 from carddb.db.models import Card
-from carddb.search.ast import And, Choices, Name, Not, Or, Query, Term, Text
-from carddb.search.conditions import ANY_LANGUAGE, Condition, Context, error, text_of
+from carddb.search.ast import And, Choices, Field, Name, Not, Number, Or, Query, Regex, Term, Text
+from carddb.search.conditions import ANY_LANGUAGE, Condition, Context, error, text_of, value_text
 from carddb.search.documents import cjk_runs
-from carddb.search.keywords import IS_VALUES, TERM_COMPILERS, language_tag, name_condition
+from carddb.search.fulltext import Lookup, matching_any_cards, required_literal
+from carddb.search.keywords import (
+    IS_VALUES,
+    TERM_COMPILERS,
+    language_tag,
+    name_condition,
+    parse_colors,
+    text_search,
+)
+from carddb.search.results import SearchValueError
 from carddb.text import normalize
 
 
@@ -84,28 +95,192 @@ def driving_rank(node: Query) -> int:
     return 0
 
 
-def _compile_and(node: Query, context: Context) -> Condition:
-    """All items; the most selective one (if any is selective) finds the candidate cards, and the
-    others test each candidate (``lookup="probe"``) instead of listing every card they match."""
-    assert isinstance(node, And)
-    ranks = [driving_rank(item) for item in node.items]
+# When no term ranks, what each is likely to cost decides (:func:`estimate`): the term that holds
+# for the fewest cards finds the candidates, and each other term either lists its cards once or
+# tests each candidate, whichever is cheaper. Figures measured on the whole 2022 card pool.
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """How a query node is likely to behave."""
+
+    share: float
+    """The share of the cards it holds for (0 to 1)."""
+    listing: float
+    """What listing its cards once costs, as a share of what testing every card one by one costs
+    (0: nothing to list, a test of the card's own row; above 1: dearer than testing every card)."""
+
+
+_TYPE_SHARES = {"creature": 0.55, "land": 0.04, "legendary": 0.08, "planeswalker": 0.01}
+_COMMON_TYPES = frozenset({"artifact", "enchantment", "instant", "sorcery"})
+_RARE_LAYOUTS = frozenset({"split", "flip", "transform", "mdfc", "dfc", "meld", "adventure", "saga"})
+_FACE_INDEX = 0.1  # a range or scan of a covering index of faces (colours, power, toughness)
+_FACE_SCAN = 0.25  # every face read
+_PRINTINGS = 1.2  # every printing read (with its set)
+_TEXT_LIST = 0.2  # a full-text index (three characters or more)
+_TEXT_SCAN = 3.0  # every document read (one or two characters)
+_REGEX_SCAN = 2.0  # a regular expression tried on every face
+_LANGUAGE = 0.5  # the translations of a language: most of the card pool
+
+
+def _text_estimate(value: object) -> Estimate:
+    """A name word, rules text or rulings: the full-text indexes (three characters or more, or two
+    Chinese, Japanese or Korean ones), else every document read."""
+    if isinstance(value, Regex):
+        return Estimate(0.05, _TEXT_LIST if required_literal(value.pattern) else _REGEX_SCAN)
+    folded = normalize(value_text(value))
+    indexed = len(folded) >= 3 or (len(folded) == 2 and cjk_runs(folded) == [folded])
+    return Estimate(0.05, _TEXT_LIST if indexed else _TEXT_SCAN)
+
+
+def _type_estimate(term: Term, context: Context) -> Estimate:
+    if not isinstance(term.value, Text):
+        return Estimate(0.1, _FACE_SCAN)
+    value = normalize(term.value.text)
+    share, listing = 0.0, 0.0
+    for word in {value, *context.type_words.get(value, ())}:
+        if type_bit(word) is None:
+            share, listing = share + 0.02, listing + _TEXT_LIST
+        else:
+            share += _TYPE_SHARES.get(word, 0.12 if word in _COMMON_TYPES else 0.01)
+    if context.text_languages:
+        share, listing = share + 0.02, listing + _LANGUAGE
+    return Estimate(min(share, 1.0), listing)
+
+
+def _color_estimate(term: Term, context: Context) -> Estimate:
+    if term.operator in ("<", "<=", "!=") or term.keyword == "identity":
+        return Estimate(0.5, _FACE_INDEX)
+    try:
+        letters = None if isinstance(term.value, Number) else parse_colors(term)
+    except SearchValueError:  # c=2, or a value the compiler will refuse
+        letters = None
+    share = 0.1 if not letters else 0.2 ** len(letters)
+    return Estimate(share, _FACE_INDEX)
+
+
+def _stat_estimate(term: Term, context: Context) -> Estimate:
+    if isinstance(term.value, Field):  # pow>tou: every face compared
+        return Estimate(0.1, _FACE_SCAN)
+    return Estimate(0.1 if term.operator in (":", "=") else 0.15, _FACE_INDEX)
+
+
+def _is_estimate(term: Term, context: Context) -> Estimate:
+    value = term.value.text.strip().lower() if isinstance(term.value, Text) else ""
+    if value in _RARE_LAYOUTS:
+        share, listing = 0.01, 0.0
+    elif value == "vanilla":
+        share, listing = 0.02, _FACE_SCAN
+    elif value == "reprint":
+        share, listing = 0.5, 1.5
+    else:  # spell, permanent
+        share, listing = 0.6, _FACE_SCAN
+    negated = (term.keyword == "not") != (term.operator == "!=")
+    return Estimate(1 - share if negated else share, listing)
+
+
+_TERM_ESTIMATES: dict[str, Callable[[Term, Context], Estimate]] = {
+    "name": lambda term, context: _text_estimate(term.value),
+    "oracle": lambda term, context: _text_estimate(term.value),
+    "ruling": lambda term, context: _text_estimate(term.value),
+    "type": _type_estimate,
+    "color": _color_estimate,
+    "identity": _color_estimate,
+    "mana": lambda term, context: Estimate(0.05, _FACE_SCAN),
+    "mv": lambda term, context: Estimate(0.2 if term.operator in (":", "=") else 0.5, 0.0),
+    "power": _stat_estimate,
+    "toughness": _stat_estimate,
+    "loyalty": _stat_estimate,
+    "rarity": lambda term, context: Estimate(0.4, _PRINTINGS),
+    "set": lambda term, context: Estimate(0.02, 0.02),
+    "cn": lambda term, context: Estimate(0.3, _PRINTINGS),
+    "keyword": lambda term, context: Estimate(0.05, _FACE_SCAN),
+    "is": _is_estimate,
+    "not": _is_estimate,
+    "year": lambda term, context: Estimate(0.2, _PRINTINGS),
+    "date": lambda term, context: Estimate(0.3, _PRINTINGS),
+    "lang": lambda term, context: Estimate(0.9, _LANGUAGE),
+    "in": lambda term, context: Estimate(0.8, 2 * _PRINTINGS),
+    "has": lambda term, context: Estimate(0.5, 0.0),  # always a test of each card
+}
+
+
+def estimate(node: Query, context: Context) -> Estimate:
+    """What ``node`` is likely to hold for and cost (see :class:`Estimate`)."""
+    if isinstance(node, Name):
+        return Estimate(0.001, 0.0) if node.exact else _text_estimate(Text(node.text))
+    if isinstance(node, Not):
+        inner = estimate(node.item, context)
+        return Estimate(1 - inner.share, inner.listing)
+    if isinstance(node, And | Or) or (isinstance(node, Term) and isinstance(node.value, Choices)):
+        if isinstance(node, Term):
+            assert isinstance(node.value, Choices)
+            items: tuple[Query, ...] = tuple(replace(node, value=choice) for choice in node.value.values)
+            both = node.operator == "!="
+        else:
+            items, both = node.items, isinstance(node, And)
+        parts = [estimate(item, context) for item in items]
+        share = prod(part.share for part in parts) if both else min(sum(part.share for part in parts), 1.0)
+        return Estimate(share, sum(part.listing for part in parts))
+    assert isinstance(node, Term)
+    found = _TERM_ESTIMATES.get(node.keyword)
+    return found(node, context) if found is not None else Estimate(1.0, _FACE_SCAN)
+
+
+def _lookups(items: tuple[Query, ...], context: Context) -> list[Lookup]:
+    """How each item of an AND is written: the most selective one (by :func:`driving_rank`, else
+    by :func:`estimate`) finds the candidate cards; every other one tests each candidate
+    (``"probe"``) or, when listing its cards once costs less than that, is a list."""
+    ranks = [driving_rank(item) for item in items]
     best = max(ranks, default=0)
+    if best > 0:
+        driver = ranks.index(best)
+        return ["drive" if index == driver else "probe" for index in range(len(items))]
+    estimates = [estimate(item, context) for item in items]
+    candidates = min(part.share for part in estimates)
+    driver = next(index for index, part in enumerate(estimates) if part.share == candidates)
+    return [
+        "drive" if index == driver else "probe" if part.listing > candidates else "list"
+        for index, part in enumerate(estimates)
+    ]
+
+
+def _compile_and(node: Query, context: Context) -> Condition:
+    """All items; the most selective one finds the candidate cards, and each other one tests each
+    candidate (``lookup="probe"``) or lists the cards it matches, whichever :func:`_lookups` finds
+    cheaper. Under a probe, everything probes."""
+    assert isinstance(node, And)
     if context.correlated:
         return and_(true(), *(compile_node(item, context) for item in node.items))
-    if best == 0:  # nothing selective: intersect the lists
-        listed = replace(context, lookup="list")
-        return and_(true(), *(compile_node(item, listed) for item in node.items))
-    driver = ranks.index(best)
-    probe = replace(context, lookup="probe")
+    lookups = _lookups(node.items, context)
     return and_(
         true(),
-        *(compile_node(item, context if index == driver else probe) for index, item in enumerate(node.items)),
+        *(
+            compile_node(item, replace(context, lookup=context.lookup if lookup == "drive" else lookup))
+            for item, lookup in zip(node.items, lookups, strict=True)
+        ),
     )
 
 
 def _compile_or(node: Query, context: Context) -> Condition:
+    """Any item. Words and phrases searched in the same document field (``o:counter or
+    o:destroy``, ``dragon or angel``) are one full-text query (:func:`matching_any_cards`), not a
+    list per word."""
     assert isinstance(node, Or)
-    return or_(false(), *(compile_node(item, context) for item in node.items))
+    if context.correlated:
+        return or_(false(), *(compile_node(item, context) for item in node.items))
+    conditions: list[Condition] = []
+    texts: dict[tuple[str, frozenset[str] | None], list[str]] = {}
+    for item in node.items:
+        search = text_search(item, context)
+        if search is None:
+            conditions.append(compile_node(item, context))
+        else:
+            texts.setdefault((search.field, search.languages), []).append(search.folded)
+    for (field, languages), values in texts.items():
+        unique = list(dict.fromkeys(values))
+        conditions.append(
+            matching_any_cards(field, unique, languages, context.dialect, lookup=context.lookup)
+        )
+    return or_(false(), *conditions)
 
 
 def _compile_term(node: Query, context: Context) -> Condition:
@@ -192,10 +367,12 @@ __all__ = [
     "NODE_COMPILERS",
     "TERM_COMPILERS",
     "Context",
+    "Estimate",
     "compile_condition",
     "compile_node",
     "compile_query",
     "driving_rank",
+    "estimate",
     "text_languages",
     "type_values",
 ]

@@ -18,7 +18,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from carddb.db.models import Card, CardSet, Face, Localization, Printing
 from carddb.search.ast import Choices, Field, Number, Regex, Span, Term, Text
-from carddb.search.fulltext import Lookup, cards_among, matching_ids, required_literal
+from carddb.search.fulltext import Lookup, cards_among, narrowing_ids, required_literal, required_prefix
 from carddb.search.results import SearchValueError
 
 Condition = ColumnElement[bool]
@@ -107,7 +107,10 @@ def contains(column: Any, value: str) -> Condition:
 
 
 def regex_match(column: Any, term: Term, pattern: str, context: Context) -> Condition:
-    """Case-insensitive regular expression match (SQLite: Python's re, PostgreSQL: ``~*``)."""
+    """Case-insensitive regular expression match (SQLite: Python's re, PostgreSQL: ``~*``). On
+    SQLite, where each test calls Python, an anchored pattern (``^a.*n$``) is tried only on the
+    texts that start with what it starts with (:func:`required_prefix`), a ``LIKE`` SQLite answers
+    itself."""
     try:
         re.compile("(?i)" + pattern)
     except re.error as exc:
@@ -115,6 +118,10 @@ def regex_match(column: Any, term: Term, pattern: str, context: Context) -> Cond
     result: Condition
     if context.dialect == "sqlite":
         result = column.regexp_match("(?i)" + pattern)
+        prefix = required_prefix(pattern)
+        if prefix is not None:  # one bound pattern: an index with NOCASE could serve it as a range
+            escaped = prefix.replace("/", "//").replace("%", "/%").replace("_", "/_")
+            result = and_(column.like(escaped + "%", escape="/"), result)
     else:
         result = column.regexp_match(pattern, flags="i")
     return result
@@ -144,12 +151,13 @@ def narrowed(
     context: Context,
 ) -> Condition:
     """``condition`` (a regular expression test), tried only on the cards whose search documents
-    contain the text every match of ``pattern`` contains (:func:`required_literal`), found by the
-    full-text index; unchanged when there is no such text or each candidate card is probed anyway."""
+    may contain the text every match of ``pattern`` contains (:func:`required_literal`), found by
+    the full-text index (:func:`narrowing_ids`); unchanged when there is no such text or each
+    candidate card is probed anyway."""
     literal = required_literal(pattern)
     if literal is None or context.correlated:
         return condition
-    return and_(card_id.in_(matching_ids(field, literal, languages, context.dialect)), condition)
+    return and_(card_id.in_(narrowing_ids(field, literal, languages, context.dialect)), condition)
 
 
 def numeric(column: Any) -> Any:
@@ -166,20 +174,27 @@ def cards_with(rows: Select[Any], card_id: Any, context: Context) -> Condition:
     return cards_among(rows.with_only_columns(card_id), context.dialect, context.lookup)
 
 
+# The joins conditions on cards are made of, built once: each use adds its own WHERE.
+FACES = select(Face.id)
+PRINTINGS = select(Printing.id).join(CardSet, CardSet.code == Printing.set_code)
+"""Printings with their sets."""
+TRANSLATIONS = select(Localization.id).join(Face, Localization.face_id == Face.id)
+"""Translations with their faces (whose ``card_id`` is the card's)."""
+
+
 def faces_where(condition: Condition, context: Context) -> Condition:
-    return cards_with(select(Face.id).where(condition), Face.card_id, context)
+    return cards_with(FACES.where(condition), Face.card_id, context)
 
 
 def printings_where(condition: Condition, context: Context) -> Condition:
-    rows = select(Printing.id).join(CardSet, CardSet.code == Printing.set_code).where(condition)
-    return cards_with(rows, Printing.card_id, context)
+    return cards_with(PRINTINGS.where(condition), Printing.card_id, context)
 
 
 def localized_where(condition: Condition, context: Context) -> Condition:
     """Cards with a translation, in a language the query searches, that meets ``condition``."""
     if not context.text_languages:
         return false()
-    query = select(Localization.id).join(Face, Localization.face_id == Face.id).where(condition)
+    query = TRANSLATIONS.where(condition)
     if not context.any_language:
         query = query.where(Localization.language.in_(sorted(context.text_languages)))
     return cards_with(query, Face.card_id, context)
@@ -188,6 +203,9 @@ def localized_where(condition: Condition, context: Context) -> Condition:
 __all__ = [
     "ANY_LANGUAGE",
     "COMPARE",
+    "FACES",
+    "PRINTINGS",
+    "TRANSLATIONS",
     "Condition",
     "Context",
     "cards_with",

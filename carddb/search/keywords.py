@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import Float, Integer, and_, cast, exists, func, not_, or_, select, true
@@ -32,10 +32,11 @@ from carddb import languages
 from carddb.characteristics import DFC_LAYOUTS, SPLIT_LAYOUTS, type_bit
 from carddb.db.models import Card, CardSet, Face, Localization, Printing, PrintingLocalization, Ruling
 from carddb.errors import UnknownLanguageError
-from carddb.search.ast import Field, Number, Regex, Term, Text
+from carddb.search.ast import Field, Name, Number, Query, Regex, Term, Text
 from carddb.search.conditions import (
     ANY_LANGUAGE,
     COMPARE,
+    TRANSLATIONS,
     Condition,
     Context,
     cards_with,
@@ -53,7 +54,7 @@ from carddb.search.conditions import (
     text_of,
     value_text,
 )
-from carddb.search.fulltext import cards_among, matching_cards
+from carddb.search.fulltext import cards_among, matching_any_cards, matching_cards
 from carddb.search.vocabulary import color_letter
 from carddb.text import normalize
 
@@ -92,11 +93,10 @@ def name_condition(text: str, exact: bool, context: Context) -> Condition:
         return true()
     if not exact:
         return matching_cards("name", normalized, None, context.dialect, lookup=context.lookup)
-    translated = select(Localization.id).join(Face, Localization.face_id == Face.id)
     return or_(
         Card.name_norm == normalized,
         faces_where(Face.name_norm == normalized, context),
-        cards_with(translated.where(Localization.name_norm == normalized), Face.card_id, context),
+        cards_with(TRANSLATIONS.where(Localization.name_norm == normalized), Face.card_id, context),
     )
 
 
@@ -148,6 +148,43 @@ def _regex_on_faces(
     )
 
 
+TEXT_FIELDS = {"oracle": "text", "ruling": "rulings"}
+"""The document field a text keyword's words and phrases are found in (``name:`` and bare words:
+``name``, in every language)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TextSearch:
+    """A query node that is a plain substring test of one document field: ``field`` contains
+    ``folded``, in the documents of ``languages`` (None: every language)."""
+
+    field: str
+    languages: frozenset[str] | None
+    folded: str
+
+
+def text_search(node: Query, context: Context) -> TextSearch | None:
+    """``node`` as a :class:`TextSearch` (a name word, ``name:``, ``o:`` or ``rul:`` with a word or
+    phrase), None when it is anything else (an exact name, a regular expression, ``~``, ``!=``)."""
+    if isinstance(node, Name) and not node.exact:
+        field, languages, text = "name", None, node.text
+    elif (
+        isinstance(node, Term)
+        and node.operator == ":"
+        and isinstance(node.value, Text)
+        and (node.keyword == "name" or node.keyword in TEXT_FIELDS)
+    ):
+        field = TEXT_FIELDS.get(node.keyword, "name")
+        languages = None if field == "name" else context.document_languages
+        text = node.value.text
+    else:
+        return None
+    folded = normalize(text)
+    if not folded or (field == "text" and "~" in folded):
+        return None
+    return TextSearch(field, languages, folded)
+
+
 def _text_cards(field: str, term: Term, context: Context) -> Condition:
     """Cards whose ``field`` contains the term's value, in the languages the query searches."""
     return matching_cards(
@@ -164,19 +201,28 @@ def _term_oracle(term: Term, context: Context) -> Condition:
     def positive(term: Term) -> Condition:
         if isinstance(term.value, Regex):
             return _regex_on_faces(Face.oracle_text, Localization.text, "text", term, context)
-        return _text_cards("text", term, context)
+        return _text_cards(TEXT_FIELDS["oracle"], term, context)
 
     return _negatable(term, positive)
 
 
-def _english_type(word: str, context: Context) -> Condition:
-    """Cards whose English type line contains ``word`` (folded): a bit test for a card type or
-    supertype (:data:`carddb.characteristics.TYPE_FLAGS`), else a search of the English documents."""
-    bit = type_bit(word)
-    if bit is not None:
-        flagged: Condition = Card.type_bits.op("&")(bit) != 0
-        return flagged
-    return matching_cards("type_line", word, frozenset({"en"}), context.dialect, lookup=context.lookup)
+def _english_types(words: Iterable[str], context: Context) -> list[Condition]:
+    """Cards whose English type line contains one of ``words`` (folded): a bit test for each card
+    type or supertype (:data:`carddb.characteristics.TYPE_FLAGS`), one search of the English
+    documents for the others."""
+    conditions: list[Condition] = []
+    texts = []
+    for word in words:
+        bit = type_bit(word)
+        if bit is None:
+            texts.append(word)
+        else:
+            conditions.append(Card.type_bits.op("&")(bit) != 0)
+    if texts:
+        conditions.append(
+            matching_any_cards("type_line", texts, _ENGLISH, context.dialect, lookup=context.lookup)
+        )
+    return conditions
 
 
 def _term_type(term: Term, context: Context) -> Condition:
@@ -185,9 +231,7 @@ def _term_type(term: Term, context: Context) -> Condition:
             return _regex_on_faces(Face.type_line, Localization.type_line, "type_line", term, context)
         value = normalize(text_of(term))
         # English type lines: the value itself and the English words it translates (Kreatur → creature)
-        conditions = [
-            _english_type(word, context) for word in sorted({value, *context.type_words.get(value, ())})
-        ]
+        conditions = _english_types(sorted({value, *context.type_words.get(value, ())}), context)
         if context.text_languages:  # and the type lines of the other languages the query searches
             others = None if context.any_language else context.text_languages
             conditions.append(
@@ -211,7 +255,7 @@ def _term_ruling(term: Term, context: Context) -> Condition:
                 context,
             )
             return cards_with(select(Ruling.id).where(condition), Ruling.card_id, context)
-        return _text_cards("rulings", term, context)
+        return _text_cards(TEXT_FIELDS["ruling"], term, context)
 
     return _negatable(term, positive)
 
@@ -256,21 +300,25 @@ def _color_condition(column: Any, term: Term, default: str) -> Condition:
         check_operator(term, (":", "=", "!="))
         multi: Condition = func.length(column) >= 2
         return not_(multi) if term.operator == "!=" else multi
-    has = {letter: column.contains(letter) for letter in WUBRG}
-    superset = and_(true(), *(has[letter] for letter in letters))
-    subset = and_(true(), *(not_(has[letter]) for letter in WUBRG if letter not in letters))
+
+    def superset() -> Condition:
+        return and_(true(), *(column.contains(letter) for letter in letters))
+
+    def subset() -> Condition:
+        return and_(true(), *(not_(column.contains(letter)) for letter in WUBRG if letter not in letters))
+
     operator = default if term.operator == ":" else term.operator
     if operator == "=":
-        return and_(superset, subset)
+        return and_(superset(), subset())
     if operator == "!=":
-        return not_(and_(superset, subset))
+        return not_(and_(superset(), subset()))
     if operator == ">=":
-        return superset
+        return superset()
     if operator == "<=":
-        return subset
+        return subset()
     if operator == ">":
-        return and_(superset, not_(subset))
-    return and_(subset, not_(superset))  # "<"
+        return and_(superset(), not_(subset()))
+    return and_(subset(), not_(superset()))  # "<"
 
 
 def _term_color(term: Term, context: Context) -> Condition:
@@ -524,24 +572,23 @@ def _term_lang(term: Term, context: Context) -> Condition:
     if text_of(term).strip().lower() == ANY_LANGUAGE:
         return true()
     tag = language_tag(term)
-    rows = (
-        select(Localization.id)
-        .join(Face, Localization.face_id == Face.id)
-        .where(Localization.language == tag)
-    )
-    return cards_with(rows, Face.card_id, context)
+    return cards_with(TRANSLATIONS.where(Localization.language == tag), Face.card_id, context)
+
+
+_PRINTED_TRANSLATIONS = (
+    select(Printing.id)
+    .join(PrintingLocalization, PrintingLocalization.printing_id == Printing.id)
+    .join(Localization, Localization.id == PrintingLocalization.localization_id)
+)
+"""Printings with the translations they carry (built once)."""
 
 
 def _term_in(term: Term, context: Context) -> Condition:
     check_operator(term, (":", "=", "!="))
     tag = language_tag(term)
-    rows = (
-        select(Printing.id)
-        .join(PrintingLocalization, PrintingLocalization.printing_id == Printing.id)
-        .join(Localization, Localization.id == PrintingLocalization.localization_id)
-        .where(Localization.language == tag)
+    condition = cards_with(
+        _PRINTED_TRANSLATIONS.where(Localization.language == tag), Printing.card_id, context
     )
-    condition = cards_with(rows, Printing.card_id, context)
     return not_(condition) if term.operator == "!=" else condition
 
 
@@ -580,9 +627,12 @@ __all__ = [
     "RARITIES",
     "RARITY_ALIASES",
     "TERM_COMPILERS",
+    "TEXT_FIELDS",
     "WUBRG",
+    "TextSearch",
     "language_tag",
     "name_condition",
     "parse_colors",
     "parse_mana",
+    "text_search",
 ]
