@@ -148,8 +148,10 @@ def main(argv: list[str] | None = None) -> int:
         return exc.exit_code
     except (click.exceptions.Abort, KeyboardInterrupt) as exc:
         # click turns Ctrl-C into Abort; the import in progress rolled its file back.
-        if isinstance(exc, KeyboardInterrupt) or isinstance(exc.__context__, KeyboardInterrupt):
+        interrupt = exc if isinstance(exc, KeyboardInterrupt) else exc.__context__
+        if isinstance(interrupt, KeyboardInterrupt):
             click.echo("interrupted: the file being imported was rolled back", err=True)
+            _notes(interrupt)
         else:
             click.echo("aborted", err=True)
         return 130
@@ -158,6 +160,7 @@ def main(argv: list[str] | None = None) -> int:
         caret = getattr(exc, "caret", None)  # a query error shows where: the query and a ^ under it
         if isinstance(caret, str) and caret:
             click.echo(caret, err=True)
+        _notes(exc)
         return exc.exit_code
     except Exception as exc:
         if os.environ.get("CARDDB_DEBUG"):
@@ -167,6 +170,12 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 70
     return status if isinstance(status, int) else 0
+
+
+def _notes(error: BaseException) -> None:
+    """What was added to an error on its way (an import says which files were imported before)."""
+    for note in getattr(error, "__notes__", ()):
+        click.echo(f"carddb: {note}", err=True)
 
 
 if __name__ == "__main__":

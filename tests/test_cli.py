@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import pytest
+from samples import card_record, sample_set, write_json
 
 import carddb
 from carddb.cli import main
@@ -81,6 +82,31 @@ def test_import_on_a_terminal_shows_a_progress_bar_on_stderr(
     assert run.code == 0
     assert "AFC.json.xz" in run.err
     assert SUMMARY.match(run.out)
+
+
+def test_each_import_warning_is_printed_once(db_url: str, carddb_cli: Carddb, tmp_path: Path) -> None:
+    document = sample_set("AFC")
+    card_record(document, "Underdark Rift")["foreignData"][0]["language"] = "Klingon"
+    path = write_json(tmp_path / "AFC.json", document)
+
+    run = carddb_cli(db_url, "import", "--quiet", str(path))
+
+    assert run.code == 0
+    assert run.err.count("unknown language 'Klingon'") == 1
+
+
+def test_a_failed_multi_file_import_says_which_files_are_in(
+    db_url: str, carddb_cli: Carddb, tmp_path: Path
+) -> None:
+    good, broken = tmp_path / "AFC.json", tmp_path / "ZZZ.json"
+    write_json(good, sample_set("AFC"))
+    broken.write_text('{"meta": {}, "data": {"code": "ZZZ", "cards": [', encoding="utf-8")
+
+    run = carddb_cli(db_url, "import", "--quiet", str(good), str(broken))
+
+    assert run.code != 0
+    assert "1 of 2 file(s) were imported before this one (AFC.json)" in run.err
+    assert "Traceback" not in run.err
 
 
 def test_import_without_paths_is_a_usage_error(db_url: str, carddb_cli: Carddb) -> None:

@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from platformdirs import user_data_dir
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError
@@ -45,6 +44,9 @@ def default_url() -> str:
     configured = os.environ.get(URL_ENV)
     if configured:
         return configured
+    # platformdirs only here: a command given --db does not pay its 25 ms import
+    from platformdirs import user_data_dir
+
     return f"sqlite:///{Path(user_data_dir('carddb')) / 'carddb.sqlite'}"
 
 

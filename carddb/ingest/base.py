@@ -19,7 +19,7 @@ from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from carddb.db.engine import start_bulk_writes
 from carddb.errors import SourceError
 from carddb.ingest.worker import Worker
-from carddb.search.index import RefreshResult
+from carddb.search.index import RefreshResult, refresh_statistics
 
 __all__ = [
     "FileSummary",
@@ -31,6 +31,11 @@ __all__ = [
     "file_transaction",
     "names",
 ]
+
+
+ANALYZE_MIN_ROWS = 20_000
+"""Rows read from the files of an import before its first ANALYZE (PostgreSQL, see
+:meth:`ImportRun.after_file`)."""
 
 
 class Progress:
@@ -177,6 +182,21 @@ class ImportRun:
     force: bool = False
     _worker: Worker | None = None
     _numbers: dict[Path, int] = field(default_factory=dict)
+    _written: int = 0
+    _analyzed: int = 0
+
+    def after_file(self, summary: FileSummary) -> None:
+        """A file is in. On PostgreSQL, analyse the tables whenever they have grown by as many rows
+        again as they had when last analysed: the planner, left with the statistics of a nearly
+        empty database, turns the lookups of each later file into scans, and a long import
+        grows quadratic. Doubling keeps it to a few ANALYZEs per import."""
+        if self.engine.dialect.name != "postgresql":
+            return
+        self._written += summary.printings + summary.localizations + summary.rulings
+        if self._written >= max(ANALYZE_MIN_ROWS, self._analyzed):
+            refresh_statistics(self.engine, merge=False)
+            self._analyzed += self._written
+            self._written = 0
 
     def number(self, path: Path) -> int:
         """Where ``path`` is among the run's files (from 0), for progress."""

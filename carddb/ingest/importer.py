@@ -67,7 +67,9 @@ def import_paths(
     refreshed = index.RefreshResult()
     try:
         for kind, importer in IMPORTERS.items():
-            summaries.extend(importer(run, [file for file in files if kinds[file] == kind]))
+            for summary in importer(run, [file for file in files if kinds[file] == kind]):
+                summaries.append(summary)
+                run.after_file(summary)
     except BaseException as error:
         run.stop_worker(kill=True)
         error.add_note(_what_is_in(files, summaries))

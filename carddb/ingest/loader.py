@@ -36,7 +36,8 @@ from typing import Any
 from sqlalchemy import Connection, Table, delete, exists, select
 
 from carddb.characteristics import card_mana_value, stat_value, type_bits
-from carddb.db.bulk import BulkWriter, among, chunks
+from carddb.db.bulk import BulkWriter, chunks
+from carddb.db.lists import among
 from carddb.db.models import Card, CardSet, Face, Localization, Printing, PrintingLocalization, Ruling
 from carddb.ingest.records import (
     CardRecord,

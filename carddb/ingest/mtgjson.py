@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import logging
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -52,8 +51,6 @@ from carddb.ingest.values import (
     checked_record,
     checked_text,
 )
-
-log = logging.getLogger(__name__)
 
 FORMAT_VERSION = "1"
 """Part of every set digest: changing how sets become rows (a new field read, a value checked
@@ -125,8 +122,8 @@ class MTGJSONReader:
         return self._warnings.lines()
 
     def warn(self, key: str, message: str) -> None:
-        if key not in self._warnings._first:
-            log.warning("%s: %s", self.path, message)
+        """Note a problem (once per kind: see :class:`Warnings`); the import's summary carries the
+        warnings, so nothing is logged as well (which printed each one twice)."""
         self._warnings(key, message)
 
     def __iter__(self) -> Iterator[SetBatch]:

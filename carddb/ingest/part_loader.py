@@ -28,7 +28,8 @@ from typing import Any
 
 from sqlalchemy import Connection, case, delete, func, select
 
-from carddb.db.bulk import among, chunks
+from carddb.db.bulk import chunks
+from carddb.db.lists import among
 from carddb.ingest.loader import (
     ID_CACHE_LIMIT,
     LINK_COLUMNS,

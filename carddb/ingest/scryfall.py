@@ -51,7 +51,6 @@ naming the object's index (``data[17]``, ``[17]``). Either rolls the whole file 
 from __future__ import annotations
 
 import datetime as dt
-import logging
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -81,8 +80,6 @@ __all__ = [
     "bulk_file_date",
     "read_scryfall",
 ]
-
-log = logging.getLogger(__name__)
 
 SKIPPED_LAYOUTS = frozenset({"token", "double_faced_token", "emblem", "art_series"})
 """Layouts MTGJSON does not list among a set's cards: counted and left out."""
@@ -149,8 +146,7 @@ class ScryfallReader:
     def warn(self, key: str, message: str) -> None:
         if key not in self._warned:
             self._warned.add(key)
-            self.warnings.append(f"{self.path.name}: {message}")
-            log.warning("%s: %s", self.path, message)
+            self.warnings.append(f"{self.path.name}: {message}")  # the summary carries it
 
     # -- the stream --------------------------------------------------------------------------------
     def __iter__(self) -> Iterator[PrintingsBatch | tuple[CardRulings, ...]]:

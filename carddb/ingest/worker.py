@@ -112,8 +112,8 @@ def serve() -> None:
             if kind == _MTGJSON:
                 _send_sets(put, *arguments)
             elif kind == _DOCUMENTS:
-                url, groups = arguments
-                _send_documents(put, _engine(engines, url), groups)
+                url, groups, compare = arguments
+                _send_documents(put, _engine(engines, url), groups, compare)
             elif kind == _TYPE_WORDS:
                 with _engine(engines, arguments).connect() as connection:
                     put(_ITEM, type_word_rows(connection))
@@ -147,10 +147,10 @@ def _send_sets(put: Any, paths: Sequence[Path], stored: Mapping[str, str]) -> No
                 put(_ITEM, (item, taken()))
 
 
-def _send_documents(put: Any, engine: Any, groups: Sequence[Sequence[int]]) -> None:
+def _send_documents(put: Any, engine: Any, groups: Sequence[Sequence[int]], compare: bool) -> None:
     with engine.connect() as connection:
         for group in groups:
-            put(_ITEM, document_changes(connection, group))
+            put(_ITEM, document_changes(connection, group, compare))
 
 
 # -- the parent's side ------------------------------------------------------------------------------
@@ -215,8 +215,10 @@ class Worker:
         for _kind, (item, amount) in self._replies_until_done(paths[0] if paths else "import"):
             yield item, amount
 
-    def document_changes(self, url: str, groups: Sequence[Sequence[int]]) -> Iterator[DocumentChanges]:
-        self._requests.send((_DOCUMENTS, (url, [list(group) for group in groups])))
+    def document_changes(
+        self, url: str, groups: Sequence[Sequence[int]], compare: bool = True
+    ) -> Iterator[DocumentChanges]:
+        self._requests.send((_DOCUMENTS, (url, [list(group) for group in groups], compare)))
         for _kind, changes in self._replies_until_done("search index"):
             yield changes
 
@@ -258,8 +260,10 @@ class WorkerSource:
         self.worker = worker
         self.url = url
 
-    def document_changes(self, card_ids: Sequence[Sequence[int]]) -> Iterator[DocumentChanges]:
-        return self.worker.document_changes(self.url, card_ids)
+    def document_changes(
+        self, card_ids: Sequence[Sequence[int]], compare: bool = True
+    ) -> Iterator[DocumentChanges]:
+        return self.worker.document_changes(self.url, card_ids, compare)
 
     def type_words(self) -> list[tuple[str, str, str]]:
         return self.worker.type_words(self.url)

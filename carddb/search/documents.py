@@ -21,7 +21,7 @@ Why a table of its own rather than matching the source columns:
 
 Reading and writing are apart: :func:`document_changes` reads the cards and the stored digests
 and says what to write (it may run in another process, on its own connection);
-:func:`write_document_changes` writes it in the caller's transaction.
+:func:`carddb.search.index.write_document_changes` writes it in the caller's transaction.
 """
 
 from __future__ import annotations
@@ -33,9 +33,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Table, case, delete, select
+from sqlalchemy import Connection, Table, case, select
 
-from carddb.db.bulk import BulkWriter, among
+from carddb.db.lists import among
 from carddb.db.models import Card, Face, Localization, Ruling, SearchDocument
 from carddb.text import normalize
 
@@ -51,8 +51,6 @@ __all__ = [
     "cjk_runs",
     "document_changes",
     "document_id",
-    "refresh_documents",
-    "write_document_changes",
 ]
 
 FIELDS = ("name", "type_line", "text", "rulings")
@@ -253,16 +251,30 @@ _CONTENT = tuple(name for name in COLUMNS if name not in ("id", "card_id", "dige
 @dataclass(frozen=True, slots=True)
 class DocumentChanges:
     """What rebuilding some cards' documents changes: the ids of stored documents to remove (gone,
-    or changed) and the rows to insert (new, or changed), in :data:`COLUMNS` order."""
+    or changed) and the rows to insert (new, or changed), in :data:`COLUMNS` order; or, with
+    ``replace``, every document of ``cards`` is to be removed and ``fresh`` holds them all."""
 
     stale: tuple[int, ...]
     fresh: tuple[tuple[Any, ...], ...]
+    replace: bool = False
+    cards: tuple[int, ...] = ()
 
 
-def document_changes(connection: Connection, card_ids: Sequence[int]) -> DocumentChanges:
+def document_changes(
+    connection: Connection, card_ids: Sequence[int], compare: bool = True
+) -> DocumentChanges:
     """The changes that bring the documents of ``card_ids`` up to date with the stored cards,
-    compared by digest. Only reads: it may run on another connection than the writer's."""
+    compared by digest (``compare=False``: all of them, replacing the stored ones, without reading
+    those: for a rebuild that writes the full-text indexes again anyway, where the writer may hold
+    the documents table locked). Only reads: it may run on another connection than the writer's."""
     rows = {row["id"]: row for row in build_documents(connection, card_ids)}
+    if not compare:
+        return DocumentChanges(
+            (),
+            tuple(tuple(row[name] for name in COLUMNS) for row in rows.values()),
+            replace=True,
+            cards=tuple(card_ids),
+        )
     stored: dict[int, str | None] = {}
     for chunk in _chunks(card_ids):
         stored.update(
@@ -279,23 +291,3 @@ def document_changes(connection: Connection, card_ids: Sequence[int]) -> Documen
         if doc_id not in stored or stored[doc_id] != row["digest"] or stored[doc_id] is None
     )
     return DocumentChanges(stale, fresh)
-
-
-def write_document_changes(
-    connection: Connection, changes: DocumentChanges, writer: BulkWriter | None = None
-) -> int:
-    """Apply ``changes`` in the caller's transaction; return the number of documents written."""
-    for chunk in _chunks(list(changes.stale)):
-        connection.execute(delete(documents_t).where(among(documents_t.c.id, chunk)))
-    (writer or BulkWriter(connection)).insert_new(documents_t, COLUMNS, changes.fresh, None)
-    return len(changes.fresh)
-
-
-def refresh_documents(connection: Connection, card_ids: Iterable[int] | None = None) -> int:
-    """Rebuild the documents of ``card_ids`` (None: of every card) in the caller's transaction;
-    return the number of documents written."""
-    ids = sorted(set(card_ids)) if card_ids is not None else list(connection.scalars(select(Card.id)))
-    written = 0
-    for chunk in _chunks(ids):
-        written += write_document_changes(connection, document_changes(connection, chunk))
-    return written

@@ -27,14 +27,15 @@ from typing import Any, Protocol
 from sqlalchemy import Connection, Engine, Table, delete, exists, insert, select
 from sqlalchemy.dialects import postgresql, sqlite
 
-from carddb.db.bulk import BulkWriter
-from carddb.db.models import Base, Face, Localization, SearchPending, TypeWord
+from carddb.db.bulk import BulkWriter, chunks
+from carddb.db.lists import among
+from carddb.db.models import Base, Face, Localization, SearchDocument, SearchPending, TypeWord
 from carddb.search.documents import (
+    COLUMNS,
     FULLTEXT_TABLES,
     INSERT_TRIGGER,
     DocumentChanges,
     document_changes,
-    write_document_changes,
 )
 from carddb.search.vocabulary import derive_type_words
 
@@ -49,6 +50,7 @@ __all__ = [
     "refresh",
     "refresh_statistics",
     "type_word_rows",
+    "write_document_changes",
 ]
 
 CARDS_PER_STEP = 500
@@ -61,6 +63,7 @@ DEFAULT_AUTOMERGE = 4
 """FTS5's own default ``automerge``, set again after a bulk fill."""
 
 type_words_t: Table = TypeWord.__table__  # type: ignore[assignment]
+documents_t: Table = SearchDocument.__table__  # type: ignore[assignment]
 pending_t: Table = SearchPending.__table__  # type: ignore[assignment]
 
 TypeWordRow = tuple[str, str, str]
@@ -70,8 +73,11 @@ TypeWordRow = tuple[str, str, str]
 class IndexSource(Protocol):
     """What rebuilding the index reads: document changes for cards, and the type words."""
 
-    def document_changes(self, card_ids: Sequence[Sequence[int]]) -> Iterator[DocumentChanges]:
-        """The changes for each group of ``card_ids``, in order."""
+    def document_changes(
+        self, card_ids: Sequence[Sequence[int]], compare: bool = True
+    ) -> Iterator[DocumentChanges]:
+        """The changes for each group of ``card_ids``, in order (``compare``: see
+        :func:`~carddb.search.documents.document_changes`)."""
         ...
 
     def type_words(self) -> list[TypeWordRow]: ...
@@ -83,9 +89,11 @@ class LocalSource:
     def __init__(self, connection: Connection) -> None:
         self.connection = connection
 
-    def document_changes(self, card_ids: Sequence[Sequence[int]]) -> Iterator[DocumentChanges]:
+    def document_changes(
+        self, card_ids: Sequence[Sequence[int]], compare: bool = True
+    ) -> Iterator[DocumentChanges]:
         for group in card_ids:
-            yield document_changes(self.connection, group)
+            yield document_changes(self.connection, group, compare)
 
     def type_words(self) -> list[TypeWordRow]:
         return type_word_rows(self.connection)
@@ -99,6 +107,20 @@ class RefreshResult:
     documents: int = 0
     type_words: int = 0
     seconds: float = 0.0
+
+
+def write_document_changes(
+    connection: Connection, changes: DocumentChanges, writer: BulkWriter | None = None
+) -> int:
+    """Apply ``changes`` (:func:`~carddb.search.documents.document_changes`) in the caller's
+    transaction; return the number of documents written."""
+    if changes.replace:
+        for chunk in chunks(list(changes.cards)):
+            connection.execute(delete(documents_t).where(among(documents_t.c.card_id, chunk)))
+    for chunk in chunks(list(changes.stale)):
+        connection.execute(delete(documents_t).where(among(documents_t.c.id, chunk)))
+    (writer or BulkWriter(connection)).insert_new(documents_t, COLUMNS, changes.fresh, None)
+    return len(changes.fresh)
 
 
 def mark_pending(connection: Connection, card_ids: Iterable[int]) -> None:
@@ -150,9 +172,14 @@ def refresh(
     writer = BulkWriter(connection)
     groups = [ids[start : start + CARDS_PER_STEP] for start in range(0, len(ids), CARDS_PER_STEP)]
     written = 0
-    bulk_class = _BulkFulltext if connection.dialect.name == "sqlite" else _BulkGin
-    with bulk_class(connection) if len(ids) >= BULK_MIN_CARDS else nullcontext() as fulltext:
-        for number, changes in enumerate(source.document_changes(groups)):
+    bulk = len(ids) >= BULK_MIN_CARDS
+    postgresql = connection.dialect.name == "postgresql"
+    bulk_class = _BulkGin if postgresql else _BulkFulltext
+    # A bulk rebuild on PostgreSQL holds the documents table locked (its indexes are dropped): the
+    # documents are written again whole, without reading the stored ones (see _BulkGin).
+    compare = not (bulk and postgresql)
+    with bulk_class(connection) if bulk else nullcontext() as fulltext:
+        for number, changes in enumerate(source.document_changes(groups, compare)):
             written += write_document_changes(connection, changes, writer)
             if fulltext is not None:
                 fulltext.add([row[0] for row in changes.fresh])
@@ -267,13 +294,15 @@ _MERGE_GIN_PENDING = (
 )
 
 
-def refresh_statistics(engine: Engine) -> None:
+def refresh_statistics(engine: Engine, merge: bool = True) -> None:
     """Let the query planner see what a bulk import changed (PostgreSQL plans lookups badly until
-    autovacuum gets round to it; SQLite's ``PRAGMA optimize`` analyses only what needs it)."""
+    autovacuum gets round to it; SQLite's ``PRAGMA optimize`` analyses only what needs it).
+    ``merge``: also merge PostgreSQL's GIN pending lists (after the search index is rebuilt)."""
     with engine.begin() as connection:
         if engine.dialect.name == "postgresql":
             quote = engine.dialect.identifier_preparer.quote
             connection.exec_driver_sql("ANALYZE " + ", ".join(quote(name) for name in Base.metadata.tables))
-            connection.exec_driver_sql(_MERGE_GIN_PENDING)
+            if merge:
+                connection.exec_driver_sql(_MERGE_GIN_PENDING)
         else:
             connection.exec_driver_sql("PRAGMA optimize")

@@ -13,6 +13,7 @@ Create Date: 2026-12-01 08:30:00
 * ``type_norm``/``text_norm`` on faces, localizations and rulings: their text folded for search,
   made at import, once per distinct text, so that rebuilding search documents folds nothing
   (rows stored before have none, and the document builder folds those itself);
+* PostgreSQL: no trigram index on ``search_documents.self_text`` any more (see ``upgrade``);
 * ``search_pending``: the cards whose search documents must be rebuilt. Each file's transaction
   records the cards it touched; the import rebuilds their documents once, after its last file, and
   empties the table in the same transaction. A table rather than memory, so that an import
@@ -56,9 +57,28 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("card_id", name=op.f("pk_search_pending")),
     )
     op.execute("INSERT INTO search_pending (card_id) SELECT id FROM cards")
+    if op.get_bind().dialect.name == "postgresql":
+        # ``o:"~ deals"`` narrows through the index on ``text`` (carddb.search.fulltext): the
+        # trigram index on ``self_text`` doubled the index's build time for a rare kind of query.
+        op.execute("DROP INDEX IF EXISTS fts_search_documents_self_text")
 
 
 def downgrade() -> None:
+    if op.get_bind().dialect.name == "postgresql":
+        schema = (
+            op.get_bind()
+            .execute(
+                sa.text(
+                    "SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace "
+                    "WHERE e.extname = 'pg_trgm'"
+                )
+            )
+            .scalar()
+        )
+        opclass = f'"{schema}".gin_trgm_ops'
+        op.execute(
+            f"CREATE INDEX fts_search_documents_self_text ON search_documents USING gin (self_text {opclass})"
+        )
     op.drop_table("search_pending")
     for table, columns in _FOLDED.items():
         with op.batch_alter_table(table, schema=None, recreate="never") as batch_op:
