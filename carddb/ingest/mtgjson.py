@@ -102,7 +102,7 @@ class RawSet:
 
 
 class MTGJSONReader:
-    """Reads one MTGJSON file as a stream of :class:`SetBatch`.
+    """Reads one MTGJSON file: :meth:`raw_sets` walks its sets, :meth:`batch` makes a set's records.
 
     ``warnings`` collects what was kept or skipped with a note (unknown languages, cards with no
     oracle id, values of the wrong type), once per kind of problem (:class:`Warnings`).
@@ -126,14 +126,7 @@ class MTGJSONReader:
         warnings, so nothing is logged as well (which printed each one twice)."""
         self._warnings(key, message)
 
-    def __iter__(self) -> Iterator[SetBatch]:
-        for raw in self.raw_sets():
-            yield self.batch(raw)
-
     # -- the stream ---------------------------------------------------------------------------
-    def read_meta(self) -> None:
-        """Kept for callers that read ``meta`` first: :meth:`raw_sets` reads it on its way."""
-
     def raw_sets(self) -> Iterator[RawSet]:
         """The sets under ``data``, each cut down to what records are made of (boosters, sealed
         products and tokens are skipped unparsed), in file order."""
@@ -455,10 +448,3 @@ def _sequence(value: object) -> list[Any]:
 def _colors(value: list[str] | None) -> str:
     present = set(value or ())
     return "".join(c for c in _COLOR_ORDER if c in present)
-
-
-def read_mtgjson(path: Path, on_progress: Callable[[int], None] | None = None) -> MTGJSONReader:
-    """Open an MTGJSON file for streaming: iterate the result for its sets."""
-    if not path.is_file():
-        raise SourceError(path, "not a file")
-    return MTGJSONReader(path, on_progress)

@@ -162,16 +162,3 @@ def locate_json_error(reader: TrackingReader, message: str | bytes) -> Position:
     if found < 0:
         return reader.position_of(len(reader.chunk))
     return reader.position_of(found + max(before - 1, 0))
-
-
-def json_syntax_error(path: Path, reader: TrackingReader, exc: Exception) -> MalformedJSONError:
-    """An ijson (yajl) syntax error raised while ``reader`` fed it, as a :class:`MalformedJSONError`
-    naming the file, line and column."""
-    raw = exc.args[0] if exc.args else ""
-    message = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
-    position = locate_json_error(reader, raw if isinstance(raw, bytes) else message)
-    reason = message.strip().splitlines()[0] if message.strip() else "malformed JSON"
-    reason = reason.removeprefix("parse error: ")
-    if "premature EOF" in message or "Incomplete" in message:
-        reason = "truncated JSON (unexpected end of file)"
-    return MalformedJSONError(path, reason, str(position))
