@@ -63,13 +63,7 @@ class BulkWriter:
             self.conn.execute(upsert, list(rows))
             return
         columns = tuple(rows[0])
-        cache_key = (f"upsert:{table.name}", columns, tuple(keys))
-        compiled = self._compiled.get(cache_key)
-        if compiled is None:
-            compiled = upsert.compile(dialect=self.conn.dialect, column_keys=list(columns))
-            if not compiled.positional or tuple(compiled.positiontup or ())[: len(columns)] != columns:
-                raise RuntimeError(f"unexpected parameter order for {table.name}: {compiled.positiontup}")
-            self._compiled[cache_key] = compiled
+        compiled = self._compiled_once((f"upsert:{table.name}", columns, tuple(keys)), upsert, columns)
         convert = [_driver_value(table.c[name].type) for name in columns]
         self.conn.exec_driver_sql(
             compiled.string,
@@ -90,17 +84,26 @@ class BulkWriter:
         if self.postgresql:
             self._copy_new(table, columns, rows, keys)
             return
-        cache_key = (table.name, columns, tuple(keys) if keys else None)
-        compiled = self._compiled.get(cache_key)
-        if compiled is None:
-            stmt = self.dialect.insert(table)
-            if keys:
-                stmt = stmt.on_conflict_do_nothing(index_elements=list(keys))
-            compiled = stmt.compile(dialect=self.conn.dialect, column_keys=list(columns))
-            if not compiled.positional or tuple(compiled.positiontup or ()) != columns:
-                raise RuntimeError(f"unexpected parameter order for {table.name}: {compiled.positiontup}")
-            self._compiled[cache_key] = compiled
+        stmt = self.dialect.insert(table)
+        if keys:
+            stmt = stmt.on_conflict_do_nothing(index_elements=list(keys))
+        compiled = self._compiled_once((table.name, columns, tuple(keys) if keys else None), stmt, columns)
         self.conn.exec_driver_sql(compiled.string, list(rows))
+
+    def _compiled_once(
+        self,
+        key: tuple[str, tuple[str, ...], tuple[str, ...] | None],
+        statement: Any,
+        columns: tuple[str, ...],
+    ) -> Compiled:
+        """``statement`` compiled for ``columns`` (positional parameters in that order), once per key."""
+        compiled = self._compiled.get(key)
+        if compiled is None:
+            compiled = statement.compile(dialect=self.conn.dialect, column_keys=list(columns))
+            if not compiled.positional or tuple(compiled.positiontup or ())[: len(columns)] != columns:
+                raise RuntimeError(f"unexpected parameter order for {key[0]}: {compiled.positiontup}")
+            self._compiled[key] = compiled
+        return compiled
 
     def _copy_new(
         self,
