@@ -233,3 +233,65 @@ def set_facts(session: Session, code: str | None = None) -> list[SetFacts]:
         released_at: dt.date | None = released
         result.append(SetFacts(set_code, name, released_at, set_type, int(count or 0)))
     return result
+
+
+def card_ids_by_oracle(session: Session, oracle_ids: Sequence[str]) -> dict[str, int]:
+    """The row id of each card, by its oracle id."""
+    if not oracle_ids:
+        return {}
+    rows = session.execute(select(Card.oracle_id, Card.id).where(Card.oracle_id.in_(list(set(oracle_ids)))))
+    return {oracle_id: card_id for oracle_id, card_id in rows}
+
+
+def _like_prefix(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return escaped + "%"
+
+
+def autocomplete(session: Session, normalized: str, limit: int = 20) -> list[str]:
+    """Up to ``limit`` English card names for what a user has typed (``normalized`` with
+    :func:`carddb.text.normalize`): names starting with it first, then names with a word starting
+    with it, each in name order."""
+    if not normalized:
+        return []
+    starting = session.scalars(
+        select(Card.name)
+        .where(Card.name_norm.like(_like_prefix(normalized), escape="\\"))
+        .order_by(Card.name_norm)
+        .limit(limit)
+    ).all()
+    names = list(starting)
+    if len(names) < limit:
+        inner = session.scalars(
+            select(Card.name)
+            .where(Card.name_norm.like("% " + _like_prefix(normalized), escape="\\"))
+            .order_by(Card.name_norm)
+            .limit(limit)
+        ).all()
+        names.extend(name for name in inner if name not in names)
+    return names[:limit]
+
+
+def printing_by_scryfall_id(session: Session, scryfall_id: str) -> int | None:
+    """The printing with that (English) Scryfall id."""
+    return session.scalar(select(Printing.id).where(Printing.scryfall_id == scryfall_id).limit(1))
+
+
+def printing_by_multiverse_id(session: Session, multiverse_id: int) -> PrintingKey | None:
+    """The printing, in its language, with that multiverse id (Gatherer gives each language of a
+    printing its own)."""
+    found = session.execute(
+        select(PrintingLocalization.printing_id, Localization.language)
+        .join(Localization, Localization.id == PrintingLocalization.localization_id)
+        .where(PrintingLocalization.multiverse_id == multiverse_id)
+        .order_by(Localization.language != "en", Localization.language)
+        .limit(1)
+    ).first()
+    if found is not None:
+        return PrintingKey(found[0], found[1])
+    printing_id = session.scalar(select(Printing.id).where(Printing.multiverse_id == multiverse_id).limit(1))
+    return PrintingKey(printing_id, "en") if printing_id is not None else None
+
+
+def card_id_of_printing(session: Session, printing_id: int) -> int | None:
+    return session.scalar(select(Printing.card_id).where(Printing.id == printing_id))
