@@ -39,12 +39,22 @@ from carddb.scryfall_json import (
 from carddb.search import ast
 from carddb.search.errors import QuerySyntaxError
 from carddb.search.parse import parse_query
+from carddb.search.results import SearchResult
 from carddb.serve import facts
 from carddb.serve.backend import Backend
 from carddb.serve.errors import ApiError, bad_request, not_found
 from carddb.text import normalize
 
-__all__ = ["MAX_QUERY", "ROUTES", "int_param", "text_param"]
+__all__ = [
+    "MAX_QUERY",
+    "ROUTES",
+    "SEARCH_FAILURES",
+    "int_param",
+    "query_failure",
+    "query_language",
+    "safe_search",
+    "text_param",
+]
 
 log = logging.getLogger("carddb.serve")
 
@@ -174,17 +184,7 @@ async def search(request: Request) -> Response:
         if page > MAX_PAGE:
             total = db.search(q, limit=1, order=order).total
             raise _past_the_end(page, total, page_size)
-        try:
-            result = db.search(q, lang=language, limit=page_size, page=page, order=order)
-        except QuerySyntaxError as exc:
-            raise _syntax_error(exc) from None
-        except (ValueError, ArithmeticError, RecursionError, DatabaseError) as exc:
-            # the search failed on this query without saying why in its own terms: the query's
-            # fault all the same (a value, a size the database refuses), and a 400, not a 500
-            if isinstance(exc, OperationalError) and not _query_fault(exc):
-                raise
-            log.warning("search %r failed: %s: %s", q, type(exc).__name__, exc)
-            raise bad_request(f"carddb cannot run this query: {_reason(exc)}") from None
+        result = safe_search(db, q, lang=language, limit=page_size, page=page, order=order)
         if result.total == 0:
             raise not_found("Your query didn’t match any cards. Adjust your search terms.")
         if not result.cards:
@@ -206,6 +206,34 @@ async def search(request: Request) -> Response:
 
 
 _QUERY_FAULTS = ("too large", "too many", "stack depth", "too complex", "too deep")
+
+
+def safe_search(
+    db: Database, q: str, *, lang: str, limit: int, page: int, order: str = "name"
+) -> SearchResult:
+    """``db.search``, every failure a 400 error: a malformed query with its caret, and a query the
+    search failed on without saying why in its own terms (a value, a size the database refuses),
+    which is the query's fault all the same; a busy or unavailable database is left to the backend
+    (503)."""
+    try:
+        return db.search(q, lang=lang, limit=limit, page=page, order=order)
+    except QuerySyntaxError as exc:
+        raise _syntax_error(exc) from None
+    except SEARCH_FAILURES as exc:
+        raise query_failure(q, exc) from None
+
+
+SEARCH_FAILURES = (ValueError, ArithmeticError, RecursionError, DatabaseError)
+"""What a search may fail with on a query, besides its own :class:`QuerySyntaxError`."""
+
+
+def query_failure(q: str, exc: Exception) -> ApiError:
+    """The 400 for a search that failed on ``q`` with one of :data:`SEARCH_FAILURES`; ``exc`` is
+    raised again when it is a database's own trouble (busy, gone: the backend answers 503)."""
+    if isinstance(exc, OperationalError) and not _query_fault(exc):
+        raise exc
+    log.warning("search %r failed: %s: %s", q, type(exc).__name__, exc)
+    return bad_request(f"carddb cannot run this query: {_reason(exc)}")
 
 
 def _query_fault(exc: OperationalError) -> bool:

@@ -94,11 +94,13 @@ def create_app(
     threads: int = 8,
     pending_check_interval: float = 1.0,
     page_size: int = PAGE_SIZE,
+    web_page_size: int = web.PAGE_SIZE,
 ) -> Starlette:
     """The application serving the database at ``url`` (``None``: ``$CARDDB_URL`` or the default
     file), opened read-only when the first request needs it. ``timeout`` bounds each request's
     database work, in seconds; ``threads`` how many requests read the database at once;
-    ``page_size`` how many cards a page of search results holds (Scryfall's 175)."""
+    ``page_size`` how many cards a page of API search results holds (Scryfall's 175),
+    ``web_page_size`` a page of the search page."""
     backend = Backend(url, timeout=timeout, threads=threads, pending_check_interval=pending_check_interval)
 
     @asynccontextmanager
@@ -114,4 +116,5 @@ def create_app(
     )
     app.state.backend = backend
     app.state.page_size = page_size
+    app.state.web_page_size = web_page_size
     return app

@@ -295,3 +295,15 @@ def printing_by_multiverse_id(session: Session, multiverse_id: int) -> PrintingK
 
 def card_id_of_printing(session: Session, printing_id: int) -> int | None:
     return session.scalar(select(Printing.card_id).where(Printing.id == printing_id))
+
+
+def printing_ids_of_card(session: Session, card_id: int) -> list[int]:
+    """The card's printings, oldest set first."""
+    return list(
+        session.scalars(
+            select(Printing.id)
+            .join(CardSet, CardSet.code == Printing.set_code)
+            .where(Printing.card_id == card_id)
+            .order_by(CardSet.release_date, Printing.set_code, Printing.id)
+        )
+    )
