@@ -135,9 +135,24 @@ def test_named_exact_finds_a_card_by_any_of_its_names(client: TestClient) -> Non
         assert (card["name"], card["lang"], card["id"]) == ("Underdark Rift", "en", UNDERDARK_RIFT_ID)
 
 
-def test_named_fuzzy_resolves_a_typo(client: TestClient) -> None:
-    card = client.get("/cards/named", params={"fuzzy": "Undrdark Rift"}).json()
-    assert card["name"] == "Underdark Rift"
+@pytest.mark.parametrize(
+    ("typed", "name"),
+    [
+        ("Undrdark Rift", "Underdark Rift"),  # a typo
+        ("Unterreich Spalte", "Underdark Rift"),  # another language, punctuation left out
+        ("faille de l outreterre", "Underdark Rift"),
+        ("goldspan", "Goldspan Dragon"),  # the start of a name
+        ("Goldspan Dragn", "Goldspan Dragon"),
+    ],
+)
+def test_named_fuzzy_resolves_what_one_card_clearly_fits(client: TestClient, typed: str, name: str) -> None:
+    assert client.get("/cards/named", params={"fuzzy": typed}).json()["name"] == name
+
+
+def test_named_fuzzy_says_when_several_cards_fit(client: TestClient) -> None:
+    body = _error(client.get("/cards/named", params={"fuzzy": "Growth"}), 404, "not_found")
+    assert body["type"] == "ambiguous"
+    assert "Abundant Growth" in body["details"] and "Rampant Growth" in body["details"]
 
 
 def test_named_with_a_set_gives_the_printing_in_that_set(client: TestClient) -> None:

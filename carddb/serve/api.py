@@ -20,13 +20,15 @@ from typing import Any
 from urllib.parse import urlencode
 
 from sqlalchemy.exc import DatabaseError, OperationalError
+from sqlalchemy.orm import Session
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from carddb import languages
 from carddb.database import Database
-from carddb.errors import AmbiguousCardError, CardNotFoundError, UnknownLanguageError
+from carddb.db import lookup
+from carddb.errors import UnknownLanguageError
 from carddb.scryfall_json import (
     card_object,
     catalog_object,
@@ -265,27 +267,56 @@ def _one_card(request: Request, db: Database, key: facts.PrintingKey | None) -> 
     return card_object(found[0], _base(request))
 
 
-def _card_id_of_name(db: Database, name: str, *, fuzzy: bool) -> int:
-    try:
-        view = db.card(name)
-    except AmbiguousCardError as exc:
-        raise not_found(
-            f"Too many cards match ambiguous name “{name}”: {'; '.join(exc.candidates)}. Add more words.",
-            type="ambiguous",
-        ) from None
-    except CardNotFoundError as exc:
-        if fuzzy and len(exc.suggestions) == 1:
-            return _card_id_of_name(db, exc.suggestions[0], fuzzy=False)
-        if fuzzy and exc.suggestions:
-            candidates = "; ".join(exc.suggestions)
-            raise not_found(
-                f"Too many cards match ambiguous name “{name}”: {candidates}. Add more words.",
-                type="ambiguous",
-            ) from None
-        raise not_found(f"No cards found matching “{name}”") from None
+def _card_id_of_name(request: Request, db: Database, name: str, *, fuzzy: bool) -> int:
+    """The card a name stands for, in any language: the one with exactly that name (folded); for a
+    fuzzy lookup, else the one card whose names start with it (or hold it), else the one card
+    closer to it than any other by edit distance (spaces and punctuation ignored). 404 otherwise
+    (``type: ambiguous`` when several fit). A stand-in until the database's own fuzzy lookup."""
+    normalized = normalize(name)
     with db.session() as session:
-        ids = facts.card_ids_by_oracle(session, [view.oracle_id])
-    return ids[view.oracle_id]
+        found = lookup.find_card_ids(session, normalized)
+        if found:
+            return _one_card_of(session, name, found)
+    if not fuzzy:
+        raise not_found(f"No cards found matching “{name}”")
+    index: facts.NameIndex = backend(request).memo(db, "names", _name_index)
+    key = facts.NameIndex.key(normalized)
+    starting = index.starting_with(key) if len(key) >= 3 else set()
+    if len(starting) == 1:
+        return starting.pop()
+    containing = index.containing(key) if len(key) >= 4 and not starting else starting
+    if len(containing) == 1:
+        return containing.pop()
+    closest = index.closest(key)
+    if len(closest) == 1 or (len(closest) > 1 and closest[0][2] < closest[1][2]):
+        return closest[0][0]
+    if closest:
+        raise _ambiguous(name, [found_name for _, found_name, _ in closest[:5]])
+    if containing:
+        with db.session() as session:
+            raise _ambiguous(name, facts.card_names(session, sorted(containing))[:5])
+    raise not_found(f"No cards found matching “{name}”")
+
+
+def _name_index(db: Database) -> facts.NameIndex:
+    with db.session() as session:
+        return facts.name_index(session)
+
+
+def _one_card_of(session: Session, name: str, found: dict[int, set[str]]) -> int:
+    if len(found) == 1:
+        return next(iter(found))
+    english = [card_id for card_id, langs in found.items() if "en" in langs]
+    if len(english) == 1:
+        return english[0]
+    raise _ambiguous(name, facts.card_names(session, sorted(found)))
+
+
+def _ambiguous(name: str, candidates: list[str]) -> ApiError:
+    return not_found(
+        f"Too many cards match ambiguous name “{name}”: {'; '.join(candidates)}. Add more words.",
+        type="ambiguous",
+    )
 
 
 async def named(request: Request) -> Response:
@@ -300,7 +331,7 @@ async def named(request: Request) -> Response:
         raise bad_request("the name to look up is empty")
 
     def run(db: Database) -> dict[str, Any]:
-        card_id = _card_id_of_name(db, name, fuzzy=fuzzy is not None)
+        card_id = _card_id_of_name(request, db, name, fuzzy=fuzzy is not None)
         with db.session() as session:
             chosen = facts.chosen_printings(session, [card_id], "en", set_code or None)
         if card_id not in chosen:
