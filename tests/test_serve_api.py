@@ -125,6 +125,19 @@ def test_search_parameters_it_cannot_honour_are_refused(
     assert words in _error(client.get("/cards/search", params=params), 400, "bad_request")["details"]
 
 
+def test_answers_are_json_only_and_pretty_on_request(client: TestClient) -> None:
+    assert (
+        "JSON only"
+        in _error(client.get("/cards/search", params={"q": "c:r", "format": "csv"}), 400, "bad_request")[
+            "details"
+        ]
+    )
+    _error(client.get("/cards/afc/62", params={"format": "image"}), 400, "bad_request")
+    pretty = client.get("/cards/afc/62", params={"pretty": "true"})
+    assert pretty.text.startswith('{\n  "object": "card",')
+    assert client.get("/cards/afc/62", params={"format": "json"}).json()["id"] == UNDERDARK_RIFT_ID
+
+
 def test_scryfall_order_names_are_accepted(client: TestClient) -> None:
     found = client.get("/cards/search", params={"q": "c:r", "order": "cmc"}).json()
     values = [card["cmc"] for card in found["data"]]
