@@ -229,7 +229,14 @@ def _chromium(binary: str, *arguments: str) -> str:
 
 
 def _browse(binary: str, url: str, screenshot: Path) -> _Page:
-    _chromium(binary, "--window-size=1200,1400", f"--screenshot={screenshot}", url)
+    # the screenshot with scripts off: the page must not need JavaScript (--dump-dom needs it itself)
+    _chromium(
+        binary,
+        "--blink-settings=scriptEnabled=false",
+        "--window-size=1200,1400",
+        f"--screenshot={screenshot}",
+        url,
+    )
     assert screenshot.stat().st_size > 10_000
     print(f"screenshot: {screenshot}")
     return _Page(_chromium(binary, "--dump-dom", url))
