@@ -112,6 +112,13 @@ def test_the_lang_parameter_overrides_the_browser(client: TestClient) -> None:
     assert "Faille de l'Outreterre" in page.links
 
 
+@pytest.mark.parametrize("header", ["de;q=abc, *;q=NaN", "zz-ZZ, x-klingon", "," * 2000, "*", "ja;q=0, fr"])
+def test_any_accept_language_header_is_answered(client: TestClient, header: str) -> None:
+    response = client.get("/search", params={"q": "Unterreich"}, headers={"Accept-Language": header})
+    assert response.status_code == 200
+    assert _Page(response.text).html_lang in ("en", "de", "fr")
+
+
 def test_results_are_paged(client: TestClient) -> None:
     first = _Page(client.get("/search", params={"q": "mv>=0"}).text)
     assert first.by_id["total"].endswith("page 1 / 4")
