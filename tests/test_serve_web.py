@@ -9,6 +9,7 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
@@ -228,22 +229,19 @@ def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _chromium(binary: str, *arguments: str) -> str:
-    # --no-sandbox: the tests may run as root, where Chromium's sandbox refuses to start
-    command = [binary, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", *arguments]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    # --no-sandbox: the tests may run as root, where Chromium's sandbox refuses to start; a
+    # profile of its own: else a Chromium already running hands the work over to itself and exits
+    with tempfile.TemporaryDirectory(prefix="carddb-chromium-") as profile:
+        command = [binary, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"]
+        command += [f"--user-data-dir={profile}", *arguments]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout
 
 
 def _browse(binary: str, url: str, screenshot: Path) -> _Page:
-    # the screenshot with scripts off: the page must not need JavaScript (--dump-dom needs it itself)
-    _chromium(
-        binary,
-        "--blink-settings=scriptEnabled=false",
-        "--window-size=1200,1400",
-        f"--screenshot={screenshot}",
-        url,
-    )
+    screenshot.unlink(missing_ok=True)  # a screenshot of an earlier run must not pass for this one
+    _chromium(binary, "--window-size=1200,1400", f"--screenshot={screenshot}", url)
     assert screenshot.stat().st_size > 10_000
     print(f"screenshot: {screenshot}")
     return _Page(_chromium(binary, "--dump-dom", url))
