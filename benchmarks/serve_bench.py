@@ -27,6 +27,7 @@ import argparse
 import asyncio
 import os
 import random
+import signal
 import socket
 import statistics
 import subprocess
@@ -171,7 +172,10 @@ def start_server(url: str, port: int, timeout: float, workers: int) -> subproces
     """``carddb serve`` in a child process, once it answers; None when it does not start."""
     command = [sys.executable, "-m", "carddb.cli", "--db", url, "serve", "--port", str(port)]
     command += ["--timeout", str(timeout), "--workers", str(workers)]
-    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # a session of its own: the server and its worker processes are stopped as one group, alone
+    server = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and server.poll() is None:
         try:
@@ -180,7 +184,7 @@ def start_server(url: str, port: int, timeout: float, workers: int) -> subproces
         except httpx.HTTPError:
             pass
         time.sleep(0.2)
-    server.kill()
+    os.killpg(server.pid, signal.SIGKILL)
     _, stderr = server.communicate()
     print(
         f"serve_bench: the server did not start: {stderr.decode(errors='replace')[-2000:]}", file=sys.stderr
@@ -275,11 +279,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             return report(outcomes, wall, args.clients)
         finally:
-            server.terminate()
+            os.killpg(server.pid, signal.SIGTERM)
             try:
                 server.wait(10)
             except subprocess.TimeoutExpired:
-                server.kill()
+                os.killpg(server.pid, signal.SIGKILL)
     finally:
         if temp is not None:
             temp.cleanup()

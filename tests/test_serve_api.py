@@ -3,6 +3,8 @@ the served fixture database (on SQLite and PostgreSQL), with Scryfall's objects 
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -387,7 +389,10 @@ def test_the_serve_command_serves_the_database_on_loopback(tmp_path: Path, worke
         "--workers",
         workers,
     ]
-    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # a session of its own: the server and its worker processes are signalled as one group, alone
+    server = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+    )
     try:
         deadline = time.monotonic() + 60
         answer = None
@@ -399,6 +404,6 @@ def test_the_serve_command_serves_the_database_on_loopback(tmp_path: Path, worke
         assert answer is not None, server.stderr.read().decode() if server.poll() is not None else "no answer"
         assert answer.json()["printed_name"] == "Unterreich-Spalte"
     finally:
-        server.terminate()
+        os.killpg(server.pid, signal.SIGTERM)
         server.wait(20)
     assert b"http://127.0.0.1:" in (server.stderr.read() if server.stderr else b"")
