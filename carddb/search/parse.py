@@ -34,6 +34,7 @@ from carddb.search.ast import (
     Value,
 )
 from carddb.search.errors import QuerySyntaxError, UnknownKeywordError
+from carddb.search.regex import UnsupportedPatternError, check_pattern
 
 NUMERIC = frozenset({"mv", "power", "toughness", "loyalty", "year"})
 """Keywords whose plain numeric values become :class:`Number`."""
@@ -259,6 +260,10 @@ class ToQuery(Transformer[Token, Any]):
             position = _start(token) + 1 + offset if isinstance(offset, int) else _start(token)
             reason = getattr(error, "msg", None) or str(error) or type(error).__name__
             raise _Fault(position, f"invalid regular expression ({reason})") from None
+        try:
+            check_pattern(pattern)
+        except UnsupportedPatternError as error:
+            raise _Fault(_start(token), f"unsupported regular expression ({error.reason})") from None
         return _Value(Regex(pattern), _start(token), _end(token))
 
     def choices(self, *parts: _Value | Token) -> _Value:

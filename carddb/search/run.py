@@ -17,6 +17,7 @@ from sqlalchemy.exc import DataError
 from sqlalchemy.orm import Session, aliased
 
 from carddb import languages
+from carddb.characteristics import type_bit
 from carddb.db.models import Card, CardSet, Face, Localization, Printing, TypeWord
 from carddb.db.translations import shown_translation
 from carddb.search.ast import Query
@@ -32,12 +33,24 @@ _TYPE_WORDS = (
 """Built once: only the words change from one query to the next."""
 
 
+_ENGLISH_WORDS = (
+    select(TypeWord.english).where(TypeWord.english.in_(bindparam("words", expanding=True))).distinct()
+)
+
+
 def load_type_words(connection: Connection, words: frozenset[str]) -> dict[str, tuple[str, ...]]:
-    """The English type words each of ``words`` translates, from the derived ``type_words`` table."""
+    """The English type words each of ``words`` translates, from the derived ``type_words`` table.
+
+    English first: a word that is itself an English type word (``knight``, ``serpent``, ``saga``)
+    means that type in every language, even where another language's cards print it for
+    something else (a Spanish card printed "Knight" for a Human Knight, French "serpent" is a
+    Snake): only words that are not English type words are read as translations (``Ritter``)."""
     found: dict[str, list[str]] = {}
     if words:
-        for word, english in connection.execute(_TYPE_WORDS, {"words": sorted(words)}):
-            found.setdefault(word, []).append(english)
+        english = {word for word in words if type_bit(word) is not None}
+        english.update(connection.execute(_ENGLISH_WORDS, {"words": sorted(words)}).scalars())
+        for word, translated in connection.execute(_TYPE_WORDS, {"words": sorted(words - english)}):
+            found.setdefault(word, []).append(translated)
     return {word: tuple(sorted(englishes)) for word, englishes in found.items()}
 
 
