@@ -19,7 +19,7 @@ from threading import Lock
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
-from sqlalchemy import func, literal, select, union_all
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from carddb.db.models import Card, Face, Localization
@@ -53,6 +53,14 @@ class NameIndex:
     shown: dict[tuple[int, str], tuple[str, str]]
     """(card id, key) → the name with that key and its language."""
     english: dict[int, str]
+    by_length: dict[int, tuple[str, ...]]
+    """The keys of each length (a typo or a suggestion is looked for among similar lengths)."""
+
+    def near_length(self, shortest: int, longest: int) -> list[str]:
+        found: list[str] = []
+        for length in range(max(1, shortest), longest + 1):
+            found.extend(self.by_length.get(length, ()))
+        return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,32 +96,47 @@ def name_index(session: Session) -> NameIndex:
         if cached is not None:
             _CACHE.move_to_end(state)
             return cached
-    english_tag = literal("en", Localization.language.type)
-    names = union_all(
-        select(
-            Card.id.label("card_id"),
-            Card.name.label("name"),
-            Card.name_norm.label("norm"),
-            english_tag.label("language"),
-        ),
-        select(Face.card_id, Face.name, Face.name_norm, english_tag),
-        select(Face.card_id, Localization.name, Localization.name_norm, Localization.language).join(
-            Face, Face.id == Localization.face_id
-        ),
-    ).subquery()
+    english: dict[int, str] = {}
+    card_of_face: dict[int, int] = {}
     cards: dict[str, set[int]] = {}
     shown: dict[tuple[int, str], tuple[str, str]] = {}
-    rows = session.execute(select(names.c.card_id, names.c.name, names.c.norm, names.c.language).distinct())
-    for card_id, name, norm, language in rows:
+
+    def add(card_id: int, name: str, norm: str, language: str) -> None:
         key = _key_of_folded(norm)
         if not key:
-            continue
+            return
         cards.setdefault(key, set()).add(card_id)
         before = shown.get((card_id, key))
         if before is None or (language == "en" and before[1] != "en"):
             shown[(card_id, key)] = (name, language)
-    english = dict(session.execute(select(Card.id, Card.name)).tuples().all())
-    index = NameIndex(tuple(sorted(cards)), {k: frozenset(v) for k, v in cards.items()}, shown, english)
+
+    for card_id, name, norm in session.execute(select(Card.id, Card.name, Card.name_norm)):
+        english[card_id] = name
+        add(card_id, name, norm, "en")
+    for face_id, card_id, name, norm in session.execute(
+        select(Face.id, Face.card_id, Face.name, Face.name_norm)
+    ):
+        card_of_face[face_id] = card_id
+        add(card_id, name, norm, "en")
+    # the translations without a join (a third of the time), each distinct name once
+    seen: set[tuple[int, str, str]] = set()
+    for face_id, name, norm, language in session.execute(
+        select(Localization.face_id, Localization.name, Localization.name_norm, Localization.language)
+    ):
+        owner = card_of_face.get(face_id)
+        if owner is not None and (owner, norm, language) not in seen:
+            seen.add((owner, norm, language))
+            add(owner, name, norm, language)
+    by_length: dict[int, list[str]] = {}
+    for key in cards:
+        by_length.setdefault(len(key), []).append(key)
+    index = NameIndex(
+        tuple(sorted(cards)),
+        {k: frozenset(v) for k, v in cards.items()},
+        shown,
+        english,
+        {length: tuple(keys) for length, keys in by_length.items()},
+    )
     with _CACHE_LOCK:
         _CACHE[state] = index
         while len(_CACHE) > _CACHED:
@@ -177,7 +200,8 @@ def fuzzy_match(session: Session, name: str) -> FuzzyMatch:
             ordered = dict(sorted(prefixed.items(), key=lambda item: (len(item[1]), item[1])))
             return FuzzyMatch(None, "prefix", _names(index, ordered))
     most = max(1, len(key) // 5)
-    near = process.extract(key, index.keys, scorer=Levenshtein.distance, score_cutoff=most, limit=20)
+    candidates = index.near_length(len(key) - most, len(key) + most)
+    near = process.extract(key, candidates, scorer=Levenshtein.distance, score_cutoff=most, limit=20)
     if near:
         best_distance = near[0][1]
         closest: dict[int, str] = {}
@@ -202,8 +226,10 @@ def suggestions(session: Session, name: str, limit: int = SUGGESTIONS) -> list[s
         return []
     index = name_index(session)
     found: dict[int, str] = {}
+    # a ratio of 75 needs lengths within 0.6 and 1.67 times each other
+    candidates = index.near_length(int(len(key) * 0.6), int(len(key) / 0.6) + 1)
     for candidate, _score, _ in process.extract(
-        key, index.keys, scorer=fuzz.ratio, score_cutoff=75, limit=limit * 4
+        key, candidates, scorer=fuzz.ratio, score_cutoff=75, limit=limit * 4
     ):
         for card_id in sorted(index.cards[candidate]):
             found.setdefault(card_id, candidate)

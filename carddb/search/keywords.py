@@ -763,8 +763,7 @@ def _term_full_oracle(term: Term, context: Context) -> Condition:
 
 def _display_term(term: Term, context: Context) -> Condition:
     raise error(
-        f"{term.keyword}: applies to the whole query: use it at the top level, not under '-', 'or' "
-        "or parentheses",
+        f"{term.keyword}: applies to the whole query and cannot be negated",
         term.keyword,
         term.span,
     )

@@ -1,15 +1,15 @@
 """Display terms: ``order:``, ``direction:``, ``unique:`` and ``include:`` say how to show the
-results, not which cards match. As in Scryfall they may stand anywhere at the top level of the
-query (``t:dragon order:cmc direction:desc``); :func:`split_options` takes them out before the rest
-is compiled. Under ``-``, ``or`` or parentheses they mean nothing, and the compiler refuses them
-there (:func:`carddb.search.keywords`).
+results, not which cards match. As in Scryfall they may stand anywhere in the query
+(``t:dragon order:cmc direction:desc``); :func:`split_options` takes them out before the rest is
+compiled. Under ``-`` they mean nothing, and the compiler refuses them there
+(:mod:`carddb.search.keywords`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from carddb.search.ast import And, Query, Span, Term
+from carddb.search.ast import And, Or, Query, Span, Term
 from carddb.search.conditions import check_operator, error, text_of
 from carddb.search.results import ORDERS
 
@@ -75,16 +75,36 @@ def _choice(term: Term, choices: tuple[str, ...], what: str) -> str:
     return value
 
 
+def _display_terms(query: Query) -> list[Term]:
+    """The display terms of ``query`` that are not under a ``-``, in order."""
+    if isinstance(query, Term):
+        return [query] if query.keyword in DISPLAY_KEYWORDS else []
+    if isinstance(query, And | Or):
+        return [term for item in query.items for term in _display_terms(item)]
+    return []
+
+
+def _without_display(query: Query) -> Query | None:
+    """``query`` without the display terms :func:`_display_terms` finds (None: nothing left)."""
+    if isinstance(query, Term) and query.keyword in DISPLAY_KEYWORDS:
+        return None
+    if isinstance(query, And | Or):
+        items = [kept for item in query.items if (kept := _without_display(item)) is not None]
+        if not items:
+            return None
+        if len(items) == 1:
+            return items[0]
+        return type(query)(tuple(items), query.span)
+    return query
+
+
 def split_options(query: Query) -> tuple[Query | None, DisplayOptions]:
-    """``query`` without its top-level display terms (None when nothing else is left), and what
-    they ask for. A display term given twice keeps the last one, as Scryfall does."""
-    items = query.items if isinstance(query, And) else (query,)
-    kept: list[Query] = []
+    """``query`` without its display terms (None when nothing else is left), and what they ask
+    for. They may stand anywhere but under ``-`` (where the compiler refuses them); a display term
+    given twice keeps the last one, as Scryfall does."""
     options = DisplayOptions()
-    for item in items:
-        if not isinstance(item, Term) or item.keyword not in DISPLAY_KEYWORDS:
-            kept.append(item)
-            continue
+    terms = _display_terms(query)
+    for item in terms:
         if item.keyword == "order":
             check_operator(item, (":", "="))
             options = replace(options, order=order_name(text_of(item), item.span))
@@ -95,11 +115,4 @@ def split_options(query: Query) -> tuple[Query | None, DisplayOptions]:
         else:
             _choice(item, ("extras",), "include: value")
             options = replace(options, include_extras=True)
-    if not kept:
-        return None, options
-    if len(kept) == len(items):
-        return query, options
-    if len(kept) == 1:
-        return kept[0], options
-    assert isinstance(query, And)
-    return And(tuple(kept), query.span), options
+    return (_without_display(query) if terms else query), options
