@@ -187,3 +187,31 @@ def test_suggestions_are_whole_names_without_noise(semantics_db: carddb.Database
     with pytest.raises(CardNotFoundError) as caught:
         semantics_db.named("Blak Lotis Dragon Lightning")
     assert caught.value.suggestions == ()
+
+
+# -- unique:prints -------------------------------------------------------------------------------
+def test_unique_prints_lists_the_printings_that_meet_the_printing_terms(
+    semantics_db: carddb.Database,
+) -> None:
+    result = semantics_db.search("s:atq -is:reprint unique:prints", limit=100)
+    assert result.unique == "prints"
+    assert result.total == 7  # Atog twice, Mishra's Factory's four variants, Ornithopter
+    assert {(hit.english_name, hit.set_code) for hit in result.cards} == {
+        ("Atog", "ATQ"),
+        ("Mishra's Factory", "ATQ"),
+        ("Ornithopter", "ATQ"),
+    }
+
+
+def test_unique_prints_shows_every_printing_of_a_card_newest_first(semantics_db: carddb.Database) -> None:
+    result = semantics_db.search("ornithopter", unique="prints")
+    assert [(hit.set_code, hit.collector_number, hit.released_at) for hit in result.cards] == [
+        ("M15", "223", "2014-07-18"),
+        ("ATQ", "60", "1994-03-04"),
+    ]
+    assert semantics_db.search("ornithopter").cards[0].set_code is None  # one per card: no printing
+
+
+def test_unique_art_is_refused_not_ignored(semantics_db: carddb.Database) -> None:
+    with pytest.raises(SearchValueError, match="unique:art is not supported"):
+        semantics_db.search("ornithopter", unique="art")

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from math import prod
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import Select, and_, false, not_, or_, select, true
 
@@ -441,6 +441,24 @@ def compile_condition(
     return compile_node(group_printings(query), context)
 
 
+def printing_filter(
+    query: Query,
+    dialect: str = "sqlite",
+    lang: str | None = None,
+    type_words: Mapping[str, tuple[str, ...]] | None = None,
+) -> Condition | None:
+    """For ``unique:prints``: the condition on one printing row (with its set) that the query's
+    top-level printing terms stand for (``s:atq -is:reprint``), None when it has none (every
+    printing of each card found is listed)."""
+    context = Context(dialect, text_languages(query, lang), type_words or {})
+    grouped = group_printings(query)
+    items = grouped.items if isinstance(grouped, And) else (grouped,)
+    found = [cast(OnePrinting, item).item for item in items if isinstance(item, OnePrinting)]
+    if not found:
+        return None
+    return and_(true(), *(_printing_condition(item, context) for item in found))
+
+
 def compile_query(query: Query, dialect: str = "sqlite", lang: str | None = None) -> Select[Any]:
     """A select of the ids of the cards ``query`` finds."""
     return select(Card.id).where(compile_condition(query, dialect, lang))
@@ -460,6 +478,7 @@ __all__ = [
     "estimate",
     "group_printings",
     "is_printing_node",
+    "printing_filter",
     "text_languages",
     "type_values",
 ]

@@ -79,11 +79,18 @@ class SearchHit:
     """Every face's cost joined with ``//`` (faces without a cost left out)."""
     mana_value: float | None
     type_line: str
+    set_code: str | None = None
+    """With ``unique:prints``: the printing's set, collector number, rarity and release date
+    (ISO); None otherwise."""
+    collector_number: str | None = None
+    rarity: str | None = None
+    released_at: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class SearchResult:
-    """One page of the cards a query finds (one entry per card, not per printing) and how many in all."""
+    """One page of the cards a query finds (one entry per card, or with ``unique="prints"`` per
+    printing) and how many in all."""
 
     query: str
     language: str

@@ -22,7 +22,7 @@ from carddb.characteristics import type_bit
 from carddb.db.models import Card, CardSet, Face, Localization, Printing, TypeWord
 from carddb.db.translations import shown_translation
 from carddb.search.ast import And, Choices, Not, Or, Query, Term, Text
-from carddb.search.compile import compile_condition, type_values
+from carddb.search.compile import compile_condition, printing_filter, type_values
 from carddb.search.conditions import Condition
 from carddb.search.keywords import RARITIES
 from carddb.search.options import DIRECTIONS, UNIQUES, order_name, split_options
@@ -129,7 +129,18 @@ _TOTAL = 1 + len(_HIT_CARD) + len(_HIT_FACE)
 _SHOWN = _TOTAL + 1
 
 
-def _page(condition: Condition, order: str, lang: str, direction: str) -> Select[Any]:
+_PRINT_COLUMNS = 5
+"""A page of printings (``unique:prints``) ends each row with the printing's id, set code,
+collector number, rarity and release date."""
+
+
+def _page(
+    condition: Condition,
+    order: str,
+    lang: str,
+    direction: str,
+    printed: Condition | None = None,
+) -> Select[Any]:
     """One statement for a page of hits, face by face, and the total: the matching cards with
     their sort keys are found once (a materialized CTE), then counted, and sorted for the page; only
     the page's cards are read with their faces (and, in another language, the translation each face
@@ -138,18 +149,39 @@ def _page(condition: Condition, order: str, lang: str, direction: str) -> Select
     and costs SQLite less than a window count. The page's size and offset are bound at execution
     (``page_limit``, ``page_offset``)."""
     keys = _order_by(order, lang, direction)
-    matched = (
-        select(Card.id.label("id"), *(key.label(f"sort{index}") for index, (key, _) in enumerate(keys)))
-        .where(condition)
-        .cte("matched")
-        .prefix_with("MATERIALIZED")
-    )
+    sort_keys = [key.label(f"sort{index}") for index, (key, _) in enumerate(keys)]
+    if printed is None:
+        found = select(Card.id.label("id"), *sort_keys).where(condition)
+    else:  # unique:prints: a row per printing that meets the query's printing terms
+        prints = (
+            select(
+                Printing.id.label("printing_id"),
+                Printing.card_id.label("card_id"),
+                Printing.set_code.label("set_code"),
+                Printing.collector_number.label("collector_number"),
+                Printing.rarity.label("rarity"),
+                CardSet.release_date.label("released"),
+            )
+            .join(CardSet, CardSet.code == Printing.set_code)
+            .where(printed)
+            .subquery("prints")
+        )
+        found = (
+            select(Card.id.label("id"), *sort_keys, *(c for c in prints.c if c.key != "card_id"))
+            .select_from(Card)
+            .join(prints, prints.c.card_id == Card.id)
+            .where(condition)
+        )
+    matched = found.cte("matched").prefix_with("MATERIALIZED")
 
     def sorted_by(source: Any) -> list[Any]:
-        return [
+        order = [
             source.c[f"sort{index}"].desc() if descending else source.c[f"sort{index}"]
             for index, (_, descending) in enumerate(keys)
         ]
+        if printed is not None:  # a card's printings newest first
+            order[-1:-1] = [source.c.released.desc(), source.c.set_code, source.c.collector_number]
+        return order
 
     page = (
         select(matched)
@@ -170,6 +202,11 @@ def _page(condition: Condition, order: str, lang: str, direction: str) -> Select
         statement = statement.add_columns(shown.id, shown.name, shown.type_line).outerjoin(
             shown, shown.id == shown_translation(Face.id, lang)
         )
+    if printed is not None:
+        statement = statement.add_columns(
+            page.c.printing_id, page.c.set_code, page.c.collector_number, page.c.rarity, page.c.released
+        )
+        return statement.order_by(*sorted_by(page), page.c.printing_id, Face.position)
     return statement.order_by(*sorted_by(page), Face.position)
 
 
@@ -189,7 +226,7 @@ _MAX_SHAPES = 128
 
 
 def _statement(
-    condition: Condition, order: str, lang: str, direction: str
+    condition: Condition, order: str, lang: str, direction: str, printed: Condition | None = None
 ) -> tuple[Select[Any], dict[str, Any]]:
     """The page statement for ``condition``, and the values to run it with.
 
@@ -199,16 +236,17 @@ def _statement(
     their values to its parameters, position by position, the correspondence SQLAlchemy's own
     compiled cache relies on. So the statement is neither built nor keyed again, and its compiled
     SQL is reused."""
-    key = condition._generate_cache_key()
+    whole = condition if printed is None else and_(condition, printed)
+    key = whole._generate_cache_key()
     if key is None:  # not cacheable: build it for this query alone
-        return _page(condition, order, lang, direction), {}
-    shape = (key.key, order, lang, direction)
+        return _page(condition, order, lang, direction, printed), {}
+    shape = (key.key, order, lang, direction, printed is not None)
     with _SHAPES_LOCK:
         shaped = _SHAPES.get(shape)
         if shaped is not None:
             _SHAPES.move_to_end(shape)
     if shaped is None:
-        shaped = _Shaped(_page(condition, order, lang, direction), tuple(key.bindparams))
+        shaped = _Shaped(_page(condition, order, lang, direction, printed), tuple(key.bindparams))
         with _SHAPES_LOCK:
             _SHAPES[shape] = shaped
             while len(_SHAPES) > _MAX_SHAPES:
@@ -217,10 +255,12 @@ def _statement(
     return shaped.statement, values
 
 
-def _hits(rows: Sequence[Any], lang: str) -> list[SearchHit]:
-    """The page's rows (a row per face, a card's faces in order) as hits."""
+def _hits(rows: Sequence[Any], lang: str, prints: bool = False) -> list[SearchHit]:
+    """The page's rows (a row per face, a card's faces in order; with ``prints``, per printing)
+    as hits."""
     hits = []
-    for _, grouped in groupby(rows, key=itemgetter(0)):
+    key = (lambda row: (row[0], row[-_PRINT_COLUMNS])) if prints else itemgetter(0)
+    for _, grouped in groupby(rows, key=key):
         faces = list(grouped)
         _, oracle_id, name, layout, mana_value = faces[0][:5]
         if faces[0][5] is None:  # a card without faces
@@ -228,7 +268,7 @@ def _hits(rows: Sequence[Any], lang: str) -> list[SearchHit]:
         names, types, localized = [], [], False
         for face in faces:
             face_name, type_line = face[5], face[6]
-            if len(face) > _SHOWN and face[_SHOWN] is not None:
+            if lang != "en" and face[_SHOWN] is not None:
                 localized = True
                 face_name, type_line = face[_SHOWN + 1], face[_SHOWN + 2] or type_line
             names.append(face_name)
@@ -244,9 +284,20 @@ def _hits(rows: Sequence[Any], lang: str) -> list[SearchHit]:
                 mana_cost=" // ".join(costs) if costs else None,
                 mana_value=mana_value,
                 type_line=" // ".join(types),
+                **(_printing_of(faces[0]) if prints and faces else {}),
             )
         )
     return hits
+
+
+def _printing_of(row: Any) -> dict[str, Any]:
+    _, set_code, number, rarity, released = row[-_PRINT_COLUMNS:]
+    return {
+        "set_code": set_code,
+        "collector_number": number,
+        "rarity": rarity,
+        "released_at": released.isoformat() if released is not None else None,
+    }
 
 
 MAX_PAGE = 10**9
@@ -309,30 +360,35 @@ def search(
         unique = options.unique or (unique or "cards").lower()
         if unique not in UNIQUES:
             raise SearchValueError(f"unknown unique: value {unique!r}", unique, None, UNIQUES)
-        if unique != "cards":
+        if unique == "art":
             raise SearchValueError(
-                f"unique:{unique} is not supported: carddb shows one result per card (unique:cards)",
+                "unique:art is not supported: carddb shows one result per card (unique:cards) or "
+                "per printing (unique:prints)",
                 unique,
                 None,
-                ("cards",),
+                ("cards", "prints"),
             )
     except SearchValueError as exc:
         raise exc.with_query(text) from None
     tag = languages.resolve(lang).tag if lang else "en"
     connection = session.connection()  # plain rows: no ORM entities are loaded
+    printed: Condition | None = None
     try:
         condition: Condition = true()
         if matched is not None:
-            condition = compile_condition(
-                matched, connection.dialect.name, tag, load_type_words(connection, type_values(matched))
-            )
+            type_words = load_type_words(connection, type_values(matched))
+            condition = compile_condition(matched, connection.dialect.name, tag, type_words)
+            if unique == "prints":
+                printed = printing_filter(matched, connection.dialect.name, tag, type_words)
+        if unique == "prints" and printed is None:
+            printed = true()
     except SearchValueError as exc:
         raise exc.with_query(text) from None
     if not options.include_extras and not _asks_for_extras(matched):
         condition = and_(Card.layout.not_in(EXTRA_LAYOUTS), condition)
     try:
         with _statement_time(connection):
-            statement, values = _statement(condition, order, tag, direction)
+            statement, values = _statement(condition, order, tag, direction, printed)
             values.update(page_limit=limit, page_offset=(page - 1) * limit)
             rows = connection.execute(statement, values).all()
             if rows:
@@ -340,7 +396,7 @@ def search(
             elif page == 1:
                 total = 0
             else:  # past the last page: count on its own
-                total = int(connection.scalar(select(func.count()).select_from(Card).where(condition)) or 0)
+                total = _count(connection, condition, printed)
     except DataError as exc:  # PostgreSQL rejects a pattern Python's re accepts
         session.rollback()
         raise SearchValueError(
@@ -358,10 +414,23 @@ def search(
         page=page,
         limit=limit,
         order=order,
-        cards=tuple(_hits(rows, tag)),
+        cards=tuple(_hits(rows, tag, prints=printed is not None)),
         direction=direction,
         unique=unique,
     )
+
+
+def _count(connection: Connection, condition: Condition, printed: Condition | None) -> int:
+    """The cards (or, with ``printed``, the printings meeting it) that match, counted alone."""
+    if printed is None:
+        return int(connection.scalar(select(func.count()).select_from(Card).where(condition)) or 0)
+    prints = (
+        select(Printing.card_id).join(CardSet, CardSet.code == Printing.set_code).where(printed).subquery()
+    )
+    counted = (
+        select(func.count()).select_from(Card).join(prints, prints.c.card_id == Card.id).where(condition)
+    )
+    return int(connection.scalar(counted) or 0)
 
 
 STATEMENT_SECONDS = 20
