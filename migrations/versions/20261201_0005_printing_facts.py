@@ -10,7 +10,8 @@ Scryfall's printing keywords are matched on one printing, and some need facts ca
   ``games`` (``game:``, ``is:digital``), ``border`` (``border:``), ``frame`` and ``frame_effects``
   (``frame:``), ``promo`` (``is:promo``), ``digital`` and ``reprint`` (``is:reprint``: printed
   before, as the source says);
-* ``legalities``: a card's status per format (``f:``, ``legal:``, ``banned:``, ``restricted:``);
+* ``legalities``: a card's status per format (``f:``, ``legal:``, ``banned:``, ``restricted:``),
+  those of all its printings (MTGJSON gives Old School per printing);
 * ``cards.colors`` / ``cards.color_identity``: the colours of all the faces (``c:rg`` finds
   Heaven // Earth), filled here from the faces;
 * ``search_documents.full_text``: the rules text with reminder text (``fo:``); ``text`` loses its
@@ -98,7 +99,7 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(
             ["card_id"], ["cards.id"], name=op.f("fk_legalities_card_id_cards"), ondelete="CASCADE"
         ),
-        sa.PrimaryKeyConstraint("card_id", "format", name=op.f("pk_legalities")),
+        sa.PrimaryKeyConstraint("card_id", "format", "status", name=op.f("pk_legalities")),
     )
     op.create_index(
         "ix_legalities_format_status_card_id", "legalities", ["format", "status", "card_id"], unique=False
