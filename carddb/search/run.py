@@ -26,7 +26,13 @@ from carddb.search.compile import compile_condition, printing_filter, type_value
 from carddb.search.conditions import Condition
 from carddb.search.keywords import RARITIES
 from carddb.search.options import DIRECTIONS, UNIQUES, order_name, split_options
-from carddb.search.results import SearchHit, SearchResult, SearchTimeoutError, SearchValueError
+from carddb.search.results import (
+    SearchDatabaseError,
+    SearchHit,
+    SearchResult,
+    SearchTimeoutError,
+    SearchValueError,
+)
 
 _TYPE_WORDS = (
     select(TypeWord.word, TypeWord.english)
@@ -406,7 +412,10 @@ def search(
         session.rollback()
         if _is_timeout(exc):
             raise SearchTimeoutError(text, STATEMENT_SECONDS) from None
-        raise
+        raise SearchDatabaseError(text[:200], _reason(exc)) from None
+    except DBAPIError as exc:  # never the statement (a big query's is hundreds of kilobytes)
+        session.rollback()
+        raise SearchDatabaseError(text[:200], _reason(exc)) from None
     return SearchResult(
         query=text,
         language=tag,
