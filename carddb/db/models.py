@@ -74,6 +74,11 @@ class CardSet(Base):
 
 class Card(Base):
     __tablename__ = "cards"
+    __table_args__ = (
+        # c:/id: list their cards from these (narrow) rather than scanning the (wide) table
+        Index("ix_cards_colors_id", "colors", "id"),
+        Index("ix_cards_color_identity_id", "color_identity", "id"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     oracle_id: Mapped[str] = mapped_column(String(64), unique=True)

@@ -219,13 +219,13 @@ def _type_estimate(term: Term, context: Context) -> Estimate:
 
 def _color_estimate(term: Term, context: Context) -> Estimate:
     if term.operator in ("<", "<=", "!=") or term.keyword == "identity":
-        return Estimate(0.5, 0.0)
+        return Estimate(0.5, _FACE_INDEX)
     try:
         letters = None if isinstance(term.value, Number) else parse_colors(term)
     except SearchValueError:  # c=2, or a value the compiler will refuse
         letters = None
     share = 0.1 if not letters else 0.2 ** len(letters)
-    return Estimate(share, 0.0)  # a test of the card's own row (cards.colors)
+    return Estimate(share, _FACE_INDEX)  # the covering index of cards' colours
 
 
 def _stat_estimate(term: Term, context: Context) -> Estimate:

@@ -104,6 +104,8 @@ def upgrade() -> None:
     op.create_index(
         "ix_legalities_format_status_card_id", "legalities", ["format", "status", "card_id"], unique=False
     )
+    op.create_index("ix_cards_colors_id", "cards", ["colors", "id"], unique=False)
+    op.create_index("ix_cards_color_identity_id", "cards", ["color_identity", "id"], unique=False)
     _fill_card_colors()
     # The documents lose their reminder text and gain full_text: rebuilt after the last revision.
     op.execute(_MARK_ALL_PENDING)
@@ -114,6 +116,8 @@ def downgrade() -> None:
     op.drop_table("legalities")
     with op.batch_alter_table("search_documents", schema=None, recreate="never") as batch_op:
         batch_op.drop_column("full_text")
+    op.drop_index("ix_cards_color_identity_id", table_name="cards")
+    op.drop_index("ix_cards_colors_id", table_name="cards")
     with op.batch_alter_table("cards", schema=None, recreate="never") as batch_op:
         batch_op.drop_column("color_identity")
         batch_op.drop_column("colors")
