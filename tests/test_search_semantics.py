@@ -232,3 +232,15 @@ def test_a_database_failure_is_one_line_without_the_statement(tmp_path: Path) ->
             database.search("lotus")
     message = str(caught.value)
     assert "no such table" in message and "SELECT" not in message and "\n" not in message
+
+
+def test_printing_facts_and_legalities_come_from_scryfall_files_too(tmp_path: Path) -> None:
+    """A real Scryfall list page (2019: finishes as the foil and nonfoil flags of the time)."""
+    page = Path(__file__).parent / "fixtures" / "scryfall" / "cards-page-multilang-2019.json.xz"
+    with carddb.open(f"sqlite:///{tmp_path / 'scryfall.sqlite'}") as database:
+        database.import_path(page)
+        assert database.search('a:"mike sass"').names == ["Simic Signet"]
+        assert "Simic Signet" in database.search("s:gk2 is:reprint border:black frame:2015", limit=100).names
+        assert database.search("f:commander t:artifact", limit=100).total > 0
+        assert database.search("f:standard t:artifact").total == 0  # "not_legal" is no row
+        assert database.search("is:foil game:paper", limit=100).total > 0

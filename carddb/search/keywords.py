@@ -749,6 +749,7 @@ FORMATS = (
     *("pauper", "vintage", "penny", "commander", "brawl", "historicbrawl", "alchemy"),
     *("paupercommander", "duel", "oldschool", "premodern", "predh", "oathbreaker", "timeless"),
     "standardbrawl",
+    "frontier",
 )
 """The formats MTGJSON and Scryfall give legalities for (``f:`` refuses others)."""
 _LEGALITY_STATUSES = {"legal": ("legal", "restricted"), "banned": ("banned",), "restricted": ("restricted",)}
