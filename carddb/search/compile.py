@@ -268,8 +268,12 @@ def _is_estimate(term: Term, context: Context) -> Estimate:
         share, listing = 0.01, 0.0
     elif value == "vanilla":
         share, listing = 0.02, _FACE_SCAN
-    elif value == "reprint":
-        share, listing = 0.5, 1.5
+    elif value in ("reprint", "foil", "nonfoil", "etched"):  # facts of the printings
+        share, listing = 0.5, _PRINTINGS
+    elif value in ("promo", "digital"):
+        share, listing = 0.1, _PRINTINGS
+    elif value == "commander":
+        share, listing = 0.05, _FACE_SCAN
     else:  # spell, permanent
         share, listing = 0.6, _FACE_SCAN
     negated = (term.keyword == "not") != (term.operator == "!=")
