@@ -303,7 +303,7 @@ _TERM_ESTIMATES: dict[str, Callable[[Term, Context], Estimate]] = {
     "lang": lambda term, context: Estimate(0.9, _LANGUAGE),
     "in": lambda term, context: Estimate(0.8, 2 * _PRINTINGS),
     "has": lambda term, context: Estimate(0.5, 0.0),  # always a test of each card
-    "fulloracle": lambda term, context: Estimate(0.05, _TEXT_SCAN),
+    "fulloracle": lambda term, context: Estimate(0.08, _TEXT_SCAN),  # read from every document
     "artist": lambda term, context: Estimate(0.02, _PRINTINGS),
     "flavor": lambda term, context: Estimate(0.02, 2 * _PRINTINGS),
     "border": lambda term, context: Estimate(0.3, _PRINTINGS),

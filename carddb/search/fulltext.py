@@ -185,8 +185,11 @@ def matching_ids(field: str, folded: str, languages: frozenset[str] | None, dial
     ``field`` contains ``folded`` (a value already folded with :func:`carddb.text.normalize`)."""
     _check(field)
     searched = getattr(SearchDocument, field)
-    if field in SCANNED_FIELDS:
-        return _document_ids(searched.contains(folded, autoescape=True), languages)
+    if field in SCANNED_FIELDS:  # the language first: the long text is read only where it counts
+        documents = select(SearchDocument.card_id)
+        if languages is not None:
+            documents = documents.where(_slot_of(SearchDocument.id).in_(_slots(languages)))
+        return documents.where(searched.contains(folded, autoescape=True))
     if dialect == "sqlite":
         if len(folded) >= _TRIGRAM:
             return _fts_ids(f"search_{field}", _fts_string(folded), languages)
