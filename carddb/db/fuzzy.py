@@ -17,8 +17,6 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from threading import Lock
 
-from rapidfuzz import fuzz, process
-from rapidfuzz.distance import Levenshtein
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -244,6 +242,9 @@ def _match(index: NameIndex, key: str) -> FuzzyMatch:
             ordered = dict(sorted(prefixed.items(), key=lambda item: (len(item[1]), item[1])))
             return FuzzyMatch(None, "prefix", _names(index, ordered))
     most = max(1, len(key) // 5)
+    from rapidfuzz import process  # deferred: an exact name, the usual case, needs none (start-up time)
+    from rapidfuzz.distance import Levenshtein
+
     candidates = index.near_length(len(key) - most, len(key) + most)
     near = process.extract(key, candidates, scorer=Levenshtein.distance, score_cutoff=most, limit=20)
     if near:
@@ -277,6 +278,8 @@ def suggestions(session: Session, name: str, limit: int = SUGGESTIONS) -> list[s
 
 
 def _suggested(index: NameIndex, key: str, limit: int) -> list[str]:
+    from rapidfuzz import fuzz, process  # deferred: only an unknown name needs it (start-up time)
+
     found: dict[int, str] = {}
     # a ratio of 75 needs lengths within 0.6 and 1.67 times each other
     candidates = index.near_length(int(len(key) * 0.6), int(len(key) / 0.6) + 1)
