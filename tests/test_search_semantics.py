@@ -244,3 +244,21 @@ def test_printing_facts_and_legalities_come_from_scryfall_files_too(tmp_path: Pa
         assert database.search("f:commander t:artifact", limit=100).total > 0
         assert database.search("f:standard t:artifact").total == 0  # "not_legal" is no row
         assert database.search("is:foil game:paper", limit=100).total > 0
+
+
+def test_a_search_past_the_statement_time_is_a_typed_error_on_postgresql(
+    semantics_db: carddb.Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PostgreSQL runs patterns with its own engine: every search's statements are bounded in
+    time (20 s; here a millisecond, so that the regex bomb is stopped)."""
+    if semantics_db.engine.dialect.name != "postgresql":
+        pytest.skip("SQLite's patterns are RE2's, linear in time: no statement time limit")
+    from carddb.search import run
+    from carddb.search.results import SearchTimeoutError
+
+    monkeypatch.setattr(run, "STATEMENT_SECONDS", 0.001)
+    with pytest.raises(SearchTimeoutError) as caught:
+        semantics_db.search("o:/^(\\w+\\s?)*$/ or rul:/(.*)*x/ or fo:/(.*a){12}/")
+    assert "longer than" in str(caught.value) and "\n" not in str(caught.value)
+    monkeypatch.undo()
+    assert semantics_db.search("t:artifact").total == 2  # the session is usable again
