@@ -262,3 +262,27 @@ def test_a_search_past_the_statement_time_is_a_typed_error_on_postgresql(
     assert "longer than" in str(caught.value) and "\n" not in str(caught.value)
     monkeypatch.undo()
     assert semantics_db.search("t:artifact").total == 2  # the session is usable again
+
+
+def test_a_database_from_before_revision_0005_searches_the_new_way_after_upgrading(db_url: str) -> None:
+    """Down to 0004 and up again: the card colours are filled from the faces, the documents lose
+    their reminder text and gain the full text (every one written again), and the printings
+    stored before know no reprint flag, so is:reprint falls back to an earlier imported set."""
+    from carddb.db import migrate
+
+    with carddb.open(db_url) as database:
+        database.import_path(FIXTURE)
+        migrate.downgrade(database.engine, "0004")
+        migrate.upgrade(database.engine)
+        assert sorted(database.search("c:rg t:instant").names) == [
+            "Heaven // Earth",
+            "Research // Development",
+            "Road // Ruin",
+        ]
+        assert database.search('o:"draw a card" kw:cycling t:creature').names == []
+        assert database.search('fo:"draw a card" kw:cycling t:creature').names == ["Oketra's Attendant"]
+        assert sorted(database.search("s:atq -is:reprint").names) == [
+            "Atog",
+            "Mishra's Factory",
+            "Ornithopter",
+        ]

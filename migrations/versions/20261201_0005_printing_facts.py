@@ -107,8 +107,11 @@ def upgrade() -> None:
     op.create_index("ix_cards_colors_id", "cards", ["colors", "id"], unique=False)
     op.create_index("ix_cards_color_identity_id", "cards", ["color_identity", "id"], unique=False)
     _fill_card_colors()
-    # The documents lose their reminder text and gain full_text: rebuilt after the last revision.
+    # The documents lose their reminder text and gain full_text: rebuilt after the last revision,
+    # every one written again (no digest: a document rebuilt from the same text, after a downgrade
+    # and this upgrade, would otherwise keep its empty full_text).
     op.execute(_MARK_ALL_PENDING)
+    op.execute("UPDATE search_documents SET digest = NULL")
 
 
 def downgrade() -> None:
@@ -126,3 +129,4 @@ def downgrade() -> None:
             batch_op.drop_column(name)
     # The documents hold reminder text again after the downgrade's next import.
     op.execute(_MARK_ALL_PENDING)
+    op.execute("UPDATE search_documents SET digest = NULL")
