@@ -94,7 +94,13 @@ def import_command(
         raise click.UsageError("give one or more PATHs, or --sample")
     db = obj.db()
     show_bar = not quiet and sys.stderr.isatty()
-    summary = db.import_path(*targets, progress=TqdmProgress() if show_bar else None, card=card, force=force)
+    try:
+        summary = db.import_path(
+            *targets, progress=TqdmProgress() if show_bar else None, card=card, force=force
+        )
+    except KeyboardInterrupt as interrupt:
+        interrupt.add_note("the file being imported was rolled back; the files before it are in")
+        raise
     for warning in summary.warnings:
         click.echo(f"warning: {warning}", err=True)
     if verbose:

@@ -6,13 +6,13 @@ import json
 
 import click
 
-from carddb.commands.context import Context, pass_context
+from carddb.commands.context import Context, TextCommand, joined, pass_context
 from carddb.oracle import parse_oracle
 from carddb.oracle.show import face_to_dict, format_face
 
 
-@click.command("parse")
-@click.argument("text", required=False)
+@click.command("parse", cls=TextCommand)
+@click.argument("text", nargs=-1)
 @click.option("--name", metavar="NAME", help="The card's name, so its references to itself are recognized.")
 @click.option(
     "--type", "type_line", metavar="TYPE", help="The type line (instants and sorceries hold spells)."
@@ -24,7 +24,7 @@ from carddb.oracle.show import face_to_dict, format_face
 @pass_context
 def parse_command(
     obj: Context,
-    text: str | None,
+    text: tuple[str, ...],
     name: str | None,
     type_line: str | None,
     card_name: str | None,
@@ -34,8 +34,8 @@ def parse_command(
     if card_name is not None:
         view = obj.reader().card(card_name, lang="en")
         faces = [(face.english_name, face.text or "", face.type_line) for face in view.faces]
-    elif text is not None:
-        faces = [(name or "", text.replace("\\n", "\n"), type_line or "")]
+    elif text:
+        faces = [(name or "", joined(text).replace("\\n", "\n"), type_line or "")]
     else:
         raise click.UsageError("give TEXT or --card NAME")
     parsed = [
@@ -51,4 +51,4 @@ def parse_command(
             )
         )
     else:
-        click.echo("\n\n".join(format_face(p) for p in parsed))
+        obj.terminal.echo("\n\n".join(format_face(p) for p in parsed).splitlines())
