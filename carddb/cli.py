@@ -239,9 +239,10 @@ def error_code(error: CarddbError) -> tuple[str, int]:
 
 
 def _echo_json_error(code: str, status: int, details: str, notes: Sequence[str] = ()) -> None:
-    error: dict[str, object] = {"object": "error", "code": code, "status": status, "details": details}
-    if notes:
-        error["warnings"] = list(notes)
+    """A Scryfall error object on stdout, where a program reading ``--json`` looks."""
+    from carddb.scryfall_json import ErrorFacts, error_object  # deferred: only an error needs it
+
+    error = error_object(ErrorFacts(status=status, code=code, details=details, warnings=tuple(notes)))
     click.echo(json.dumps(error, ensure_ascii=False, indent=2))
 
 

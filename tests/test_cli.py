@@ -191,25 +191,66 @@ def test_card_in_german_dates_its_english_rulings_the_german_way(
     assert all(line.startswith("  23. Juli 2021: ") for line in rulings)
 
 
-def test_card_as_json_holds_the_faces_printings_and_dated_rulings(
+def test_card_as_json_is_a_scryfall_card_object_with_its_rulings(
     sample_db: Database, carddb_cli: Carddb
 ) -> None:
     run = carddb_cli(sample_db.url, "card", "Underdark Rift", "--lang", "de", "--json")
 
     assert run.code == 0
     card = json.loads(run.out)
-    assert (card["name"], card["english_name"], card["language"]) == (
-        "Unterreich-Spalte",
-        "Underdark Rift",
-        "de",
+    assert (card["object"], card["name"], card["lang"]) == ("card", "Underdark Rift", "de")
+    assert (card["printed_name"], card["printed_type_line"]) == ("Unterreich-Spalte", "Land")
+    assert card["printed_text"].startswith("{T}: Erzeuge {C}.")
+    assert card["oracle_text"].startswith("{T}: Add {C}.")
+    assert (card["set"], card["set_name"], card["collector_number"], card["rarity"], card["released_at"]) == (
+        "afc",
+        "Forgotten Realms Commander",
+        "62",
+        "uncommon",
+        "2021-07-23",
     )
-    assert [face["name"] for face in card["faces"]] == ["Unterreich-Spalte"]
-    assert [(p["set_code"], p["collector_number"], p["release_date"]) for p in card["printings"]] == [
-        ("AFC", "62", "2021-07-23")
+    assert (card["mana_cost"], card["cmc"], card["colors"], card["color_identity"]) == ("", 0.0, [], [])
+    assert card["oracle_id"] == "199c7604-6b4b-4cec-b6c2-b6b2918b11c8"
+    rulings = card["rulings"]
+    assert (rulings["object"], rulings["has_more"], len(rulings["data"])) == ("list", False, 11)
+    assert {(r["object"], r["published_at"], r["source"]) for r in rulings["data"]} == {
+        ("ruling", "2021-07-23", "wotc")
+    }
+
+
+def test_a_card_of_two_faces_as_json_has_card_faces(sample_url: str, carddb_cli: Carddb) -> None:
+    run = carddb_cli(sample_url, "card", "Realm-Cloaked Giant", "--lang", "ja", "--json")
+
+    card = json.loads(run.out)
+    assert (card["name"], card["layout"], card["mana_cost"]) == (
+        "Realm-Cloaked Giant // Cast Off",
+        "adventure",
+        "{5}{W}{W} // {3}{W}{W}",
+    )
+    assert [face["name"] for face in card["card_faces"]] == ["Realm-Cloaked Giant", "Cast Off"]
+    assert [face["object"] for face in card["card_faces"]] == ["card_face", "card_face"]
+    assert card["set"] == "afc"  # the newest printing in Japanese, whose names carry reading hints
+    assert card["card_faces"][1]["printed_name"] == "脱（ぬ）ぎ捨（す）て"
+
+
+def test_search_as_json_is_a_scryfall_list_of_card_objects(sample_url: str, carddb_cli: Carddb) -> None:
+    run = carddb_cli(sample_url, "search", "t:creature c:r", "--lang", "de", "--limit", "2", "--json")
+
+    assert run.code == 0
+    found = json.loads(run.out)
+    assert (found["object"], found["total_cards"], found["has_more"]) == ("list", 4, True)
+    assert [(card["object"], card["name"], card["lang"]) for card in found["data"]] == [
+        ("card", "Farideh, Devil's Chosen", "de"),  # in the order of their German names
+        ("card", "Brazen Dwarf", "de"),
     ]
-    assert card["rulings_language"] == "en"
-    assert len(card["rulings"]) == 11
-    assert {(r["published"], r["date_text"]) for r in card["rulings"]} == {("2021-07-23", "23. Juli 2021")}
+    assert found["data"][1]["printed_name"] == "Messingzwerg"
+
+
+def test_the_last_page_as_json_has_no_more(sample_url: str, carddb_cli: Carddb) -> None:
+    run = carddb_cli(sample_url, "search", "t:creature c:r", "--limit", "2", "--page", "2", "--json")
+
+    found = json.loads(run.out)
+    assert (found["total_cards"], found["has_more"], len(found["data"])) == (4, False, 2)
 
 
 def test_an_unknown_card_name_fails_and_suggests_close_names(sample_db: Database, carddb_cli: Carddb) -> None:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from carddb import languages
 from carddb.commands.context import Context, TextCommand, joined, pass_context
 from carddb.commands.output import Terminal
+from carddb.commands.scryfall import card_json, dumps
 from carddb.notes import format_note
 from carddb.views import CardView
 
@@ -16,13 +15,14 @@ from carddb.views import CardView
 @click.command("card", cls=TextCommand)
 @click.argument("name", nargs=-1, required=True)
 @click.option("--lang", "lang", metavar="L", help="Show the card in this language (e.g. de, ja, Deutsch).")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Print a Scryfall card object (with its rulings).")
 @pass_context
 def card_command(obj: Context, name: tuple[str, ...], lang: str | None, as_json: bool) -> None:
     """Show a card, found by its name in any language."""
-    view = obj.reader().card(joined(name), lang=lang)
+    db = obj.reader()
+    view = db.card(joined(name), lang=lang)
     if as_json:
-        click.echo(json.dumps(view.to_dict(), ensure_ascii=False, indent=2))
+        click.echo(dumps(card_json(db, view)))
     else:
         obj.terminal.echo(format_card(view, obj.terminal).splitlines())
 

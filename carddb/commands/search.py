@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from carddb.commands.context import Context, TextCommand, joined, pass_context
 from carddb.commands.output import Terminal, cells, ljust
+from carddb.commands.scryfall import dumps, search_json
 from carddb.search.results import SearchResult
 
 #: The most cards a page holds, and the furthest page asked for: bounds that keep the offset of a
@@ -19,7 +18,7 @@ MAX_PAGE = 1_000_000
 @click.command("search", cls=TextCommand)
 @click.argument("query", nargs=-1, required=True)
 @click.option("--lang", "lang", metavar="L", help="Show the cards in this language (and search its text).")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Print a Scryfall list object of card objects.")
 @click.option(
     "--limit",
     type=click.IntRange(1, MAX_LIMIT),
@@ -40,9 +39,10 @@ def search_command(
     obj: Context, query: tuple[str, ...], lang: str | None, as_json: bool, limit: int, page: int, order: str
 ) -> None:
     """Find cards with a Scryfall-style QUERY: t:creature c:r mv<=3 o:haste (see docs/query-syntax.md)."""
-    result = obj.reader().search(joined(query), lang=lang, limit=limit, page=page, order=order)
+    db = obj.reader()
+    result = db.search(joined(query), lang=lang, limit=limit, page=page, order=order)
     if as_json:
-        click.echo(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
+        click.echo(dumps(search_json(db, result)))
     else:
         obj.terminal.echo(format_search(result, obj.terminal))
 
