@@ -56,6 +56,12 @@ COMMANDS: dict[str, LazyCommand] = {
         "How much of a file of faces (JSONL, MTGJSON or Scryfall) the oracle grammar parses.",
     ),
     "db": LazyCommand("carddb.commands.db", "db_group", "Schema migrations (Alembic)."),
+    "download": LazyCommand(
+        "carddb.commands.download",
+        "download_command",
+        "Download the official files of a source (MTGJSON AllPrintings, Scryfall bulk data, the "
+        "Comprehensive Rules), check them, and import them.",
+    ),
     "import": LazyCommand(
         "carddb.commands.importing",
         "import_command",

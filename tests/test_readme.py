@@ -95,7 +95,7 @@ def plain_output(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_the_readme_has_examples_to_check() -> None:
     assert len(console_examples()) >= 10
-    assert any(words[:1] == ["import"] for words in shell_commands())
+    assert any(words[:1] == ["download"] for words in shell_commands())
 
 
 @pytest.mark.parametrize(("command", "shown"), console_examples(), ids=[c for c, _ in console_examples()])
