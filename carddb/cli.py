@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import importlib
 import io
-import json
 import os
 import sys
 from collections.abc import Sequence
@@ -246,10 +245,11 @@ def error_code(error: CarddbError) -> tuple[str, int]:
 
 def _echo_json_error(code: str, status: int, details: str, notes: Sequence[str] = ()) -> None:
     """A Scryfall error object on stdout, where a program reading ``--json`` looks."""
-    from carddb.scryfall_json import ErrorFacts, error_object  # deferred: only an error needs it
+    from carddb.commands.output import json_text  # deferred: only an error needs them
+    from carddb.scryfall_json import ErrorFacts, error_object
 
     error = error_object(ErrorFacts(status=status, code=code, details=details, warnings=tuple(notes)))
-    click.echo(json.dumps(error, ensure_ascii=False, indent=2))
+    click.echo(json_text(error))
 
 
 def _check_encoding(args: Sequence[str]) -> None:

@@ -610,6 +610,16 @@ def test_an_output_encoding_without_the_text_prints_replacement_characters(sampl
     assert run.stderr == b""
 
 
+def test_json_through_an_encoding_without_the_text_escapes_it_and_loses_nothing(sample_url: str) -> None:
+    run = carddb_process(
+        "--db", sample_url, "card", "稲妻", "--lang", "ja", "--json", env={"PYTHONIOENCODING": "latin-1"}
+    )
+
+    assert run.returncode == 0, run.stderr
+    assert b'"printed_name": "\\u7a32\\u59bb"' in run.stdout
+    assert json.loads(run.stdout)["printed_name"] == "稲妻"
+
+
 def test_bytes_that_are_not_utf8_on_the_command_line_are_a_one_line_error(sample_url: str) -> None:
     run = carddb_process("--db", sample_url, "search", b"\xff")
 

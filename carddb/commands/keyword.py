@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from carddb.commands.context import Context, TextCommand, joined, pass_context
+from carddb.commands.output import json_text
 from carddb.notes import format_keyword
 
 
@@ -18,6 +17,6 @@ def keyword_command(obj: Context, name: tuple[str, ...], as_json: bool) -> None:
     """Show what the imported rulings and keyword pages say about a keyword or topic (madness, dice)."""
     view = obj.reader(cards=False).keyword(joined(name))
     if as_json:
-        click.echo(json.dumps(view.to_dict(), ensure_ascii=False, indent=2))
+        click.echo(json_text(view.to_dict()))
     else:
         obj.terminal.echo(format_keyword(view).splitlines())

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict
 
 import click
 
 from carddb.commands.context import Context, pass_context
 from carddb.commands.output import cells as cells_of
-from carddb.commands.output import ljust, rjust
+from carddb.commands.output import json_text, ljust, rjust
 
 
 @click.command("languages")
@@ -19,7 +18,7 @@ def languages_command(obj: Context, as_json: bool) -> None:
     """List the languages in the database with their counts."""
     counts = obj.reader().languages()
     if as_json:
-        click.echo(json.dumps([asdict(c) for c in counts], ensure_ascii=False, indent=2))
+        click.echo(json_text([asdict(c) for c in counts]))
         return
     rows = [("tag", "language", "native", "localizations", "printings", "rulings")]
     rows += [

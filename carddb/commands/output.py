@@ -9,6 +9,7 @@ https://no-color.org convention) or ``TERM=dumb``; ``FORCE_COLOR`` turns it on a
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -148,6 +149,15 @@ def _split_to(unit: str, room: int) -> tuple[str, str]:
 _COLOUR = re.compile(r"\x1b\[[0-9;]*m")
 
 
+def json_text(obj: object, stream: TextIO | None = None) -> str:
+    """``obj`` as indented JSON for ``stream`` (stdout): text as it is where the stream's encoding
+    is a Unicode one, else every character outside ASCII escaped (``\\u7a32``), so that JSON read
+    through any encoding loses nothing."""
+    encoding = (getattr(stream if stream is not None else sys.stdout, "encoding", None) or "").lower()
+    unicode = encoding.replace("-", "").replace("_", "").startswith(("utf", "ucs"))
+    return json.dumps(obj, ensure_ascii=not unicode, indent=2)
+
+
 def cells(text: str) -> int:
     """Terminal cells ``text`` takes (wide CJK characters two, combining marks none, colour codes none)."""
     bare = _COLOUR.sub("", text)
@@ -172,4 +182,4 @@ def _isatty(stream: TextIO) -> bool:
         return False
 
 
-__all__ = ["Terminal", "cells", "ljust", "rjust"]
+__all__ = ["Terminal", "cells", "json_text", "ljust", "rjust", "wrap"]

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from carddb.commands.context import Context, TextCommand, joined, pass_context
+from carddb.commands.output import json_text
 from carddb.oracle import parse_oracle
 from carddb.oracle.show import face_to_dict, format_face
 
@@ -44,11 +43,7 @@ def parse_command(
     ]
     if as_json:
         click.echo(
-            json.dumps(
-                [face_to_dict(p) for p in parsed] if len(parsed) > 1 else face_to_dict(parsed[0]),
-                ensure_ascii=False,
-                indent=2,
-            )
+            json_text([face_to_dict(p) for p in parsed] if len(parsed) > 1 else face_to_dict(parsed[0]))
         )
     else:
         obj.terminal.echo("\n\n".join(format_face(p) for p in parsed).splitlines())

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import click
 
 from carddb.commands.context import Context, TextCommand, joined, pass_context
+from carddb.commands.output import json_text
 from carddb.rules.lookup import format_rule
 
 
@@ -22,6 +22,6 @@ def rule_command(obj: Context, query: tuple[str, ...], as_json: bool) -> None:
     views = obj.reader(cards=False).rules(joined(query))
     if as_json:
         data: Any = views[0].to_dict() if len(views) == 1 else [view.to_dict() for view in views]
-        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        click.echo(json_text(data))
     else:
         obj.terminal.echo("\n\n".join(format_rule(view) for view in views).splitlines())

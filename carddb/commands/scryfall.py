@@ -5,7 +5,6 @@ Scryfall card object is: the newest printing in the language asked for, else the
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -60,9 +59,4 @@ def search_json(db: Database, result: SearchResult) -> dict[str, Any]:
     return obj
 
 
-def dumps(obj: object) -> str:
-    """JSON as carddb prints it: UTF-8 text as it is, indented."""
-    return json.dumps(obj, ensure_ascii=False, indent=2)
-
-
-__all__ = ["card_json", "card_objects", "dumps", "search_json"]
+__all__ = ["card_json", "card_objects", "search_json"]

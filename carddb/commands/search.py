@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 
 from carddb.commands.context import Context, TextCommand, joined, pass_context
-from carddb.commands.output import Terminal, cells, ljust
-from carddb.commands.scryfall import dumps, search_json
+from carddb.commands.output import Terminal, cells, json_text, ljust
+from carddb.commands.scryfall import search_json
 from carddb.search.results import SearchResult
 
 #: The most cards a page holds, and the furthest page asked for: bounds that keep the offset of a
@@ -42,7 +42,7 @@ def search_command(
     db = obj.reader()
     result = db.search(joined(query), lang=lang, limit=limit, page=page, order=order)
     if as_json:
-        click.echo(dumps(search_json(db, result)))
+        click.echo(json_text(search_json(db, result)))
     else:
         obj.terminal.echo(format_search(result, obj.terminal))
 
