@@ -13,7 +13,7 @@ import importlib
 import io
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any, TextIO
@@ -172,7 +172,8 @@ def main(argv: list[str] | None = None) -> int:
     as_json = "--json" in args[: args.index("--")] if "--" in args else "--json" in args
     try:
         _check_encoding(args)
-        status = cli.main(args=hoist_global_options(args), prog_name="carddb", standalone_mode=False)
+        args = hoist_global_options(args)
+        status = _run(lambda: cli.main(args=args, prog_name="carddb", standalone_mode=False), args)
         sys.stdout.flush()
     except BrokenPipeError:  # `carddb search t:land | head -3`: the reader has gone (as click ends it)
         _silence_stdout()
@@ -211,6 +212,33 @@ def main(argv: list[str] | None = None) -> int:
             click.echo(f"carddb: {message} (CARDDB_DEBUG=1 shows where)", err=True)
         return 70
     return status if isinstance(status, int) else 0
+
+
+#: The commands that only read, run so that Ctrl-C stops a long statement at once.
+INTERRUPTIBLE = frozenset({"card", "search", "rule", "keyword", "languages"})
+
+
+def _run(command: Callable[[], Any], args: Sequence[str]) -> Any:
+    """Run the command line: a command that only reads in a worker thread whose statements Ctrl-C
+    interrupts (:mod:`carddb.commands.interrupt`); any other as it is (an import rolls its file
+    back on Ctrl-C by itself)."""
+    if command_name(args) not in INTERRUPTIBLE:
+        return command()
+    from carddb.commands import interrupt  # deferred: `carddb --version` loads no SQLAlchemy
+
+    interrupt.watch_connections()
+    return interrupt.run_interruptibly(command)
+
+
+def command_name(args: Sequence[str]) -> str | None:
+    """The command ``args`` run (the first word that is neither an option nor its value)."""
+    tokens = iter(args)
+    for token in tokens:
+        if token in GLOBAL_OPTIONS:
+            next(tokens, None)
+        elif not token.startswith("-"):
+            return token
+    return None
 
 
 def hoist_global_options(args: Sequence[str]) -> list[str]:
