@@ -9,22 +9,17 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
-import threading
-import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import pytest
 from samples import card_record, sample_set, write_json
-from sqlalchemy import create_engine, text
 
 import carddb
 from carddb.cli import main
-from carddb.commands.interrupt import run_interruptibly, watch_connections
 from carddb.database import Database
 from carddb.db import migrate
 from carddb.resources import sample_dir
@@ -505,29 +500,47 @@ def test_ctrl_c_during_a_search_exits_130(
     assert run.err.strip() == "carddb: interrupted"
 
 
+LONG_STATEMENT = """
+import signal, sys, threading, time
+from sqlalchemy import create_engine, text
+from carddb.commands.interrupt import run_interruptibly, watch_connections
+
+watch_connections()
+engine = create_engine("sqlite:///" + sys.argv[1])
+counting = text(
+    "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 2000000000) "
+    "SELECT count(*) FROM r"
+)
+
+def long_statement():  # minutes of work when nothing stops it
+    threading.Timer(0.3, signal.raise_signal, (signal.SIGINT,)).start()  # Ctrl-C, once it runs
+    with engine.connect() as connection:
+        return connection.execute(counting).scalar()
+
+started = time.monotonic()
+try:
+    run_interruptibly(long_statement)
+except KeyboardInterrupt:
+    running = [t.name for t in threading.enumerate() if t.name == "carddb-command"]
+    print(f"interrupted after {time.monotonic() - started:.1f} s; still running: {running}")
+"""
+
+
 def test_ctrl_c_stops_a_long_sqlite_statement_at_once(tmp_path: Path) -> None:
-    watch_connections()
-    engine = create_engine(f"sqlite:///{tmp_path / 'long.sqlite'}")
-    counting = text(
-        "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 2000000000) "
-        "SELECT count(*) FROM r"
+    run = subprocess.run(
+        [sys.executable, "-c", LONG_STATEMENT, str(tmp_path / "long.sqlite")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        start_new_session=True,  # its Ctrl-C is its own
     )
 
-    def long_statement() -> object:  # minutes of work when nothing stops it
-        with engine.connect() as connection:
-            return connection.execute(counting).scalar()
-
-    ctrl_c = threading.Timer(0.5, signal.raise_signal, (signal.SIGINT,))
-    ctrl_c.start()
-    started = time.monotonic()
-    with pytest.raises(KeyboardInterrupt):
-        run_interruptibly(long_statement)
-
-    assert time.monotonic() - started < 10
-    assert not any(
-        thread.name == "carddb-command" for thread in threading.enumerate()
-    )  # the statement stopped
-    engine.dispose()
+    assert run.returncode == 0, run.stderr
+    seconds, running = re.fullmatch(
+        r"interrupted after ([\d.]+) s; still running: (.*)\n", run.stdout
+    ).groups()
+    assert running == "[]"  # the statement stopped, the worker ended
+    assert float(seconds) < 10
 
 
 # -- errors under --json ---------------------------------------------------------------------------
