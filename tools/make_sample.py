@@ -321,8 +321,7 @@ def write_rules(corpus: Path, out: Path) -> str:
     data = ("\ufeff" + "\r\n".join(excerpt) + "\r\n").encode("utf-8")
     (out / RULES_OUT).write_bytes(lzma.compress(data, preset=9 | lzma.PRESET_EXTREME))
     size = (out / RULES_OUT).stat().st_size
-    numbered = sum(1 for line in excerpt if line[:1].isdigit())
-    return f"rules: {numbered} numbered lines -> {out / RULES_OUT} ({size:,} bytes)"
+    return f"rules: {len(excerpt)} lines -> {out / RULES_OUT} ({size:,} bytes)"
 
 
 def make_sample(corpus: Path, out: Path) -> None:
