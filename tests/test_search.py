@@ -546,10 +546,10 @@ def test_cli_pages(sqlite_url: str) -> None:
 def test_cli_json(sqlite_url: str) -> None:
     result = CliRunner().invoke(cli, ["--db", sqlite_url, "search", "Blitz", "--json", "--lang", "de"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
-    assert data["total"] == 1
-    assert data["cards"][0]["name"] == "Dämonischer Blitz"
-    assert data["cards"][0]["english_name"] == "Demon Bolt"
+    data = json.loads(result.output)  # a Scryfall list object of card objects
+    assert data["total_cards"] == 1
+    assert data["data"][0]["printed_name"] == "Dämonischer Blitz"
+    assert data["data"][0]["name"] == "Demon Bolt"
 
 
 def test_cli_error_names_the_value_and_points_at_it(

@@ -188,7 +188,7 @@ def test_sets_are_set_objects(sample_db: carddb.Database) -> None:
     with sample_db.session() as session:
         (afc,) = facts.set_facts(session, "afc")
         codes = [s.code for s in facts.set_facts(session)]
-    assert codes == ["AFC", "AFR", "ELD"]
+    assert codes == ["AFC", "AFR", "THB", "ELD", "M11"]
     obj = set_object(afc, base="http://127.0.0.1:8000")
     assert obj["object"] == "set"
     assert (obj["code"], obj["name"], obj["released_at"], obj["set_type"], obj["card_count"]) == (
@@ -227,5 +227,5 @@ def test_every_sample_printing_makes_a_json_card_object(sample_db: carddb.Databa
         card_ids = list(session.scalars(select(Card.id)))
         chosen = facts.chosen_printings(session, card_ids, language)
         objects = [card_object(f) for f in facts.card_facts(session, list(chosen.values()))]
-    assert len(objects) == 23
+    assert len(objects) == 25
     assert all(json.loads(json.dumps(obj)) == obj for obj in objects)
