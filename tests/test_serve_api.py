@@ -113,8 +113,8 @@ def test_a_query_matching_nothing_is_not_found(client: TestClient) -> None:
     ("params", "words"),
     [
         ({"q": "c:r", "order": "usd"}, "choose one of"),
-        ({"q": "c:r", "unique": "prints"}, "unique=prints is not supported"),
-        ({"q": "c:r", "dir": "sideways"}, "dir must be"),
+        ({"q": "c:r", "unique": "art"}, "unique:art is not supported"),
+        ({"q": "c:r", "dir": "sideways"}, "unknown direction"),
         ({"q": "c:r", "page": "0"}, "at least 1"),
         ({"q": "c:r", "page": "two"}, "whole number"),
         ({"q": "c:r", "include_multilingual": "maybe"}, "true or false"),
@@ -144,6 +144,29 @@ def test_scryfall_order_names_are_accepted(client: TestClient) -> None:
     found = client.get("/cards/search", params={"q": "c:r", "order": "cmc"}).json()
     values = [card["cmc"] for card in found["data"]]
     assert values == sorted(values)
+    descending = client.get("/cards/search", params={"q": "c:r", "order": "cmc", "dir": "desc"}).json()
+    assert [card["cmc"] for card in descending["data"]] == sorted(values, reverse=True)
+
+
+def test_unique_prints_gives_a_card_object_per_printing(client: TestClient) -> None:
+    found = client.get("/cards/search", params={"q": '!"Return to Nature"', "unique": "prints"}).json()
+    assert found["total_cards"] == 2
+    assert sorted((card["set"], card["collector_number"]) for card in found["data"]) == [
+        ("afc", "169"),
+        ("eld", "173"),
+    ]
+    in_japanese = client.get(
+        "/cards/search", params={"q": '!"Return to Nature" lang:ja', "unique": "prints"}
+    ).json()
+    assert {card["lang"] for card in in_japanese["data"]} == {"ja"}
+
+
+def test_card_objects_carry_the_printing_facts_the_database_holds(client: TestClient) -> None:
+    rift = client.get("/cards/afc/62").json()
+    assert rift["artist"] == "Chris Ostrowski"
+    assert rift["finishes"] == ["nonfoil"]
+    assert rift["legalities"]["commander"] == "legal"
+    assert rift["legalities"]["standard"] == "not_legal"
 
 
 # -- named and autocomplete -------------------------------------------------------------------------
@@ -168,9 +191,9 @@ def test_named_fuzzy_resolves_what_one_card_clearly_fits(client: TestClient, typ
 
 
 def test_named_fuzzy_says_when_several_cards_fit(client: TestClient) -> None:
-    body = _error(client.get("/cards/named", params={"fuzzy": "Growth"}), 404, "not_found")
-    assert body["type"] == "ambiguous"
-    assert "Abundant Growth" in body["details"] and "Rampant Growth" in body["details"]
+    body = _error(client.get("/cards/named", params={"fuzzy": "Rev"}), 404, "not_found")
+    assert body["type"] == "ambiguous"  # Revitalize, and Murder of Crows in Portuguese
+    assert "Revitalize" in body["details"] and "Revoada de Corvos" in body["details"]
 
 
 def test_named_with_a_set_gives_the_printing_in_that_set(client: TestClient) -> None:

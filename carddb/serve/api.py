@@ -18,6 +18,7 @@ import logging
 import re
 import unicodedata
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
@@ -30,6 +31,7 @@ from starlette.routing import Route
 from carddb import languages
 from carddb.database import Database
 from carddb.db import lookup
+from carddb.db.fuzzy import fuzzy_match
 from carddb.errors import UnknownLanguageError
 from carddb.scryfall_json import (
     card_object,
@@ -69,8 +71,6 @@ MAX_PARAM = 200
 MAX_PAGE = 10**9
 """Pages beyond this are past the end of any card pool (and keep the offset in 64 bits)."""
 
-ORDERS = {"name": "name", "cmc": "mv", "mv": "mv", "set": "set", "released": "released"}
-"""Scryfall's ``order`` values carddb's search sorts by, and its own names for them."""
 
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _NO_CARD = "No card found with the given ID or set code and collector number."
@@ -173,47 +173,33 @@ async def search(request: Request) -> Response:
     if q is None or not q.strip():
         raise bad_request("a search needs a query: the q parameter")
     page = int_param(request, "page", 1, MAX_PAGE + 1)
-    order_value = (text_param(request, "order") or "name").lower()
-    direction = (text_param(request, "dir") or "auto").lower()
-    unique = (text_param(request, "unique") or "cards").lower()
+    options = SearchOptions(
+        order=(text_param(request, "order") or "name").lower(),
+        direction=(text_param(request, "dir") or "auto").lower(),
+        unique=(text_param(request, "unique") or "cards").lower(),
+    )
     bool_param(request, "include_multilingual")  # checked; see the module's docstring
-    bool_param(request, "include_extras")
     bool_param(request, "include_variations")
-    if order_value not in ORDERS:
-        raise bad_request(
-            f"order {order_value!r} is not one carddb sorts by; choose one of: {', '.join(ORDERS)}"
-        )
-    if direction not in ("auto", "asc", "desc"):
-        raise bad_request(f"dir must be auto, asc or desc, not {direction!r}")
-    if direction != "auto":
-        raise bad_request(
-            f"dir={direction} is not supported: carddb's search sorts in its own direction (auto)"
-        )
-    if unique != "cards":
-        choices = "cards" if unique in ("prints", "art") else "cards (prints and art are not supported)"
-        raise bad_request(f"unique={unique} is not supported; choose {choices}")
+    if bool_param(request, "include_extras"):
+        q = f"{q} include:extras"  # the query's own term (at its end: the caret positions stay)
     try:
         parsed = parse_query(q)
     except QuerySyntaxError as exc:
         raise _syntax_error(exc) from None
     language = query_language(parsed) or "en"
-    order = ORDERS[order_value]
     page_size: int = request.app.state.page_size
 
     def run(db: Database) -> dict[str, Any]:
         if page > MAX_PAGE:
-            total = db.search(q, limit=1, order=order).total
+            total = safe_search(db, q, lang=language, limit=1, page=1, options=options).total
             raise _past_the_end(page, total, page_size)
-        result = safe_search(db, q, lang=language, limit=page_size, page=page, order=order)
+        result = safe_search(db, q, lang=language, limit=page_size, page=page, options=options)
         if result.total == 0:
             raise not_found("Your query didn’t match any cards. Adjust your search terms.")
         if not result.cards:
             raise _past_the_end(page, result.total, page_size)
         with db.session() as session:
-            ids = facts.card_ids_by_oracle(session, [hit.oracle_id for hit in result.cards])
-            card_ids = [ids[hit.oracle_id] for hit in result.cards if hit.oracle_id in ids]
-            chosen = facts.chosen_printings(session, card_ids, language)
-            keys = [chosen[card_id] for card_id in card_ids if card_id in chosen]
+            keys = facts.keys_of_hits(session, result.cards, language)
             objects = [card_object(f, _base(request)) for f in facts.card_facts(session, keys)]
         has_more = page * page_size < result.total
         next_page = None
@@ -225,18 +211,37 @@ async def search(request: Request) -> Response:
     return _json(request, await backend(request).run(run))
 
 
+@dataclass(frozen=True, slots=True)
+class SearchOptions:
+    """Scryfall's ``order``, ``dir`` and ``unique`` parameters, as the search takes them (a query's
+    own ``order:``, ``direction:`` and ``unique:`` terms win over them)."""
+
+    order: str = "name"
+    direction: str = "auto"
+    unique: str = "cards"
+
+
 _QUERY_FAULTS = ("too large", "too many", "stack depth", "too complex", "too deep")
 
 
 def safe_search(
-    db: Database, q: str, *, lang: str, limit: int, page: int, order: str = "name"
+    db: Database, q: str, *, lang: str, limit: int, page: int, options: SearchOptions | None = None
 ) -> SearchResult:
     """``db.search``, every failure a 400 error: a malformed query with its caret, and a query the
     search failed on without saying why in its own terms (a value, a size the database refuses),
     which is the query's fault all the same; a busy or unavailable database is left to the backend
     (503)."""
+    options = options or SearchOptions()
     try:
-        return db.search(q, lang=lang, limit=limit, page=page, order=order)
+        return db.search(
+            q,
+            lang=lang,
+            limit=limit,
+            page=page,
+            order=options.order,
+            direction=options.direction,
+            unique=options.unique,
+        )
     except QuerySyntaxError as exc:
         raise _syntax_error(exc) from None
     except SEARCH_FAILURES as exc:
@@ -285,40 +290,22 @@ def _one_card(request: Request, db: Database, key: facts.PrintingKey | None) -> 
     return card_object(found[0], _base(request))
 
 
-def _card_id_of_name(request: Request, db: Database, name: str, *, fuzzy: bool) -> int:
-    """The card a name stands for, in any language: the one with exactly that name (folded); for a
-    fuzzy lookup, else the one card whose names start with it (or hold it), else the one card
-    closer to it than any other by edit distance (spaces and punctuation ignored). 404 otherwise
-    (``type: ambiguous`` when several fit). A stand-in until the database's own fuzzy lookup."""
-    normalized = normalize(name)
+def _card_id_of_name(db: Database, name: str, *, fuzzy: bool) -> int:
+    """The card a name stands for, in any language: the one with exactly that name (folded), or
+    for a fuzzy lookup the one Scryfall's fuzzy rules clearly pick (:func:`carddb.db.fuzzy.fuzzy_match`);
+    404 otherwise (``type: ambiguous`` with the candidates when several fit)."""
     with db.session() as session:
-        found = lookup.find_card_ids(session, normalized)
+        found = lookup.find_card_ids(session, normalize(name))
         if found:
             return _one_card_of(session, name, found)
-    if not fuzzy:
-        raise not_found(f"No cards found matching “{name}”")
-    index: facts.NameIndex = backend(request).memo(db, "names", _name_index)
-    key = facts.NameIndex.key(normalized)
-    starting = index.starting_with(key) if len(key) >= 3 else set()
-    if len(starting) == 1:
-        return starting.pop()
-    containing = index.containing(key) if len(key) >= 4 and not starting else starting
-    if len(containing) == 1:
-        return containing.pop()
-    closest = index.closest(key)
-    if len(closest) == 1 or (len(closest) > 1 and closest[0][2] < closest[1][2]):
-        return closest[0][0]
-    if closest:
-        raise _ambiguous(name, [found_name for _, found_name, _ in closest[:5]])
-    if containing:
-        with db.session() as session:
-            raise _ambiguous(name, facts.card_names(session, sorted(containing))[:5])
+        if not fuzzy:
+            raise not_found(f"No cards found matching “{name}”")
+        match = fuzzy_match(session, name)
+    if match.card_id is not None:
+        return match.card_id
+    if match.candidates:
+        raise _ambiguous(name, list(match.candidates[:5]))
     raise not_found(f"No cards found matching “{name}”")
-
-
-def _name_index(db: Database) -> facts.NameIndex:
-    with db.session() as session:
-        return facts.name_index(session)
 
 
 def _one_card_of(session: Session, name: str, found: dict[int, set[str]]) -> int:
@@ -349,7 +336,7 @@ async def named(request: Request) -> Response:
         raise bad_request("the name to look up is empty")
 
     def run(db: Database) -> dict[str, Any]:
-        card_id = _card_id_of_name(request, db, name, fuzzy=fuzzy is not None)
+        card_id = _card_id_of_name(db, name, fuzzy=fuzzy is not None)
         with db.session() as session:
             chosen = facts.chosen_printings(session, [card_id], "en", set_code or None)
         if card_id not in chosen:

@@ -10,31 +10,39 @@ once.
 from __future__ import annotations
 
 import datetime as dt
-import re
-from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rapidfuzz import process
-from rapidfuzz.distance import Levenshtein
-from sqlalchemy import func, select, union_all
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from carddb.db.lists import among
-from carddb.db.models import Card, CardSet, Face, Localization, Printing, PrintingLocalization, Ruling
+from carddb.db.models import (
+    Card,
+    CardSet,
+    Face,
+    Legality,
+    Localization,
+    Printing,
+    PrintingLocalization,
+    Ruling,
+)
 from carddb.scryfall_json import CardFacts, FaceFacts, PrintingFacts, RulingFacts, SetFacts, derived_id
+from carddb.search.keywords import FORMATS
+from carddb.search.results import SearchHit
 
 __all__ = [
-    "NameIndex",
     "PrintingKey",
     "card_facts",
     "chosen_printings",
     "derived_ids",
-    "name_index",
+    "facts_of_keys",
+    "keys_of_hits",
     "printing_by_number",
     "printing_languages",
+    "printings_by_numbers",
     "rulings",
     "set_facts",
 ]
@@ -94,6 +102,41 @@ def chosen_printings(
     return chosen
 
 
+def keys_of_hits(session: Session, hits: Sequence[SearchHit], language: str) -> list[PrintingKey | None]:
+    """The printing each search hit shows, in the order of ``hits`` (None: not found): the hit's
+    own printing when the search gave one per printing (``unique:prints``), in ``language`` where
+    it is printed in it, else English; else the card's :func:`chosen_printings`."""
+    if hits and all(hit.set_code is not None and hit.collector_number is not None for hit in hits):
+        numbers = {(hit.set_code or "", hit.collector_number or "") for hit in hits}
+        ids = printings_by_numbers(session, numbers)
+        printed = printing_languages(session, ids.values()) if language != "en" else {}
+        keys: list[PrintingKey | None] = []
+        for hit in hits:
+            printing_id = ids.get(((hit.set_code or "").upper(), hit.collector_number or ""))
+            if printing_id is None:
+                keys.append(None)
+                continue
+            shown = language if language in printed.get(printing_id, set()) else "en"
+            keys.append(PrintingKey(printing_id, shown))
+        return keys
+    by_oracle = card_ids_by_oracle(session, [hit.oracle_id for hit in hits])
+    chosen = chosen_printings(session, list(by_oracle.values()), language)
+    return [chosen.get(by_oracle.get(hit.oracle_id, -1)) for hit in hits]
+
+
+def printings_by_numbers(session: Session, numbers: Iterable[tuple[str, str]]) -> dict[tuple[str, str], int]:
+    """The row ids of the printings with these (set code, collector number)."""
+    wanted = {(code.upper(), number) for code, number in numbers}
+    if not wanted:
+        return {}
+    rows = session.execute(
+        select(Printing.set_code, Printing.collector_number, Printing.id).where(
+            among(Printing.set_code, sorted({code for code, _ in wanted}))
+        )
+    )
+    return {(code, number): printing_id for code, number, printing_id in rows if (code, number) in wanted}
+
+
 def printing_by_number(session: Session, set_code: str, collector_number: str) -> int | None:
     """The row id of the printing with that set code (any case) and collector number."""
     return session.scalar(
@@ -114,6 +157,14 @@ _PRINTING_COLUMNS = (
     CardSet.name,
     CardSet.release_date,
     CardSet.set_type,
+    Printing.artist,
+    Printing.finishes,
+    Printing.games,
+    Printing.border,
+    Printing.frame,
+    Printing.promo,
+    Printing.digital,
+    Printing.reprint,
 )
 _FACE_COLUMNS = (
     Face.card_id,
@@ -146,13 +197,19 @@ _LINK_COLUMNS = (
 )
 
 
-def card_facts(session: Session, keys: Sequence[PrintingKey]) -> list[CardFacts]:
-    """The facts of each (printing, language), in the order of ``keys``; a key whose printing does
-    not exist is left out. A face without a translation in the language has no printed text.
+def card_facts(session: Session, keys: Sequence[PrintingKey | None]) -> list[CardFacts]:
+    """The facts of each (printing, language), in the order of ``keys``; a key that is None or
+    whose printing does not exist is left out."""
+    return [found for found in facts_of_keys(session, keys) if found is not None]
+
+
+def facts_of_keys(session: Session, keys: Sequence[PrintingKey | None]) -> list[CardFacts | None]:
+    """The facts of each (printing, language), one per key (None for a key that is None or
+    whose printing does not exist). A face without a translation in the language has no printed text.
     (Three statements for any number of keys, read as plain rows.)"""
-    printing_ids = sorted({key.printing_id for key in keys})
+    printing_ids = sorted({key.printing_id for key in keys if key is not None})
     if not printing_ids:
-        return []
+        return [None] * len(keys)
     connection = session.connection()  # plain rows: no ORM loading
     printings = {
         row.id: row
@@ -178,15 +235,21 @@ def card_facts(session: Session, keys: Sequence[PrintingKey]) -> list[CardFacts]
         .join(Localization, Localization.id == PrintingLocalization.localization_id)
         .where(
             among(PrintingLocalization.printing_id, printing_ids),
-            among(Localization.language, sorted({key.language for key in keys})),
+            among(Localization.language, sorted({key.language for key in keys if key is not None})),
         )
         .order_by(Localization.id)
     ):
         linked[(link.printing_id, link.language)].setdefault(link.face_id, link)
-    result = []
+    legal: dict[int, dict[str, str]] = defaultdict(dict)
+    for card_id, format_, status in connection.execute(
+        select(Legality.card_id, Legality.format, Legality.status).where(among(Legality.card_id, card_ids))
+    ):
+        legal[card_id][format_] = status
+    result: list[CardFacts | None] = []
     for key in keys:
-        printing = printings.get(key.printing_id)
-        if printing is None or not faces[printing.card_id]:
+        printing = printings.get(key.printing_id) if key is not None else None
+        if key is None or printing is None or not faces[printing.card_id]:
+            result.append(None)
             continue
         card_faces = faces[printing.card_id]
         translations = linked.get((key.printing_id, key.language), {})
@@ -234,12 +297,32 @@ def card_facts(session: Session, keys: Sequence[PrintingKey]) -> list[CardFacts]
                     released_at=printing.release_date,
                     scryfall_id=printing.scryfall_id,
                     set_type=printing.set_type,
+                    legalities=_legalities(legal.get(printing.card_id, {})),
+                    artist=printing.artist,
+                    finishes=_words(printing.finishes),
+                    promo=printing.promo,
+                    digital=printing.digital,
+                    reprint=printing.reprint,
+                    border_color=printing.border,
+                    frame=printing.frame,
+                    games=_words(printing.games),
                 ),
                 language=key.language,
                 multiverse_ids=tuple(multiverse_ids),
             )
         )
     return result
+
+
+def _words(value: str | None) -> tuple[str, ...] | None:
+    """A stored list of words (``"nonfoil foil"``) as a tuple; None when the source did not say."""
+    return None if value is None else tuple(value.split())
+
+
+def _legalities(stored: dict[str, str]) -> dict[str, str]:
+    """Every format Scryfall lists, ``not_legal`` where the card has no status in it (the database
+    stores only ``legal``, ``banned`` and ``restricted``)."""
+    return {**{name: "not_legal" for name in FORMATS}, **stored}
 
 
 def derived_ids(session: Session) -> dict[str, PrintingKey]:
@@ -358,77 +441,6 @@ def printing_ids_of_card(session: Session, card_id: int) -> list[int]:
             .where(Printing.card_id == card_id)
             .order_by(CardSet.release_date, Printing.set_code, Printing.id)
         )
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class NameIndex:
-    """Every name a card is known by (its name, its faces', every translation's), folded for a
-    fuzzy lookup: :func:`carddb.text.normalize`, then without spaces or punctuation. Sorted by key,
-    so the names starting with a text are a range."""
-
-    keys: tuple[str, ...]
-    card_ids: tuple[int, ...]
-    names: tuple[str, ...]
-
-    @staticmethod
-    def key(normalized: str) -> str:
-        return _NOT_LETTERS.sub("", normalized)
-
-    def starting_with(self, key: str) -> set[int]:
-        """The cards with a name starting with ``key``."""
-        start = bisect_left(self.keys, key)
-        found = set()
-        for index in range(start, len(self.keys)):
-            if not self.keys[index].startswith(key):
-                break
-            found.add(self.card_ids[index])
-        return found
-
-    def containing(self, key: str) -> set[int]:
-        """The cards with a name holding ``key``."""
-        return {self.card_ids[index] for index, known in enumerate(self.keys) if key in known}
-
-    def closest(self, key: str, limit: int = 10) -> list[tuple[int, str, int]]:
-        """The cards whose names are closest to ``key`` by edit distance (at most a third of its
-        length, and 2 for short names), closest first: (card id, the closest name, distance), one
-        entry per card."""
-        most = max(2, len(key) // 3)
-        best: dict[int, tuple[int, str]] = {}
-        for _, distance, index in process.extract(
-            key, self.keys, scorer=Levenshtein.distance, limit=limit * 3, score_cutoff=most
-        ):
-            card_id = self.card_ids[index]
-            if card_id not in best or distance < best[card_id][0]:
-                best[card_id] = (int(distance), self.names[index])
-        ranked = sorted(best.items(), key=lambda item: item[1][0])[:limit]
-        return [(card_id, name, distance) for card_id, (distance, name) in ranked]
-
-
-_NOT_LETTERS = re.compile(r"[\W_]+")
-
-
-def name_index(session: Session) -> NameIndex:
-    names = union_all(
-        select(Card.id.label("card_id"), Card.name.label("name"), Card.name_norm.label("norm")),
-        select(Face.card_id, Face.name, Face.name_norm),
-        select(Face.card_id, Localization.name, Localization.name_norm).join(
-            Face, Face.id == Localization.face_id
-        ),
-    ).subquery()
-    entries = sorted(
-        {
-            (NameIndex.key(norm), card_id, name)
-            for card_id, name, norm in session.execute(
-                select(names.c.card_id, names.c.name, names.c.norm).distinct()
-            )
-            if norm
-        }
-    )
-    return NameIndex(
-        tuple(key for key, _, _ in entries),
-        tuple(card_id for _, card_id, _ in entries),
-        tuple(name for _, _, name in entries),
     )
 
 

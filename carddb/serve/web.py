@@ -212,18 +212,10 @@ def _card_href(card: CardFacts) -> str:
 
 def _hits(db: Database, result: SearchResult, language: str) -> list[_Hit]:
     with db.session() as session:
-        ids = facts.card_ids_by_oracle(session, [hit.oracle_id for hit in result.cards])
-        chosen = facts.chosen_printings(session, list(ids.values()), language)
-        shown = {f.oracle_id: f for f in facts.card_facts(session, list(chosen.values()))}
+        shown = facts.facts_of_keys(session, facts.keys_of_hits(session, result.cards, language))
     return [
-        _Hit(
-            hit.name,
-            hit.english_name,
-            hit.type_line,
-            hit.mana_cost,
-            _card_href(shown[hit.oracle_id]) if hit.oracle_id in shown else None,
-        )
-        for hit in result.cards
+        _Hit(hit.name, hit.english_name, hit.type_line, hit.mana_cost, _card_href(card) if card else None)
+        for hit, card in zip(result.cards, shown, strict=True)
     ]
 
 
