@@ -8,9 +8,8 @@ the command line's ``--json`` prints them. Reading the facts from a database is
 
 What carddb cannot know is left out rather than invented: no image, price or purchase URIs; a URI
 field is only written when a ``base`` URL (the server's own) is given, and then points at that
-server. Printing facts the database does not store yet (legalities, artist, finishes, frame,
-border, promo and digital flags) are optional fields of :class:`PrintingFacts`: ``None`` leaves
-the key out, so they appear as soon as a source fills them.
+server. The printing facts (legalities, artist, finishes, frame, border, promo and digital flags)
+are optional fields of :class:`PrintingFacts`: ``None`` (the source did not say) leaves the key out.
 
 **Ids.** A card object's ``id`` is the printing's Scryfall id, which MTGJSON and Scryfall's English
 objects give. Scryfall gives each language of a printing an id of its own, which MTGJSON does not

@@ -3,12 +3,13 @@ carddb with Scryfall's JSON objects.
 
 Every handler reads its parameters through :func:`text_param` / :func:`int_param` (bounded length,
 no control characters: a 400 otherwise), runs its database work in :meth:`Backend.run`, and ends
-in a JSON object or an :class:`~carddb.serve.errors.ApiError`. Differences from Scryfall, each
-refused loudly rather than ignored: ``order`` takes the orders carddb's search sorts by,
-``unique`` takes ``cards`` and ``dir`` takes ``auto`` (the search gives one entry per card in its
-own direction); carddb matches text in every language it holds whatever ``include_multilingual``
-says (Scryfall matches printed text only with it or a ``lang:`` term), and a search's card objects
-are printings in the language of the query's ``lang:`` term, else English ones.
+in a JSON object or an :class:`~carddb.serve.errors.ApiError`. ``order``, ``dir`` and ``unique``
+go to the search as its defaults (a query's own ``order:``… win); what it cannot do is refused
+loudly (``order=usd``: no prices; ``unique=art``), and so is a ``format`` other than JSON.
+Differences from Scryfall: carddb matches text in every language it holds whatever
+``include_multilingual`` says (Scryfall matches printed text only with it or a ``lang:`` term),
+and a search's card objects are printings in the language of the query's ``lang:`` term where
+they are printed in it, else English ones.
 """
 
 from __future__ import annotations
