@@ -1,7 +1,7 @@
-"""What the tests of ``carddb serve`` share: the database they serve (the shipped sample, Demon
-Bolt's Kaldheim set for ``稲妻``, the Comprehensive Rules excerpt, and the seed pages with
-Underdark Rift in ten languages and Diviner's Portent's Spanish rulings), and a real uvicorn server
-on a free loopback port, in a thread."""
+"""What the tests of ``carddb serve`` share: the database they serve (the shipped sample, with
+Lightning Bolt, 稲妻, and the Comprehensive Rules excerpt; Kaldheim's cut set, with Demon Bolt,
+悪魔の稲妻; the seed pages with Underdark Rift in ten languages and Diviner's Portent's Spanish
+rulings), and a real uvicorn server on a free loopback port, in a thread."""
 
 from __future__ import annotations
 
@@ -22,7 +22,6 @@ FIXTURES = Path(__file__).parent / "fixtures"
 SERVED_FILES = (
     sample_dir(),
     FIXTURES / "search" / "KHM.json.xz",
-    FIXTURES / "rules" / "MagicCompRules-20250207-excerpt.txt.xz",
     FIXTURES / "pages" / "002_20a400b8ebec3d2c.txt",
     FIXTURES / "pages" / "004_fc11ba189bb05f33.txt",
 )

@@ -56,12 +56,16 @@ def _error(response: Any, status: int, code: str) -> dict[str, Any]:
 def test_a_search_is_a_list_of_card_objects_in_the_query_language(client: TestClient) -> None:
     found = client.get("/cards/search", params={"q": "lang:ja 稲妻"}).json()
     assert found["object"] == "list"
-    assert (found["total_cards"], found["has_more"]) == (1, False)
+    assert (found["total_cards"], found["has_more"]) == (2, False)
     assert "next_page" not in found
-    (bolt,) = found["data"]
-    assert (bolt["object"], bolt["name"], bolt["lang"]) == ("card", "Demon Bolt", "ja")
-    assert bolt["printed_name"] == "悪魔の稲妻"
-    assert bolt["set"] == "khm"
+    demon_bolt, lightning_bolt = found["data"]
+    assert (lightning_bolt["object"], lightning_bolt["name"], lightning_bolt["lang"]) == (
+        "card",
+        "Lightning Bolt",
+        "ja",
+    )
+    assert (lightning_bolt["printed_name"], lightning_bolt["set"]) == ("稲妻", "m11")
+    assert (demon_bolt["printed_name"], demon_bolt["set"]) == ("悪魔の稲妻", "khm")
 
 
 def test_a_search_in_english_shows_english_printings(client: TestClient) -> None:
@@ -269,7 +273,7 @@ def test_rulings_are_a_list_of_ruling_objects(client: TestClient) -> None:
 # -- sets -------------------------------------------------------------------------------------------
 def test_sets_are_a_list_of_set_objects(client: TestClient) -> None:
     found = client.get("/sets").json()
-    assert [s["code"] for s in found["data"]] == ["afc", "afr", "khm", "eld"]
+    assert [s["code"] for s in found["data"]] == ["afc", "afr", "khm", "thb", "eld", "m11"]
     afr = client.get("/sets/AFR").json()
     assert (afr["object"], afr["name"], afr["card_count"]) == (
         "set",
@@ -391,7 +395,7 @@ def test_a_request_past_its_deadline_is_stopped_by_the_database(served_url: str)
     assert time.monotonic() - started < 5
     assert stopped.value.facts.status == 503
     assert "took longer than 0.3 s" in stopped.value.facts.details
-    assert anyio.run(backend.run, carddb.Database.counts)["cards"] == 33  # and it serves on
+    assert anyio.run(backend.run, carddb.Database.counts)["cards"] == 35  # and it serves on
     backend.close()
 
 

@@ -77,9 +77,14 @@ def local_scrython(scrython: ModuleType, server: str, monkeypatch: pytest.Monkey
 
 def test_search(local_scrython: ModuleType) -> None:
     found = local_scrython.cards.Search(q="lang:ja 稲妻")
-    assert found.total_cards == 1 and found.has_more is False
-    (bolt,) = found.data
-    assert (bolt.name, bolt.lang, bolt.printed_name, bolt.set) == ("Demon Bolt", "ja", "悪魔の稲妻", "khm")
+    assert found.total_cards == 2 and found.has_more is False
+    demon_bolt, lightning_bolt = found.data
+    assert (lightning_bolt.name, lightning_bolt.lang, lightning_bolt.printed_name) == (
+        "Lightning Bolt",
+        "ja",
+        "稲妻",
+    )
+    assert (demon_bolt.printed_name, demon_bolt.set) == ("悪魔の稲妻", "khm")
 
 
 def test_search_errors_are_scryfall_errors(local_scrython: ModuleType) -> None:
