@@ -63,7 +63,7 @@ def test_underdark_rift_has_a_mana_ability_and_a_sorcery_speed_die_roll() -> Non
     assert isinstance(put, Clause)
     (action,) = put.predicates
     assert action.verb == "put_into_library"
-    target = Noun(("target",), "artifact, creature, or planeswalker")
+    target = Noun(("target",), "artifact, creature, or planeswalker", slot=1)
     assert target.alternatives == ("artifact", "creature", "planeswalker")
     assert action.arg("what") == target
     assert action.arg("to") == Action("zone", (("owner", "its owner's"), ("zone", "library")))
@@ -104,7 +104,7 @@ def test_two_d20_keep_the_higher() -> None:
 def test_mill_is_a_player_action() -> None:
     (ability,) = parse_oracle("Target player mills three cards.", None, "Sorcery").abilities
     (clause,) = ability.effects
-    assert clause.subject == Noun(("target",), "player")
+    assert clause.subject == Noun(("target",), "player", slot=1)
     assert clause.predicates == (Action("mill", (("what", Noun(("three",), "cards")),), form=1),)
     assert clause.predicates[0].arg("what").amount == Number(3)
 
@@ -138,7 +138,7 @@ def test_predicates_share_their_subject_and_duration() -> None:
     (clause,) = ability.effects
     assert [p.verb for p in clause.predicates] == ["gets", "gains"]
     assert (clause.joins, clause.duration) == ((" and ",), "until end of turn")
-    assert clause.subject == Noun(("target",), "creature")
+    assert clause.subject == Noun(("target",), "creature", slot=1)
 
 
 def test_nouns_keep_their_qualifiers() -> None:
@@ -147,7 +147,10 @@ def test_nouns_keep_their_qualifiers() -> None:
     assert face.complete
     noun = face.abilities[0].effects[0].predicates[0].arg("what")
     assert [q.verb for q in noun.qualifiers] == ["with_power", "in_zone"]
-    assert face.abilities[0].targets[0].description == "creature card"
+    assert (
+        face.abilities[0].targets[0].description
+        == "creature card with mana value 3 or less from your graveyard"
+    )
 
 
 def test_quoted_abilities_are_parsed_as_abilities() -> None:
@@ -283,3 +286,11 @@ def test_unimplemented_spans_point_at_their_text_in_real_cards() -> None:
         parsed = parse_oracle(face["text"], face["name"], face["type"])
         for node in parsed.unimplemented:
             assert parsed.normalized[node.span.start : node.span.end] == node.text
+
+
+def test_unparsed_text_inside_a_quoted_ability_makes_the_face_incomplete() -> None:
+    """An honest count: every sentence, inside quotes too, must parse."""
+    face = parse_oracle('Enchanted creature has "{T}: Frobnicate the whizzbang."', "Sampler", "Enchantment")
+    assert not face.complete
+    (node,) = face.unimplemented
+    assert face.normalized[node.span.start : node.span.end] == node.text == "Frobnicate the whizzbang."

@@ -7,12 +7,14 @@ import io
 import logging
 import re
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from lark import Lark, Token, Transformer, Tree, logger, v_args
+from lark.lexer import BasicLexer, Scanner, TerminalDef
 from lark.tree import Meta
 
 from carddb import lalr
@@ -84,8 +86,62 @@ def oracle_grammar() -> Grammar:
 def parser() -> Lark:
     """The LALR parser for costs, effects and trigger conditions, from prebuilt or cached tables
     (:func:`carddb.lalr.parser`). It builds model values while it parses (:class:`ToModel` as
-    Lark's ``transformer``): no parse tree is made."""
-    return lalr.parser(oracle_grammar(), ToModel())
+    Lark's ``transformer``): no parse tree is made. Its lexers share their large patterns
+    (:func:`share_large_patterns`)."""
+    return share_large_patterns(lalr.parser(oracle_grammar(), ToModel()))
+
+
+LARGE_PATTERN = 1000
+"""A terminal whose regular expression is longer than this (the description, keyword and
+possessive word lists: 1.5 to 4.6 KB) is compiled once per process, not once per parser state."""
+_compiled: dict[tuple[str, str, int], re.Pattern[str]] = {}
+
+
+class _SharedScanner(Scanner):
+    """Lark's scanner, but a large terminal is matched by its own pattern, compiled once for every
+    state's lexer, between the runs of the other terminals (each run one alternation, as Lark
+    compiles them). The terminals keep their order, and a match is the first terminal, in that
+    order, that matches: the same token as Lark's one alternation gives."""
+
+    def _build_mres(self, terminals: list[TerminalDef], max_size: int) -> list[re.Pattern[str]]:
+        mres: list[re.Pattern[str]] = []
+        run: list[TerminalDef] = []
+        for terminal in terminals:
+            regexp = terminal.pattern.to_regexp()
+            if len(regexp) <= LARGE_PATTERN:
+                run.append(terminal)
+                continue
+            if run:
+                mres.extend(super()._build_mres(run, len(run)))  # type: ignore[no-untyped-call]
+                run = []
+            key = (terminal.name, regexp, self.g_regex_flags)
+            if key not in _compiled:
+                _compiled[key] = self.re_.compile(f"(?P<{terminal.name}>{regexp})", self.g_regex_flags)
+            mres.append(_compiled[key])
+        if run:
+            mres.extend(super()._build_mres(run, len(run)))  # type: ignore[no-untyped-call]
+        return mres
+
+
+class _SharedLexer(BasicLexer):
+    def _build_scanner(self) -> Scanner:
+        scanner = super()._build_scanner()  # the terminals without the strings a pattern covers
+        return _SharedScanner(scanner.terminals, self.g_regex_flags, self.re, self.use_bytes)  # type: ignore[no-untyped-call]
+
+
+def share_large_patterns(built: Lark) -> Lark:
+    """Make the contextual lexer of ``built`` compile each large terminal once. Lark compiles one
+    alternation of every terminal a parser state accepts, lazily, per state: hundreds of states
+    each compiling the 4.6 KB description pattern cost a new process 10 to 20 s before it has
+    parsed a few thousand faces."""
+    lexer = built.parser.lexer
+    for basic in {id(item): item for item in (*getattr(lexer, "lexers", {}).values(), lexer)}.values():
+        if type(basic) is BasicLexer and basic._scanner is None:
+            basic.__class__ = _SharedLexer
+    root = getattr(lexer, "root_lexer", None)
+    if type(root) is BasicLexer and root._scanner is None:
+        root.__class__ = _SharedLexer
+    return built
 
 
 @cache
@@ -101,13 +157,27 @@ def vocabulary() -> frozenset[str]:
     return frozenset(word.lower() for word in known)
 
 
-QuotedParser = Callable[[str], Any]
+QuotedParser = Callable[[str, int], Any]
 _quoted_parser: list[QuotedParser] = []
+_offsets: list[int] = [0]
+"""Where the text being parsed starts in the face's normalized text (innermost last), so that a
+quoted ability's spans point into the face's text too."""
 
 
 def set_quoted_parser(parse: QuotedParser) -> None:
-    """How quoted ability text (``It has "{T}: Add {C}."``) is parsed: set by carddb.oracle.parse."""
+    """How quoted ability text (``It has "{T}: Add {C}."``) is parsed, given the text and where it
+    starts in the face's text: set by carddb.oracle.parse."""
     _quoted_parser[:] = [parse]
+
+
+@contextmanager
+def parsing_at(offset: int) -> Iterator[None]:
+    """While the text being parsed starts at ``offset`` of the face's text."""
+    _offsets.append(offset)
+    try:
+        yield
+    finally:
+        _offsets.pop()
 
 
 @v_args(inline=True)
@@ -380,7 +450,9 @@ class ToModel(Transformer[Token, Any]):
 
     def quoted(self, token: Token) -> Any:
         inner = str(token)[1:-1]
-        return _quoted_parser[0](inner) if _quoted_parser else inner
+        return (
+            _quoted_parser[0](inner, _offsets[-1] + (token.start_pos or 0) + 1) if _quoted_parser else inner
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,6 +64,8 @@ class Pronoun:
     """``it``, ``them``, ``you``, ``its controller``…: an object or player named earlier or by role."""
 
     word: str
+    slot: int | None = None
+    """For "any target": the :class:`TargetSlot` it names."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,11 +78,14 @@ class Noun:
     ``description`` is the description token itself, adjectives and types with their list words
     (``"nonblack creature"``, ``"artifact or enchantment"``); ``qualifiers`` are the phrases after
     it (``you control``, ``with flying``), each a :class:`Action` of the qualifier table.
+    ``slot`` is the :class:`TargetSlot` of the ability that a targeted noun names ("target
+    creature"; "target spell's controller", the controller of the spell chosen for that slot).
     """
 
     determiners: tuple[str, ...]
     description: str
     qualifiers: tuple[Action, ...] = ()
+    slot: int | None = None
 
     @property
     def targeted(self) -> bool:
@@ -125,15 +130,37 @@ NUMBER_WORDS = (
 )  # fmt: skip
 
 
+class TargetKind(StrEnum):
+    """What a target may be (rule 115.1): a player, an object, or either ("any target", 115.4;
+    "target creature or player")."""
+
+    PLAYER = "player"
+    OBJECT = "object"
+    ANY = "any"
+
+
 @dataclass(frozen=True, slots=True)
 class TargetSlot:
-    """A target chosen when the spell or ability is put on the stack."""
+    """A target chosen when the spell or ability is put on the stack (rules 115, 601.2c), in the
+    order the text names them.
+
+    ``min``/``max`` is how many objects or players this one phrase lets the player choose: "target
+    creature" 1–1, "up to two target creatures" 0–2, "any number of target creatures" 0–None (no
+    upper limit), "one or two target creatures" 1–2; ``variable`` when the number is the X chosen
+    on casting ("X target creatures", min and max then hold 0 and None). ``divided`` when an amount
+    is divided among them as it is put on the stack (601.2d: "3 damage divided as you choose among
+    one, two, or three targets"), each chosen target getting at least one.
+    """
 
     slot: int
     description: str
-    """What may be targeted, as the text says it: "artifact, creature, or planeswalker"."""
+    """What may be targeted, as the text says it, with its qualifiers but without its count and
+    the word "target": "artifact, creature, or planeswalker", "creature you don't control"."""
     min: int = 1
-    max: int = 1
+    max: int | None = 1
+    kind: TargetKind = TargetKind.OBJECT
+    variable: bool = False
+    divided: bool = False
 
 
 # -- costs --------------------------------------------------------------------------------------
@@ -167,6 +194,9 @@ class Action:
     verb: str
     args: tuple[tuple[str, object], ...] = ()
     form: int = 0
+    slot: int | None = None
+    """The :class:`TargetSlot` a phrase itself names: "target player controls", "target player's
+    graveyard", "3 damage divided as you choose among any number of targets"."""
 
     def arg(self, name: str) -> object:
         return dict(self.args).get(name)
@@ -334,9 +364,17 @@ class Ability:
     """Parts of the ability's frame the grammar did not understand (e.g. an unknown trigger)."""
 
     def unimplemented(self) -> tuple[Unimplemented, ...]:
-        """Every Unimplemented node in this ability."""
-        roots: list[object] = [*self.unparsed, *self.effects, *(m.effects for m in self.modes)]
-        return tuple(node for root in roots for node in walk(root) if isinstance(node, Unimplemented))
+        """Every Unimplemented node in this ability, and in the abilities it quotes ("Enchanted
+        creature has \"{T}: …\""): a face is parsed only if every sentence is, inside quotes too."""
+        roots: list[object] = [*self.unparsed, *self.cost, *self.effects, *(m.effects for m in self.modes)]
+        found: list[Unimplemented] = []
+        for root in roots:
+            for node in walk(root):
+                if isinstance(node, Unimplemented):
+                    found.append(node)
+                elif isinstance(node, Ability):
+                    found.extend(node.unimplemented())
+        return tuple(found)
 
 
 @dataclass(frozen=True, slots=True)

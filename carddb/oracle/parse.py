@@ -15,7 +15,7 @@ from typing import Any
 
 from lark.exceptions import UnexpectedInput
 
-from carddb.oracle.grammar import parser, set_quoted_parser, vocabulary
+from carddb.oracle.grammar import parser, parsing_at, set_quoted_parser, vocabulary
 from carddb.oracle.keywords import parse_keyword_line
 from carddb.oracle.model import (
     Ability,
@@ -25,18 +25,17 @@ from carddb.oracle.model import (
     Mode,
     Noun,
     ParsedFace,
-    Pronoun,
     RollDie,
     Span,
     Step,
     TableRow,
-    TargetSlot,
     Unimplemented,
     walk,
 )
 from carddb.oracle.normalize import normalize_oracle
 from carddb.oracle.phrases import find
 from carddb.oracle.render import render
+from carddb.oracle.targets import number_targets
 
 _TABLE_ROW = re.compile(r"^(\d+)(?:—(\d+)|(\+))? \| (.+)$")
 _LOYALTY = re.compile(r"^(\[[+-]?(?:\d+|X)\]|[+-]?(?:\d+|X)): (.+)$")
@@ -74,14 +73,15 @@ def _lower_first_words(text: str, first: re.Pattern[str] = _FIRST_WORD) -> str:
 _COST_ITEM = re.compile(r"(^|, )([A-Z][a-z'-]*)")
 
 
-def _parse(text: str, start: str) -> Any:
+def _parse(text: str, start: str, offset: int = 0) -> Any:
     """Parse with the grammar, whose words are lowercase: a sentence's (or a cost's) capital is
-    dropped first."""
+    dropped first. ``offset``: where ``text`` starts in the face's normalized text."""
     text = _lower_first_words(text, _COST_ITEM if start == "costs" else _FIRST_WORD)
     if start == "effects":
         # a sentence that ends with a quoted ability ends with the quote's period
         text = _QUOTE_ENDS_SENTENCE.sub('.".', text)
-    return parser().parse(text, start=start)
+    with parsing_at(offset):
+        return parser().parse(text, start=start)
 
 
 def sentences(text: str) -> list[tuple[int, str]]:
@@ -106,7 +106,7 @@ def parse_effects(text: str, offset: int) -> tuple[list[Step], list[Action]]:
     items: list[Any] = []
     for start, sentence in sentences(text):
         try:
-            items.extend(_parse(sentence, "effects"))
+            items.extend(_parse(sentence, "effects", offset + start))
         except UnexpectedInput:
             items.append(Unimplemented(sentence, Span(offset + start, offset + start + len(sentence))))
     steps = [item for item in items if not _is_restriction(item)]
@@ -117,17 +117,6 @@ def parse_effects(text: str, offset: int) -> tuple[list[Step], list[Action]]:
 def _is_restriction(item: object) -> bool:
     form = find(item.verb, item.form) if isinstance(item, Action) else None
     return form is not None and form.family == "restriction"
-
-
-def _targets(steps: list[Step]) -> tuple[TargetSlot, ...]:
-    slots: list[TargetSlot] = []
-    for step in steps:
-        for node in walk(step):
-            if isinstance(node, Noun) and node.targeted:
-                slots.append(TargetSlot(len(slots) + 1, node.description))
-            elif isinstance(node, Pronoun) and node.word == "any target":
-                slots.append(TargetSlot(len(slots) + 1, "any target"))
-    return tuple(reversed(slots))
 
 
 def _is_replacement(steps: list[Step]) -> bool:
@@ -178,7 +167,7 @@ def _line_ability(line: str, start: int, spell: bool) -> Ability:
     if colon is not None:
         head, body = line[:colon], line[colon + 2 :]
         try:
-            cost: tuple[CostItem, ...] = tuple(_parse(head, "costs"))
+            cost: tuple[CostItem, ...] = tuple(_parse(head, "costs", start))
         except UnexpectedInput:
             return unknown(Kind.ACTIVATED)
         parts = _body(body, start + len(head) + 2)
@@ -191,13 +180,7 @@ def _line_ability(line: str, start: int, spell: bool) -> Ability:
         kind = Kind.REPLACEMENT
     if all(isinstance(s, Unimplemented) for s in steps) and not restrictions:
         return unknown(kind)
-    return Ability(
-        kind,
-        span,
-        effects=tuple(steps),
-        restrictions=tuple(restrictions),
-        targets=_targets(steps),
-    )
+    return Ability(kind, span, effects=tuple(steps), restrictions=tuple(restrictions))
 
 
 def _body(text: str, offset: int) -> dict[str, Any]:
@@ -207,7 +190,7 @@ def _body(text: str, offset: int) -> dict[str, Any]:
     if match:
         return {"choose": match.group(1)}
     steps, restrictions = parse_effects(text, offset)
-    return {"effects": tuple(steps), "restrictions": tuple(restrictions), "targets": _targets(steps)}
+    return {"effects": tuple(steps), "restrictions": tuple(restrictions)}
 
 
 def _triggered(line: str, word: str, rest: str, start: int, span: Span) -> Ability | None:
@@ -215,7 +198,7 @@ def _triggered(line: str, word: str, rest: str, start: int, span: Span) -> Abili
     commas = [i for i, char in enumerate(rest) if char == ","]
     for comma in commas:
         try:
-            condition = _parse(rest[:comma], "condition")
+            condition = _parse(rest[:comma], "condition", start + len(word) + 1)
         except UnexpectedInput:
             continue
         body = rest[comma + 2 :]
@@ -246,7 +229,7 @@ def _attach_mode(ability: Ability, line: str, start: int) -> Ability | None:
     if ability.choose is None or not line.startswith("• "):
         return None
     steps, _restrictions = parse_effects(line[2:], start + 2)
-    mode = Mode(effects=tuple(steps), targets=_targets(steps))
+    mode = Mode(effects=tuple(steps))
     return replace(ability, modes=(*ability.modes, mode))
 
 
@@ -273,10 +256,23 @@ def parse_oracle(text: str | None, name: str | None = None, type_line: str | Non
     return ParsedFace(
         source=text or "",
         normalized=normalized.text,
-        abilities=tuple(abilities),
+        abilities=tuple(_with_targets(ability) for ability in abilities),
         reminders=normalized.reminders,
         rendered=render(abilities),
     )
+
+
+def _with_targets(ability: Ability) -> Ability:
+    """The ability's targets numbered in text order: its own steps' (die-result rows included),
+    then each mode's after them (:func:`carddb.oracle.targets.number_targets`)."""
+    effects, targets = number_targets(ability.effects)
+    modes = []
+    for mode in ability.modes:
+        steps, found = number_targets(mode.effects, first=len(targets) + 1)
+        modes.append(Mode(steps, found))
+    if not targets and not any(mode.targets for mode in modes):
+        return ability
+    return replace(ability, effects=effects, targets=targets, modes=tuple(modes))
 
 
 def _cost_colon(line: str) -> int | None:
@@ -297,9 +293,10 @@ def _adds_mana(step: Step) -> bool:
     )
 
 
-def _quoted(text: str) -> Ability:
-    """A quoted ability granted by another ("It has \"{T}: Add {C}.\""), parsed as a line."""
-    return _line_ability(text, 0, spell=False)
+def _quoted(text: str, offset: int) -> Ability:
+    """A quoted ability granted by another ("It has \"{T}: Add {C}.\""), parsed as a line that
+    starts at ``offset`` of the face's text."""
+    return _with_targets(_line_ability(text, offset, spell=False))
 
 
 set_quoted_parser(_quoted)
