@@ -139,6 +139,10 @@ class TargetKind(StrEnum):
     ANY = "any"
 
 
+ROMAN_NUMERALS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
+"""A Saga's chapter numbers as its text writes them (714.2b)."""
+
+
 @dataclass(frozen=True, slots=True)
 class TargetSlot:
     """A target chosen when the spell or ability is put on the stack (rules 115, 601.2c), in the
@@ -316,7 +320,29 @@ class Kind(StrEnum):
     KEYWORD = "keyword"
     CHAPTER = "chapter"
     LEVEL = "level"
+    CASTING = "casting"
+    """A line that applies while the card is cast, not when it resolves (rule 601.2b–f): an
+    additional or alternative cost, a cost change, "can't be countered", when it may be cast."""
     UNKNOWN = "unknown"
+
+
+class Casting(StrEnum):
+    """What a :attr:`Kind.CASTING` line says about casting the card."""
+
+    ADDITIONAL_COST = "additional cost"
+    ALTERNATIVE_COST = "alternative cost"
+    COST_CHANGE = "cost change"
+    UNCOUNTERABLE = "can't be countered"
+    TIMING = "timing"
+
+
+class Limit(StrEnum):
+    """A limit on activating an ability that the rules give its keyword, not its text (the text
+    says it only in reminder text): Boast (702.142a), Forecast (702.57a)."""
+
+    ATTACKED_THIS_TURN = "only if it attacked this turn"
+    ONCE_EACH_TURN = "only once each turn"
+    YOUR_UPKEEP = "only during your upkeep"
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,12 +380,21 @@ class Ability:
     ability_word: str | None = None
     loyalty: str | None = None
     level: str | None = None
-    """A class level (``{1}{R}: Level 2`` → "2") or a level-up bracket (``LEVEL 1-4`` → "1-4")."""
+    """A class level (``{1}{R}: Level 2`` → "2") or a level-up bracket (``LEVEL 1-4`` → "1-4"); on
+    the abilities after such a line, the level they belong to (716.2a, 711.2)."""
     pt: str | None = None
     """The power and toughness line of a level-up bracket: "2/3"."""
     modes: tuple[Mode, ...] = ()
     choose: str | None = None
     """The modal header: "Choose one", "Choose one or both"…"""
+    chapters: tuple[int, ...] = ()
+    """A Saga's chapter ability (714.2): the chapter numbers of ``I, II — …``."""
+    limits: tuple[Limit, ...] = ()
+    zone: str | None = None
+    """Where an activated ability can be activated when it is not the battlefield (113.6m: a cost
+    that discards or exiles the card from a zone): "hand" for Channel, Forecast; "graveyard"."""
+    casting: Casting | None = None
+    """What a :attr:`Kind.CASTING` line is; its costs are in ``cost``."""
     unparsed: tuple[Unimplemented, ...] = field(default=())
     """Parts of the ability's frame the grammar did not understand (e.g. an unknown trigger)."""
 

@@ -10,7 +10,9 @@ modal headers (``Choose one —``); then sentences (spell or static abilities).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
+from functools import cache
 from typing import Any
 
 from lark.exceptions import UnexpectedInput
@@ -18,14 +20,21 @@ from lark.exceptions import UnexpectedInput
 from carddb.oracle.grammar import parser, parsing_at, set_quoted_parser, vocabulary
 from carddb.oracle.keywords import parse_keyword_line
 from carddb.oracle.model import (
+    ROMAN_NUMERALS,
     Ability,
     Action,
+    Casting,
+    Clause,
+    Conditional,
     CostItem,
     Kind,
+    Limit,
     Mode,
     Noun,
     ParsedFace,
+    Pronoun,
     RollDie,
+    SelfRef,
     Span,
     Step,
     TableRow,
@@ -33,7 +42,7 @@ from carddb.oracle.model import (
     walk,
 )
 from carddb.oracle.normalize import normalize_oracle
-from carddb.oracle.phrases import find
+from carddb.oracle.phrases import find, templates
 from carddb.oracle.render import render
 from carddb.oracle.targets import number_targets
 
@@ -53,6 +62,15 @@ _CLASS_LEVEL = re.compile(r"^((?:\{[^{}]+\})+): Level (\d+)$")
 _LEVEL_BRACKET = re.compile(r"^LEVEL (\d+(?:-\d+|\+))$")
 _PT_LINE = re.compile(r"^(\d+|\*)/(\d+|\*)$")
 _FIRST_WORD = re.compile(r"(^|[.!?] )([A-Z][a-z'-]*)")
+_NUMERAL = "|".join(ROMAN_NUMERALS)
+_CHAPTER = re.compile(rf"^((?:{_NUMERAL})(?:, (?:{_NUMERAL}))*) — (.+)$")
+IMPLIED_LIMITS = {
+    "Boast": (Limit.ATTACKED_THIS_TURN, Limit.ONCE_EACH_TURN),
+    "Forecast": (Limit.YOUR_UPKEEP, Limit.ONCE_EACH_TURN),
+}
+"""Activation limits the rules give an ability word's keyword (702.142a, 702.57a)."""
+IMPLIED_ZONES = {"Forecast": "hand"}
+"""Where a keyword's ability is activated when its cost does not say (702.57a: from your hand)."""
 
 
 def _lower_first_words(text: str, first: re.Pattern[str] = _FIRST_WORD) -> str:
@@ -159,10 +177,17 @@ def _line_ability(line: str, start: int, spell: bool) -> Ability:
     match = _TRIGGER.match(line)
     if match:
         return _triggered(line, match.group(1), match.group(2), start, span) or unknown(Kind.TRIGGERED)
+    match = _CHAPTER.match(line)
+    if match:
+        chapters = tuple(ROMAN_NUMERALS.index(numeral) + 1 for numeral in match.group(1).split(", "))
+        return Ability(Kind.CHAPTER, span, chapters=chapters, **_body(match.group(2), start + match.start(2)))
     match = _ABILITY_WORD.match(line)
     if match and ":" not in match.group(1):
+        word = match.group(1)
         inner = _line_ability(match.group(2), start + match.start(2), spell)
-        return replace(inner, span=span, ability_word=match.group(1))
+        if inner.kind is Kind.ACTIVATED and word in IMPLIED_LIMITS:
+            inner = replace(inner, limits=IMPLIED_LIMITS[word], zone=inner.zone or IMPLIED_ZONES.get(word))
+        return replace(inner, span=span, ability_word=word)
     colon = _cost_colon(line)
     if colon is not None:
         head, body = line[:colon], line[colon + 2 :]
@@ -171,15 +196,24 @@ def _line_ability(line: str, start: int, spell: bool) -> Ability:
         except UnexpectedInput:
             return unknown(Kind.ACTIVATED)
         parts = _body(body, start + len(head) + 2)
-        steps = parts.get("effects", ())
-        mana = bool(steps) and all(_adds_mana(s) for s in steps)
-        return Ability(Kind.MANA if mana else Kind.ACTIVATED, span, cost=cost, **parts)
+        kind = Kind.MANA if _mana_ability(parts.get("effects", ())) else Kind.ACTIVATED
+        return Ability(kind, span, cost=cost, zone=_activated_from(cost), **parts)
     steps, restrictions = parse_effects(line, start)
     kind = Kind.SPELL if spell else Kind.STATIC
     if _is_replacement(steps):
         kind = Kind.REPLACEMENT
     if all(isinstance(s, Unimplemented) for s in steps) and not restrictions:
         return unknown(kind)
+    casting = _casting(steps, restrictions)
+    if casting is not None:
+        return Ability(
+            Kind.CASTING,
+            span,
+            effects=tuple(steps),
+            restrictions=tuple(restrictions),
+            casting=casting[0],
+            cost=casting[1],
+        )
     return Ability(kind, span, effects=tuple(steps), restrictions=tuple(restrictions))
 
 
@@ -244,6 +278,7 @@ def parse_oracle(text: str | None, name: str | None = None, type_line: str | Non
     spell = type_line is None or "Instant" in type_line or "Sorcery" in type_line
     abilities: list[Ability] = []
     start = 0
+    level: str | None = None
     for line in normalized.lines:
         attached = None
         if abilities:
@@ -251,7 +286,14 @@ def parse_oracle(text: str | None, name: str | None = None, type_line: str | Non
         if attached is not None:
             abilities[-1] = attached
         else:
-            abilities.append(_line_ability(line, start, spell))
+            ability = _line_ability(line, start, spell)
+            if ability.kind is Kind.LEVEL:
+                level = ability.level or level
+                if ability.pt is not None:  # a level-up bracket's power and toughness
+                    ability = replace(ability, level=level)
+            elif level is not None:  # the abilities a class level or a level-up bracket gives
+                ability = replace(ability, level=level)
+            abilities.append(ability)
         start += len(line) + 1
     return ParsedFace(
         source=text or "",
@@ -285,12 +327,95 @@ def _cost_colon(line: str) -> int | None:
     return None
 
 
-def _adds_mana(step: Step) -> bool:
-    """A mana ability's effect: add mana (with no target)."""
-    nodes = walk(step)
-    return any(isinstance(n, Action) and n.verb == "add_mana" for n in nodes) and not any(
-        isinstance(n, Noun) and n.targeted for n in nodes
+@cache
+def _mana_verbs() -> frozenset[str]:
+    """The phrases that add mana: every phrase table entry written "add …" / "adds …"."""
+    return frozenset(
+        t.verb for t in templates() if t.family == "pred" and t.parts[:1] in (("add",), ("adds",))
     )
+
+
+def _mana_ability(steps: Sequence[Step]) -> bool:
+    """605.1a: an activated ability that could add mana as it resolves, with no target (and not a
+    loyalty ability); what else it does ("~ deals 1 damage to you") does not matter."""
+    nodes = [node for step in steps for node in walk(step)]
+    verbs = _mana_verbs()
+    return any(isinstance(n, Action) and n.verb in verbs for n in nodes) and not any(
+        (isinstance(n, Noun) and n.targeted) or (isinstance(n, Pronoun) and n.word == "any target")
+        for n in nodes
+    )
+
+
+def _activated_from(cost: Sequence[CostItem]) -> str | None:
+    """113.6m: an ability whose cost moves the card out of a zone works only there ("Discard ~",
+    "Exile ~ from your graveyard")."""
+    for item in cost:
+        if not isinstance(item, Action) or not isinstance(what := item.arg("what"), SelfRef):
+            continue
+        if item.verb == "discard":
+            return "hand"
+        for qualifier in what.qualifiers:
+            zone = qualifier.arg("zone")
+            if qualifier.verb == "in_zone" and isinstance(zone, Action) and zone.verb == "zone":
+                return str(zone.arg("zone"))
+    return None
+
+
+_CASTING = {
+    "additional_cost": Casting.ADDITIONAL_COST,
+    "rather_than_mana_cost": Casting.ALTERNATIVE_COST,
+    "costs_less": Casting.COST_CHANGE,
+    "costs_for_each": Casting.COST_CHANGE,
+    "cant_be_countered": Casting.UNCOUNTERABLE,
+}
+"""The phrases that say how the card itself is cast (601.2b–f), not what it does."""
+
+
+def _casting(
+    steps: Sequence[Step], restrictions: Sequence[Action]
+) -> tuple[Casting, tuple[CostItem, ...]] | None:
+    """What a line of cast-time sentences says (every sentence one: "As an additional cost to cast
+    this spell, sacrifice a creature.", "This spell can't be countered.", "Cast this spell only
+    during combat."), and the costs it adds or offers; None for any other line."""
+    found: list[Casting] = []
+    costs: list[CostItem] = []
+    for step in steps:
+        about = _casting_phrase(step)
+        if about is None:
+            return None
+        found.append(_CASTING[about.verb])
+        if about.verb == "additional_cost":
+            costs.extend(a for a in (about.arg("cost"), about.arg("alternative")) if isinstance(a, Action))
+        elif about.verb == "rather_than_mana_cost":
+            costs.extend(_cost_actions(about.arg("action")))
+    for restriction in restrictions:
+        if restriction.verb != "cast_only":
+            return None
+        found.append(Casting.TIMING)
+    return (found[0], tuple(costs)) if found else None
+
+
+def _casting_phrase(step: Step) -> Action | None:
+    """The cast-time phrase a sentence is, under its conditions ("If it's not your turn, you may
+    … rather than pay ~'s mana cost"), said of the card itself or of no subject."""
+    while isinstance(step, Conditional) and step.word in ("if", "as long as"):
+        step = step.body
+    if not isinstance(step, Clause) or len(step.predicates) != 1:
+        return None
+    if step.subject is not None and not isinstance(step.subject, SelfRef | Pronoun):
+        return None
+    predicate = step.predicates[0]
+    if isinstance(predicate, Action) and predicate.verb == "may":
+        predicate = predicate.arg("action")  # type: ignore[assignment]
+    return predicate if isinstance(predicate, Action) and predicate.verb in _CASTING else None
+
+
+def _cost_actions(value: object) -> list[CostItem]:
+    if isinstance(value, Action):
+        return [value]
+    if isinstance(value, Clause):  # "pay {W} and tap four untapped creatures you control"
+        return [p for p in value.predicates if isinstance(p, Action)]
+    return []
 
 
 def _quoted(text: str, offset: int) -> Ability:

@@ -13,6 +13,7 @@ from collections.abc import Sequence as Seq
 from carddb.oracle.keywords import render_keyword_line
 from carddb.oracle.model import (
     NUMBER_WORDS,
+    ROMAN_NUMERALS,
     Ability,
     Action,
     Clause,
@@ -272,6 +273,8 @@ def render_ability(ability: Ability) -> str:
         text = f"{head}: {body}"
     elif ability.kind is Kind.LOYALTY:
         text = f"{ability.loyalty}: {body}"
+    elif ability.kind is Kind.CHAPTER:
+        text = ", ".join(ROMAN_NUMERALS[chapter - 1] for chapter in ability.chapters) + f" — {body}"
     elif ability.kind is Kind.TRIGGERED:
         text = f"{ability.trigger_word} {step(ability.trigger)}, {body}"
     else:
