@@ -270,12 +270,15 @@ def parse_oracle(text: str | None, name: str | None = None, type_line: str | Non
         else:
             abilities.append(_line_ability(line, start, spell))
         start += len(line) + 1
+    rendered = render(abilities)
     return ParsedFace(
         source=text or "",
         normalized=normalized.text,
         abilities=tuple(abilities),
         reminders=normalized.reminders,
-        rendered=render(abilities),
+        rendered=rendered,
+        as_written=normalized.written,
+        rendered_as_written=normalized.restore(rendered),
     )
 
 
