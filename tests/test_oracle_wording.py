@@ -35,6 +35,18 @@ SAME_CARD = [
         "Flash\nWhen this creature enters, surveil 1.",
     ),
     (
+        "Impassioned Orator",
+        "Creature — Human Cleric",
+        "Whenever another creature enters the battlefield under your control, you gain 1 life.",
+        "Whenever another creature you control enters, you gain 1 life.",
+    ),
+    (
+        "Ajani's Pridemate",
+        "Creature — Cat Soldier",
+        "Whenever you gain life, put a +1/+1 counter on Ajani's Pridemate.",
+        "Whenever you gain life, put a +1/+1 counter on this creature.",
+    ),
+    (
         "Doomed Traveler",
         "Creature — Human Soldier",
         "When Doomed Traveler dies, create a 1/1 white Spirit creature token with flying.",

@@ -72,6 +72,12 @@ def _comes_into_play(match: re.Match[str]) -> str:
     return "enters the battlefield" if match.group(1) == "comes" else "enter the battlefield"
 
 
+_NOUN_PHRASE = (
+    r"(?:a|an|another|one or more) (?:[a-z][\w-]* ){0,3}?(?:creature|creatures|land|lands|artifact|artifacts|"
+    r"permanent|permanents|enchantment|enchantments|token|tokens|[A-Z][a-z]+s?)"
+)
+"""A noun phrase that an "enters" trigger names: "another nontoken creature", "one or more Elves"."""
+
 _R = Rewrite
 WORDING: tuple[Rewrite, ...] = (
     # 2024: self references by type ("this creature", "this Equipment"; older: "this spell")
@@ -79,6 +85,20 @@ WORDING: tuple[Rewrite, ...] = (
     # 2024: "enters" for "enters the battlefield" ("~ enters tapped.", "When ~ enters, …", "As ~
     # enters, …", "enters with", "enter as a copy"); not "enters or leaves the battlefield",
     # "enter the first room"
+    # 2024: "another creature you control enters" for "another creature enters the battlefield under
+    # your control" (and "an opponent controls" for "under an opponent's control")
+    _R(
+        "current",
+        "you control enter",
+        rf"\b({_NOUN_PHRASE}) you control (enters?)\b(?! the )",
+        r"\1 \2 the battlefield under your control",
+    ),
+    _R(
+        "current",
+        "opponent controls enter",
+        rf"\b({_NOUN_PHRASE}) an opponent controls (enters?)\b(?! the )",
+        r"\1 \2 the battlefield under an opponent's control",
+    ),
     _R(
         "current",
         "enter",
