@@ -382,3 +382,18 @@ _PIECES = (
 def test_whatever_is_accepted_prints_back_exactly(line: str) -> None:
     keywords = parse_keyword_line(line)
     assert keywords is None or render_keyword_line(keywords) == line
+
+
+# -- pathological lines ---------------------------------------------------------------------------
+def test_a_line_of_ten_thousand_keywords_parses_without_recursion() -> None:
+    line = "Flying, " + "flying, " * 9998 + "flying"
+
+    keywords = parse_keyword_line(line)
+
+    assert keywords is not None and len(keywords) == 10_000 and set(keywords) == {Keyword("Flying")}
+
+
+def test_a_thousand_capitalized_keywords_are_no_keyword_line() -> None:
+    # Only the first keyword of a line is capitalized; found by fuzzing (it was a RecursionError).
+    assert parse_keyword_line("Flying, " * 1000) is None
+    assert parse_keyword_line("Flying, " * 999 + "Flying") is None

@@ -428,6 +428,11 @@ class ParsedFace:
     abilities: tuple[Ability, ...]
     reminders: tuple[str, ...] = ()
     rendered: str = ""
+    as_written: str = ""
+    """The normalized text in the wording it was written in ("When this creature enters, …"):
+    ``normalized`` reads each era's wording as the 2022 templates ("When ~ enters the battlefield")."""
+    rendered_as_written: str = ""
+    """``rendered`` put back in that wording."""
 
     @property
     def unimplemented(self) -> tuple[Unimplemented, ...]:

@@ -295,12 +295,15 @@ def parse_oracle(text: str | None, name: str | None = None, type_line: str | Non
                 ability = replace(ability, level=level)
             abilities.append(ability)
         start += len(line) + 1
+    rendered = render(abilities)
     return ParsedFace(
         source=text or "",
         normalized=normalized.text,
         abilities=tuple(_with_targets(ability) for ability in abilities),
         reminders=normalized.reminders,
-        rendered=render(abilities),
+        rendered=rendered,
+        as_written=normalized.written,
+        rendered_as_written=normalized.restore(rendered),
     )
 
 
