@@ -12,7 +12,7 @@ from carddb.engine.actions import play
 from carddb.engine.core.catalog import Catalog
 from carddb.engine.core.state import Game, Player, Step
 from carddb.engine.effects import cards, conditions, damage, life, mana, permanents, tokens
-from carddb.engine.query import executable, nouns
+from carddb.engine.query import characteristics, executable, nouns
 from carddb.engine.rules import (
     attachments,
     combat,
@@ -24,10 +24,12 @@ from carddb.engine.rules import (
     protection,
     timing,
     triggers,
+    ward,
 )
 from carddb.oracle.model import Ability, ParsedFace
 
 CATALOG = Catalog.of(
+    characteristics.SECTION,
     nouns.SECTION,
     attachments.SECTION,
     combat.SECTION,
@@ -39,6 +41,7 @@ CATALOG = Catalog.of(
     protection.SECTION,
     timing.SECTION,
     triggers.SECTION,
+    ward.SECTION,
     cards.SECTION,
     conditions.SECTION,
     damage.SECTION,

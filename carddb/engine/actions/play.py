@@ -29,6 +29,7 @@ from carddb.engine.rules.targets import (
 )
 from carddb.engine.rules.timing import RESTRICTIONS, sorcery_speed
 from carddb.engine.rules.triggers import about_event, settle
+from carddb.engine.rules.ward import resolve_ward, ward_triggers
 from carddb.oracle.model import (
     Ability,
     Kind,
@@ -94,6 +95,7 @@ def activate(
             settle(game, decider)
         else:
             game.stack.append(item)
+            game.pending.extend(ward_triggers(game, item))  # becoming a target (702.21)
             game.log.append(f"{player} activates {obj.name}")
             settle(game, decider)  # abilities triggered by paying the cost go on the stack above it
 
@@ -125,7 +127,9 @@ def cast(
         chosen = choose_targets(game, ctx, spell, targets, modes) if spell is not None else []
         mana.pay(game, player, card.mana_symbols, x=x, named=pay_with)
         game.move(obj, "stack")
-        game.stack.append(StackItem(obj.id, player, None, chosen, x, list(modes)))
+        item = StackItem(obj.id, player, None, chosen, x, list(modes))
+        game.stack.append(item)
+        game.pending.extend(ward_triggers(game, item))  # becoming a target (702.21)
         game.log.append(f"{player} casts {obj.name}")
         game.events.append(Event("cast", obj, "hand", "stack", player))
         settle(game, decider)
@@ -164,6 +168,9 @@ def resolve_top(game: Game, decider: Decider) -> None:
 
 
 def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
+    if item.ward is not None:
+        resolve_ward(game, decider, item)
+        return
     if item.delayed is not None:
         waiting = item.delayed
         source = game.objects.get(waiting.source.id, waiting.source)

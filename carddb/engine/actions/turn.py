@@ -8,6 +8,7 @@ from carddb.engine.core.errors import (
 )
 from carddb.engine.core.state import STEPS, Event, Game, Step, atomic
 from carddb.engine.rules import combat as _combat
+from carddb.engine.rules.draws import draw
 from carddb.engine.rules.triggers import settle
 
 HAND_SIZE = 7
@@ -51,9 +52,7 @@ def next_step(game: Game, decider: Decider) -> None:
             elif not _combat.restrictions(game, obj, "doesnt_untap"):
                 obj.tapped = False
     elif game.step is Step.DRAW:
-        library = game.players[game.active].zones["library"]
-        if library:
-            game.move(game.objects[library[0]], "hand")
+        draw(game, game.active)
     elif game.step is Step.CLEANUP:
         hand = game.in_zone("hand", game.active)
         while len(hand) > HAND_SIZE:

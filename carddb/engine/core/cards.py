@@ -39,6 +39,9 @@ class CardDef:
     power: str | None = None
     toughness: str | None = None
     loyalty: str | None = None
+    colors: tuple[str, ...] | None = None
+    """A colour indicator, or the colours a token's text gives it ("white Knight"); None: the
+    colours come from the mana cost (:func:`carddb.engine.query.characteristics.card_colors`)."""
     parsed: ParsedFace = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:

@@ -135,7 +135,9 @@ class Player:
     """Mana symbols without braces: "C", "G"."""
     lands_played: int = 0
     lost: bool = False
-    """Lost the game (0 or less life, rule 704.5a)."""
+    """Lost the game (0 or less life, rule 704.5a; drew from an empty library, 704.5b)."""
+    drew_from_empty: bool = False
+    """Attempted to draw from an empty library since state-based actions were last checked."""
 
 
 @dataclass
@@ -183,6 +185,17 @@ class Delayed:
     """What "it" named when the delayed ability was created."""
 
 
+@dataclass(frozen=True)
+class Ward:
+    """A ward triggered ability (702.21) waiting to counter the spell or ability it names: that
+    item's source, ability index (None: a spell) and controller, and the cost ("{2}", "3 life")."""
+
+    source: int
+    ability: int | None
+    controller: str
+    cost: str
+
+
 @dataclass
 class StackItem:
     """A spell (``ability`` None) or an activated or triggered ability on the stack."""
@@ -198,10 +211,12 @@ class StackItem:
     """What triggered a triggered ability ("it" in its text names the event's object)."""
     delayed: Delayed | None = None
     """A delayed triggered ability (its steps are not one of the source's abilities)."""
+    ward: Ward | None = None
+    """A ward trigger (:mod:`carddb.engine.rules.ward`): its source is the warded permanent."""
 
     @property
     def is_spell(self) -> bool:
-        return self.ability is None and self.delayed is None
+        return self.ability is None and self.delayed is None and self.ward is None
 
 
 @dataclass
@@ -425,6 +440,7 @@ class Game:
                 tuple(p.mana_pool),
                 p.lands_played,
                 p.lost,
+                p.drew_from_empty,
                 tuple(tuple(z) for z in p.zones.values()),
             )
             for p in self.players.values()

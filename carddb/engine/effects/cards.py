@@ -18,11 +18,14 @@ from carddb.engine.query.nouns import (
     value,
     zone_owners,
 )
+from carddb.engine.rules import draws
 from carddb.oracle.model import Action, Noun
 
 
 def draw(ctx: Context, subject: list[Ref], action: Action) -> None:
-    _from_top(ctx, subject, action, "hand")
+    count = amount_of(ctx, action.arg("what"))
+    for player in players(ctx, subject):
+        draws.draw(ctx.game, player, count)
 
 
 def mill(ctx: Context, subject: list[Ref], action: Action) -> None:

@@ -108,15 +108,21 @@ def regenerate(ctx: Context, subject: list[Ref], action: Action) -> None:
 
 
 
+RETURN_TAPPED, RETURN_UNDER_YOUR_CONTROL = 2, 3
+"""The forms of ``return_from``: "… to the battlefield tapped", "… under your control"."""
+
+
 def return_to(ctx: Context, subject: list[Ref], action: Action) -> None:
     zone = zone_of(action, "to") or ("battlefield" if action.verb == "return_from" else None)
     if zone is None:
         raise EngineError(f"cannot tell where {action.verb} puts the card")
     for obj in target_objects(ctx, action):
         ctx.game.move(obj, zone)
-        if zone == "battlefield":
-            obj.tapped = action.form in (2, 3) and "tapped" in str(action.form)
-            obj.controller = ctx.controller if action.form == 3 else obj.owner
+        if zone == "battlefield":  # "return … to the battlefield tapped" / "under your control"
+            returned = action.verb == "return_from"
+            obj.tapped = returned and action.form == RETURN_TAPPED
+            yours = returned and action.form == RETURN_UNDER_YOUR_CONTROL
+            obj.controller = ctx.controller if yours else obj.owner
 
 
 

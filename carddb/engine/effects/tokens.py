@@ -7,6 +7,7 @@ from carddb.engine.core.catalog import Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError
 from carddb.engine.query.nouns import (
+    COLOR_WORDS,
     players,
     value,
 )
@@ -28,12 +29,14 @@ def create_token(ctx: Context, subject: list[Ref], action: Action) -> None:
     granted = [
         str(q.arg("keywords")) for q in what.qualifiers if q.verb == "with_keywords" and q.form == 0
     ]  # "… creature token with flying": the token's own keyword abilities
+    colors = tuple(COLOR_WORDS[w] for w in words if w in COLOR_WORDS)  # "2/2 white Knight" (111.4)
     card = CardDef(
         name=" ".join(subtypes) + " Token" if subtypes else "Token",
         type_line="Token Creature — " + " ".join(subtypes),
         text="\n".join(_keyword_line(keywords) for keywords in granted),
         power=power,
         toughness=toughness,
+        colors=colors,
     )
     count = value(ctx, action.arg("amount"))
     created: list[Ref] = []
@@ -62,7 +65,7 @@ def create_named_token(ctx: Context, subject: list[Ref], action: Action) -> None
     if kind not in TOKENS or what.qualifiers:
         raise EngineError(f"cannot create {what.description!r}")
     type_line, text = TOKENS[kind]
-    card = CardDef(name=kind, type_line=type_line, text=text)
+    card = CardDef(name=kind, type_line=type_line, text=text, colors=())  # colourless (111.10)
     count = value(ctx, what.amount) if what.amount is not None else 1
     for player in players(ctx, subject):
         for _ in range(count):

@@ -17,6 +17,7 @@ from carddb.engine.core.catalog import Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError
 from carddb.engine.core.state import COMBAT_STEPS, Game, GameObject, Step
+from carddb.engine.query.characteristics import colors_of
 from carddb.oracle.model import (
     Action,
     Count,
@@ -78,7 +79,7 @@ def known_description(description: str) -> bool:
                 or lowered in _PLAYERS
                 or lowered in COLOR_WORDS
                 or lowered in _STATES
-                or lowered.startswith("non")
+                or (_negated(word) is not None and known_description(_negated(word) or ""))
                 or lowered in ATTACHED_WORDS
                 or word[:1].isupper()
             ):
@@ -375,8 +376,20 @@ def matches(ctx: Context, ref: Ref, noun: Noun) -> bool:
     return all(_qualifies(ctx, ref, qualifier) for qualifier in noun.qualifiers)
 
 
+def _negated(word: str) -> str | None:
+    """ "nonsnow" → "snow", "non-Human" → "Human", "nontoken" → "token" (None: not a negation)."""
+    if word.lower().startswith("non") and len(word) > 4 and word.lower() != "none":
+        return word[3:].lstrip("-")
+    return None
+
+
 def _is(ctx: Context, obj: GameObject, alternative: str) -> bool:
     for word in alternative.split():
+        negated = _negated(word)
+        if negated is not None:  # "nonsnow land": each word of the description must hold (205.4b)
+            if _is(ctx, obj, negated):
+                return False
+            continue
         lowered = word.lower()
         singular = "sorcery" if lowered == "sorceries" else lowered.rstrip("s")
         if singular in _PLAYERS:  # "that player", "target player or planeswalker": not an object
@@ -405,7 +418,7 @@ def _is(ctx: Context, obj: GameObject, alternative: str) -> bool:
             if not in_combat_as(ctx.game, obj, singular):
                 return False
         elif singular in COLOR_WORDS:
-            if "{" + COLOR_WORDS[singular] not in obj.card.mana_cost:
+            if COLOR_WORDS[singular] not in colors_of(obj):
                 return False
         elif (
             word[:1].isupper() and word.rstrip("s") not in obj.card.subtypes and word not in obj.card.subtypes

@@ -19,9 +19,10 @@ from carddb.engine.core.decisions import Decider
 from carddb.engine.core.errors import IllegalActionError
 from carddb.engine.core.state import COMBAT_STEPS, Combat, Event, Game, GameObject, Step
 from carddb.engine.query.abilities import keywords_of, summoning_sick
+from carddb.engine.query.characteristics import colors_of
 from carddb.engine.query.nouns import resolve, value
 from carddb.engine.rules.continuous import NO_DECISIONS, static_clauses
-from carddb.engine.rules.protection import colors_of, protected_from
+from carddb.engine.rules.protection import protected_from
 from carddb.engine.rules.triggers import deals_damage, is_named
 from carddb.oracle.model import Action, Noun, Pronoun
 

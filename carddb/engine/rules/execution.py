@@ -71,7 +71,9 @@ def _execute(ctx: Context, step: object) -> None:
     if isinstance(step, Clause):
         _clause(ctx, step)
     elif isinstance(step, Sequence):
-        for item in step.steps:
+        for index, item in enumerate(step.steps):
+            if index and _shuffle_after_declined_search(ctx, step, index):
+                continue
             _execute(ctx, item)
     elif isinstance(step, Conditional):
         _conditional(ctx, step)
@@ -81,6 +83,26 @@ def _execute(ctx: Context, step: object) -> None:
         raise EngineError(f"{step.verb!r} is not a step")
     else:
         raise EngineError(f"cannot execute {step!r}")
+
+
+def _shuffle_after_declined_search(ctx: Context, sequence: Sequence, index: int) -> bool:
+    """ "You may search your library for …, then shuffle.": the shuffle is part of the search; a
+    player who declines to search does not shuffle (701.19 searching; the optional search is one
+    action with its shuffle)."""
+    before, step = sequence.steps[index - 1], sequence.steps[index]
+    join = sequence.joins[index - 1] if index - 1 < len(sequence.joins) else ""
+    return (
+        "then" in join
+        and _only_verb(step) == "shuffle"
+        and _only_verb(before) == "may"
+        and ctx.bindings.get("did") == 0
+    )
+
+
+def _only_verb(step: object) -> str | None:
+    if isinstance(step, Clause) and len(step.predicates) == 1 and isinstance(step.predicates[0], Action):
+        return step.predicates[0].verb
+    return None
 
 
 def _clause(ctx: Context, clause: Clause) -> None:

@@ -11,6 +11,7 @@ from carddb.engine.core.catalog import Catalog, Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.state import GameObject
 from carddb.engine.query.abilities import keyword_list, keywords_of
+from carddb.engine.query.characteristics import colors_of
 from carddb.engine.query.nouns import COLOR_WORDS
 from carddb.oracle.model import Keyword, Kind
 
@@ -39,16 +40,6 @@ def protections(obj: GameObject) -> list[str]:
             if granted.startswith("protection from "):
                 found.extend(_qualities(granted.removeprefix("protection from ")))
     return found
-
-
-def colors_of(obj: GameObject) -> set[str]:
-    """The colours of an object, from its mana cost's symbols (hybrid symbols count each colour)."""
-    return {
-        letter
-        for symbol in obj.card.mana_symbols
-        for letter in symbol.strip("{}").split("/")
-        if letter in ("W", "U", "B", "R", "G")
-    }
 
 
 def protected_from(obj: GameObject, source: GameObject | None) -> bool:

@@ -18,9 +18,10 @@ def state_based_actions(game: Game) -> None:
         if obj.is_a("Planeswalker") and obj.counters.get("loyalty", 0) <= 0 and "loyalty" in obj.counters:
             game.move(obj, "graveyard")  # 704.5i
     for player in game.players.values():
-        if player.life <= 0 and not player.lost:
-            player.lost = True  # rule 704.5a
+        if (player.life <= 0 or player.drew_from_empty) and not player.lost:
+            player.lost = True  # rules 704.5a and 704.5b
             game.log.append(f"{player.name} loses the game")
+        player.drew_from_empty = False
     for obj in list(game.permanents()):
         toughness = obj.toughness
         if obj.is_a("Creature") and toughness is not None and toughness <= 0:

@@ -23,6 +23,7 @@ from carddb.engine.rules.attachments import enter_attached
 from carddb.engine.rules.continuous import on_enter, refresh
 from carddb.engine.rules.sba import state_based_actions
 from carddb.engine.rules.targets import legal_target, record_target, target_nouns, target_text
+from carddb.engine.rules.ward import ward_triggers
 from carddb.oracle.model import Action, Kind, Noun, Pronoun, SelfRef, walk
 
 
@@ -143,6 +144,20 @@ def _either(check: Matcher) -> Matcher:
     return either
 
 
+EITHER_ENTERS_UNDER_YOUR_CONTROL = 1
+"""The form of ``either_enters`` "{what} or {other} enters the battlefield under your control"."""
+
+
+def _either_enters(ctx: Context, trigger: Action, event: Event) -> bool:
+    """ "Whenever ~ or another Ally enters the battlefield [under your control]": either one enters
+    (its own form numbers: "under your control" is checked for both)."""
+    if not _entered(event) or event.obj is None:
+        return False
+    if not (is_named(ctx, trigger.arg("what"), event.obj) or is_named(ctx, trigger.arg("other"), event.obj)):
+        return False
+    return trigger.form != EITHER_ENTERS_UNDER_YOUR_CONTROL or event.obj.controller == ctx.controller
+
+
 def _casts(ctx: Context, trigger: Action, event: Event) -> bool:
     return (
         event.kind == "cast"
@@ -205,7 +220,7 @@ SECTION = Section(
         "enters": (_enters, frozenset({0, 1, 2, 3, 5})),
         "dies": (_dies, frozenset({0, 1})),
         "leaves": (_leaves, frozenset({0, 1, 2})),
-        "either_enters": (_either(_enters), frozenset({0, 1})),
+        "either_enters": (_either_enters, frozenset({0, 1})),
         "either_dies": (_either(_dies), frozenset({0})),
         "casts": (_casts, frozenset({0, 1})),
         "beginning": (_beginning, frozenset(BEGINNINGS)),
@@ -305,6 +320,10 @@ def settle(game: Game, decider: Decider | None) -> None:
             break
     pending, game.pending = game.pending, []
     for item in pending:
+        if item.ward is not None:
+            game.stack.append(item)
+            game.log.append(f"{game.objects[item.source].name}'s ward triggers")
+            continue
         if item.delayed is not None:
             game.stack.append(item)
             game.log.append(f"{item.delayed.source.name}'s delayed ability triggers")
@@ -315,6 +334,7 @@ def settle(game: Game, decider: Decider | None) -> None:
         if _choose_targets(game, decider, item):
             game.stack.append(item)
             game.log.append(f"{game.objects[item.source].name}'s ability triggers")
+            game.stack.extend(ward_triggers(game, item))  # its targets' ward abilities (702.21)
 
 
 def _choose_targets(game: Game, decider: Decider, item: StackItem) -> bool:

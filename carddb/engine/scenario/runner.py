@@ -23,6 +23,7 @@ from carddb.engine.core.context import Ref
 from carddb.engine.core.decisions import RandomDecider, ScriptedDecider
 from carddb.engine.core.errors import EngineError, NotExecutableError, UnknownCardError
 from carddb.engine.core.state import PLAYER_ZONES, Game, GameObject, Player, Step
+from carddb.engine.query.characteristics import COLORS, colors_of
 from carddb.engine.query.executable import check_object
 from carddb.engine.rules import attachments
 from carddb.engine.rules.continuous import refresh
@@ -55,7 +56,7 @@ ZONE_KEYS = (*PLAYER_ZONES, "battlefield")
 TOP_KEYS = {"title", "seed", "game", "cards", "players", "do", "expect"}
 GAME_KEYS = {"active", "step"}
 PLAYER_KEYS = {"life", "attached", *ZONE_KEYS}
-CARD_KEYS = {"type", "text", "mana_cost", "power", "toughness", "loyalty"}
+CARD_KEYS = {"type", "text", "mana_cost", "power", "toughness", "loyalty", "color_indicator"}
 VERBS = ("activate", "cast", "play", "advance", "pass", "resolve", "attack", "block")
 """The action keys: each ``[[do]]`` has exactly one."""
 ACTION_KEYS = {
@@ -70,10 +71,11 @@ ACTION_KEYS = {
 }
 """The keys each action may carry besides its own."""
 EXPECT_KEYS = {"players", "stack", "permanents", "error", "game", "not_executable"}
-EXPECT_PLAYER_KEYS = {"life", "mana", *ZONE_KEYS}
+EXPECT_PLAYER_KEYS = {"life", "mana", "lost", *ZONE_KEYS}
 EXPECT_GAME_KEYS = {"active", "step", "turn"}
 PERMANENT_KEYS = (
     "power", "toughness", "tapped", "counters", "face_down", "damage", "controller", "token", "attached_to",
+    "colors",
 )  # fmt: skip
 
 
@@ -154,13 +156,11 @@ class _Names:
         controller, _, card = name.rpartition(":") if ":" in name else ("", "", name)
         if controller and controller not in self.players:
             raise ScenarioError(f"{self.path}: {key}: no player named {controller!r} (in {name!r})")
-        spelled = self.card(key, card)
+        spelled = card if card.endswith("Token") else self.card(key, card)  # a token the game made
         return f"{controller}:{spelled}" if controller else spelled
 
     def expected(self, key: str, name: str) -> str:
         """A name in an expectation: a card the pool knows, or a token the game made."""
-        if name.endswith("Token"):
-            return name
         return self.reference(key, name)
 
 
@@ -264,6 +264,8 @@ def _check_expect(path: Path, expect: Mapping[str, Any], names: _Names) -> None:
         _keys(path, where, spec, EXPECT_PLAYER_KEYS)
         if "life" in spec and not _is_int(spec["life"]):
             raise ScenarioError(f"{path}: {where} life must be an integer")
+        if "lost" in spec and not isinstance(spec["lost"], bool):
+            raise ScenarioError(f"{path}: {where} lost must be true or false")
         if "mana" in spec and not (
             isinstance(spec["mana"], list) and all(isinstance(m, str) for m in spec["mana"])
         ):
@@ -279,6 +281,8 @@ def _check_expect(path: Path, expect: Mapping[str, Any], names: _Names) -> None:
         if not isinstance(spec, dict):
             raise ScenarioError(f"{path}: {where} must be a table")
         _keys(path, where, spec, PERMANENT_KEYS)
+        if "colors" in spec and not (isinstance(spec["colors"], list) and set(spec["colors"]) <= set(COLORS)):
+            raise ScenarioError(f'{path}: {where} colors must be a list of "W", "U", "B", "R", "G"')
         if "attached_to" in spec:
             if not isinstance(spec["attached_to"], str):
                 raise ScenarioError(f'{path}: {where} attached_to must be a card name ("" for nothing)')
@@ -369,6 +373,12 @@ def _scenario_cards(path: Path, table: Mapping[str, Any]) -> dict[str, CardDef]:
         if "type" not in spec:
             raise ScenarioError(f"{path}: [cards.{name!r}] needs 'type'")
         for key, wanted in spec.items():
+            if key == "color_indicator":
+                if not isinstance(wanted, list) or not set(wanted) <= set(COLORS):
+                    raise ScenarioError(
+                        f'{path}: [cards.{name!r}] color_indicator must be a list of "W", "U", "B", "R", "G"'
+                    )
+                continue
             if not isinstance(wanted, str | int) or isinstance(wanted, bool):
                 raise ScenarioError(f"{path}: [cards.{name!r}] {key} must be text or a number")
         cards[name] = CardDef(
@@ -379,6 +389,7 @@ def _scenario_cards(path: Path, table: Mapping[str, Any]) -> dict[str, CardDef]:
             power=_text(spec.get("power")),
             toughness=_text(spec.get("toughness")),
             loyalty=_text(spec.get("loyalty")),
+            colors=tuple(spec["color_indicator"]) if "color_indicator" in spec else None,
         )
     return cards
 
@@ -582,6 +593,8 @@ def _compare(game: Game, expect: Mapping[str, Any], error: str | None) -> list[s
             where = f"players.{name}.{key}"
             if key == "life":
                 differ(where, wanted, game.players[name].life)
+            elif key == "lost":
+                differ(where, wanted, game.players[name].lost)
             elif key == "mana":
                 multiset(where, [m.strip("{}") for m in wanted], game.players[name].mana_pool)
             elif key == "battlefield":
@@ -610,8 +623,11 @@ def _compare(game: Game, expect: Mapping[str, Any], error: str | None) -> list[s
             "controller": obj.controller,
             "token": obj.token,
             "attached_to": _attached_name(game, obj),
+            "colors": [c for c in COLORS if c in colors_of(obj)],
         }
         for key, wanted in spec.items():
+            if key == "colors":
+                wanted = [c for c in COLORS if c in wanted]
             differ(f"permanents.{name!r}.{key}", wanted, got_values[key])
     return differences
 
