@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from carddb.oracle import phrases
+
 
 @dataclass(frozen=True, slots=True)
 class Span:
@@ -170,6 +172,11 @@ class Action:
 
     def arg(self, name: str) -> object:
         return dict(self.args).get(name)
+
+    @property
+    def form_name(self) -> str | None:
+        """The name of the written form in its entry's table (None: an unnamed form)."""
+        return phrases.form_name(self.verb, self.form)
 
 
 CostItem = ManaCost | TapCost | UntapCost | Action

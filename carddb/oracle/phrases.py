@@ -4,6 +4,15 @@ Each entry of ``grammars/oracle/phrases/*.toml`` is one phrase with one or more 
 
     [pred]
     draw = ["draw {what:np}", "draws {what:np}"]
+    put_into_library.top = "put {what:np} on top of {to:zone}"
+    put_into_library.bottom = "put {what:np} on the bottom of {to:zone}"
+
+The forms of an entry are a string, a list (unnamed forms, known by their position) or a table
+of *named* forms (``name = "form"`` in order: dotted keys as above, an inline table or a
+``[pred.draw]`` table). The engine refers to a form by its name (``Action.form_name``,
+:func:`form_index`), never by its position. A form keeps its position as the ``form`` of the parsed
+:class:`~carddb.oracle.model.Action` (and in the grammar rule's name), so a new form goes at the
+end of its entry.
 
 A form is words and typed slots (``{role:type}``, or ``{type}`` whose role is its type). The one
 entry is used three ways, so that parsing and printing cannot drift apart:
@@ -85,6 +94,8 @@ class Template:
     text: str
     parts: tuple[str | Slot, ...]
     """Literal words (and commas) and slots, in order."""
+    name: str | None = None
+    """The form's name in its entry's table of named forms (None: an unnamed form of a list)."""
 
     @property
     def rule(self) -> str:
@@ -95,7 +106,9 @@ class Template:
         return tuple(part for part in self.parts if isinstance(part, Slot))
 
 
-def _parse_form(family: str, verb: str, form: int, text: str, where: str) -> Template:
+def _parse_form(
+    family: str, verb: str, form: int, text: str, where: str, name: str | None = None
+) -> Template:
     parts: list[str | Slot] = []
     roles: set[str] = set()
     for token in _TOKEN.findall(text):
@@ -115,7 +128,7 @@ def _parse_form(family: str, verb: str, form: int, text: str, where: str) -> Tem
         raise PhraseTableError(f"{where}: write {{who:np}} for 'you' at the start of {text!r}")
     if " ".join(_TOKEN.findall(text)).replace(" ,", ",") != text:
         raise PhraseTableError(f"{where}: form {text!r} is not in canonical spacing")
-    return Template(family, verb, form, text, tuple(parts))
+    return Template(family, verb, form, text, tuple(parts), name)
 
 
 def load_tables(directory: Path) -> tuple[Template, ...]:
@@ -124,10 +137,11 @@ def load_tables(directory: Path) -> tuple[Template, ...]:
     seen: dict[str, str] = {}
     shapes: dict[tuple[str, ...], str] = {}
     for path in sorted(directory.glob("*.toml")):
+        source = path.read_text(encoding="utf-8")
         try:
-            table = tomllib.loads(path.read_text(encoding="utf-8"))
+            table = tomllib.loads(source)
         except tomllib.TOMLDecodeError as error:
-            raise PhraseTableError(f"{path}: {error}") from error
+            raise PhraseTableError(_decode_error(path, source, error)) from error
         for family, entries in table.items():
             if family not in FAMILIES or not isinstance(entries, dict):
                 raise PhraseTableError(f"{path}: unknown family [{family}] (known: {', '.join(FAMILIES)})")
@@ -138,17 +152,56 @@ def load_tables(directory: Path) -> tuple[Template, ...]:
                 if verb in seen:
                     raise PhraseTableError(f"{where}: {verb!r} is already defined in {seen[verb]}")
                 seen[verb] = path.name
-                written = [forms] if isinstance(forms, str) else forms
-                if not isinstance(written, list) or not all(isinstance(f, str) for f in written):
-                    raise PhraseTableError(f"{where}: a form is a string or a list of strings")
-                for index, text in enumerate(written):
-                    form = _parse_form(family, verb, index, text, where)
+                for index, (name, text) in enumerate(_written(forms, where)):
+                    form = _parse_form(family, verb, index, text, where, name)
                     shape = (family, *(p.type if isinstance(p, Slot) else p for p in form.parts))
                     if shape in shapes:
                         raise PhraseTableError(f"{where}: {text!r} is the same phrase as {shapes[shape]}")
                     shapes[shape] = f"{path.name} [{family}] {verb} {text!r}"
                     templates.append(form)
     return tuple(templates)
+
+
+def _written(forms: object, where: str) -> list[tuple[str | None, str]]:
+    """An entry's forms with their names: a string, a list of strings or a table name → string."""
+    if isinstance(forms, str):
+        return [(None, forms)]
+    if isinstance(forms, list) and all(isinstance(text, str) for text in forms):
+        return [(None, text) for text in forms]
+    if isinstance(forms, dict) and forms and all(isinstance(text, str) for text in forms.values()):
+        for name in forms:
+            if not _NAME.match(name):
+                raise PhraseTableError(f"{where}: form name {name!r}: names are lowercase words joined by _")
+        return list(forms.items())
+    raise PhraseTableError(f"{where}: the forms are a string, a list of strings or a table of named strings")
+
+
+_AT_LINE = re.compile(r"\(at line (\d+), column \d+\)")
+_KEY = re.compile(r"^([A-Za-z0-9_]+)(?:\.([A-Za-z0-9_]+))?\s*=")
+_HEADER = re.compile(r"^\[\s*([A-Za-z0-9_]+)(?:\.([A-Za-z0-9_]+))?\s*\]")
+
+
+def _decode_error(path: Path, source: str, error: tomllib.TOMLDecodeError) -> str:
+    """The TOML error with the file, line, family and entry it is in. A form name given twice in
+    one entry is refused by the TOML reader itself ("Cannot overwrite a value")."""
+    found = _AT_LINE.search(str(error))
+    if found is None:
+        return f"{path}: {error}"
+    number = int(found.group(1))
+    family = entry = None
+    for line in reversed(source.splitlines()[:number]):
+        line = line.strip()
+        key = _KEY.match(line)
+        if key is not None and entry is None:
+            entry = key.group(1)
+        header = _HEADER.match(line)
+        if header is not None:
+            family = header.group(1)
+            entry = header.group(2) or entry  # [pred.put_into_library]: its keys are form names
+            break
+    where = " ".join(part for part in (f"[{family}]" if family else "", entry or "") if part)
+    duplicate = " (a form name given twice in one entry?)" if "overwrite" in str(error) else ""
+    return f"{path}:{number}: {where}: {error}{duplicate}"
 
 
 def _literal(word: str) -> str:
@@ -217,3 +270,29 @@ def template(verb: str, form: int) -> Template:
 def find(verb: str, form: int) -> Template | None:
     """The written form, or None for an action of the frame grammar itself (``zone``, ``counters``)."""
     return _by_verb().get((verb, form))
+
+
+@cache
+def _by_name() -> dict[tuple[str, str], Template]:
+    return {(t.verb, t.name): t for t in templates() if t.name is not None}
+
+
+def form_name(verb: str, form: int) -> str | None:
+    """The name of form ``form`` of entry ``verb`` (None: unnamed, or no such form)."""
+    found = find(verb, form)
+    return found.name if found is not None else None
+
+
+def form_index(verb: str, name: str) -> int:
+    """The position of the form named ``name`` of entry ``verb``; a name the tables do not have
+    raises :class:`PhraseTableError` (so code naming a form that was renamed fails loudly)."""
+    found = _by_name().get((verb, name))
+    if found is None:
+        known = ", ".join(t.name for t in templates() if t.verb == verb and t.name) or "none"
+        raise PhraseTableError(f"the phrase tables have no form {name!r} of {verb!r} (named forms: {known})")
+    return found.form
+
+
+def form_names(verb: str) -> dict[str, int]:
+    """The named forms of entry ``verb``: name → position, in table order."""
+    return {t.name: t.form for t in templates() if t.verb == verb and t.name is not None}
