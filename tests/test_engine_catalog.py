@@ -14,7 +14,9 @@ import pytest
 
 from carddb.engine.catalog import CATALOG
 from carddb.engine.core.catalog import Catalog, DuplicateEntryError, Section
-from carddb.oracle.phrases import templates
+from carddb.engine.core.forms import is_form, named
+from carddb.oracle.model import Action
+from carddb.oracle.phrases import PhraseTableError, templates
 
 ENGINE = Path(__file__).resolve().parent.parent / "carddb" / "engine"
 
@@ -51,11 +53,17 @@ def test_importing_the_state_alone_registers_nothing() -> None:
 
 def test_every_name_the_catalog_uses_is_in_the_phrase_tables() -> None:
     known = {t.verb for t in templates()}
-    forms = {(t.verb, t.form) for t in templates()}
+    forms = {(t.verb, t.name) for t in templates()}
     for kind in ("verbs", "conditions", "qualifiers", "forms", "triggers", "static_verbs", "restrictions"):
         assert [name for name in getattr(CATALOG, kind) if name not in known] == [], kind
     assert [(v, f) for v, fs in CATALOG.forms.items() for f in fs if (v, f) not in forms] == []
     assert [(v, f) for v, (_, fs) in CATALOG.triggers.items() for f in fs or () if (v, f) not in forms] == []
+
+
+def test_a_form_the_tables_do_not_name_is_an_error() -> None:
+    with pytest.raises(PhraseTableError, match="no form 'tapped' of 'return_from'"):
+        named("return_from", "tapped")
+    assert is_form(Action("return_from", (), 2), "to_battlefield_tapped")
 
 
 def test_the_engine_has_no_import_cycle() -> None:

@@ -16,7 +16,7 @@ from carddb.engine.core.errors import EngineError
 from carddb.engine.core.state import Combat, Game, Player, Step
 from carddb.engine.query.nouns import NAMED_FORMS, TARGET_FORMS, controlling_players, defending_players
 from carddb.oracle.model import Action
-from carddb.oracle.phrases import find
+from carddb.oracle.phrases import find, form_index
 
 BEARS = CardDef("Grizzly Bears", "Creature — Bear", mana_cost="{1}{G}", power="2", toughness="2")
 
@@ -42,19 +42,19 @@ def test_the_grammar_has_no_controller_qualifier_the_engine_does_not_resolve() -
         ctx.slots[id(qualifier)] = ["Carol"]
         allowed = controlling_players(ctx, qualifier)
         written = find("opponent_controls", form)
-        if form == 8:  # "each player controls": every player, rightly
+        if qualifier.form_name == "each_player":  # "each player controls": every player, rightly
             assert allowed is None
         else:
             assert allowed is not None and allowed != list(game.players), written
     assert forms == 10
 
 
-@pytest.mark.parametrize("form", sorted(TARGET_FORMS | NAMED_FORMS | {5}))
-def test_a_reference_with_nothing_to_name_is_an_error_not_everyone(form: int) -> None:
+@pytest.mark.parametrize("name", sorted(TARGET_FORMS | NAMED_FORMS | {"its_controller"}))
+def test_a_reference_with_nothing_to_name_is_an_error_not_everyone(name: str) -> None:
     game = three_players()
     ctx = Context(game, ScriptedDecider(), "Alice", game.create(BEARS, "Alice", "battlefield"))
     with pytest.raises(EngineError):
-        controlling_players(ctx, Action("opponent_controls", (), form))
+        controlling_players(ctx, Action("opponent_controls", (), form_index("opponent_controls", name)))
 
 
 def test_that_player_needs_a_player_named_before_it() -> None:

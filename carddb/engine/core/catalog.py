@@ -54,10 +54,10 @@ class Section:
     """Phrase verbs executed as steps, by verb."""
     conditions: Mapping[str, Condition] = field(default_factory=dict)
     qualifiers: Mapping[str, Qualifier] = field(default_factory=dict)
-    forms: Mapping[str, frozenset[int]] = field(default_factory=dict)
-    """Verbs of which only some written forms are supported."""
-    triggers: Mapping[str, tuple[Matcher, frozenset[int] | None]] = field(default_factory=dict)
-    """Trigger events watched for: their matcher and the forms known (None: all)."""
+    forms: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    """Verbs of which only some written forms are supported, by form name."""
+    triggers: Mapping[str, tuple[Matcher, frozenset[str] | None]] = field(default_factory=dict)
+    """Trigger events watched for: their matcher and the names of the forms known (None: all)."""
     static_verbs: frozenset[str] = frozenset()
     """Predicates of static abilities applied continuously."""
     keywords: frozenset[str] = frozenset()
@@ -85,8 +85,8 @@ class Catalog:
     verbs: Mapping[str, Handler] = field(default_factory=dict)
     conditions: Mapping[str, Condition] = field(default_factory=dict)
     qualifiers: Mapping[str, Qualifier] = field(default_factory=dict)
-    forms: Mapping[str, frozenset[int]] = field(default_factory=dict)
-    triggers: Mapping[str, tuple[Matcher, frozenset[int] | None]] = field(default_factory=dict)
+    forms: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    triggers: Mapping[str, tuple[Matcher, frozenset[str] | None]] = field(default_factory=dict)
     static_verbs: frozenset[str] = frozenset()
     keywords: frozenset[str] = frozenset()
     keyword_checks: Mapping[str, KeywordCheck] = field(default_factory=dict)

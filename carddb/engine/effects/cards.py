@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from carddb.engine.core.catalog import Section
 from carddb.engine.core.context import Context, Ref
+from carddb.engine.core.forms import is_form, named
 from carddb.engine.core.state import GameObject
 from carddb.engine.effects.common import (
     target_objects,
@@ -77,12 +78,12 @@ def look_at(ctx: Context, subject: list[Ref], action: Action) -> None:
 
 
 def put_into_library(ctx: Context, subject: list[Ref], action: Action) -> None:
-    """Top (form 0), bottom (1–3), or just beneath the top N cards (5): fewer than N cards puts it
-    on the bottom."""
+    """On top, on the bottom, or just beneath the top N cards: fewer than N cards puts it on the
+    bottom."""
     for obj in target_objects(ctx, action):
-        if action.form == 5:
+        if is_form(action, "beneath_top"):
             position: int | None = value(ctx, action.arg("position"))
-        elif action.form in (0, 4, 8):
+        elif is_form(action, "top", "top_any_order", "puts_top"):
             position = 0
         else:
             position = None
@@ -159,8 +160,8 @@ def put_onto_battlefield(ctx: Context, subject: list[Ref], action: Action) -> No
         if obj.zone == "battlefield" or not obj.card.is_permanent:
             continue
         ctx.game.move(obj, "battlefield")
-        obj.controller = ctx.controller if action.form == 2 else chooser
-        obj.tapped = action.form == 1
+        obj.controller = ctx.controller if is_form(action, "under_your_control") else chooser
+        obj.tapped = is_form(action, "tapped")
 
 
 SECTION = Section(
@@ -181,6 +182,6 @@ SECTION = Section(
         "put_onto_battlefield": put_onto_battlefield,
     },
     forms={
-        "put_onto_battlefield": frozenset({0, 1, 2, 3}),
+        "put_onto_battlefield": named("put_onto_battlefield", "put", "tapped", "under_your_control", "puts"),
     },
 )

@@ -8,9 +8,11 @@ from collections.abc import Callable
 from carddb.engine.core.catalog import Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import CostError, EngineError
+from carddb.engine.core.forms import is_form, named
 from carddb.engine.core.state import GameObject
 from carddb.engine.query.abilities import keyword_list, keywords_of
 from carddb.engine.query.nouns import (
+    IN_ZONE_WITHOUT_A_ZONE,
     candidates_for,
     counter_kind,
     matches,
@@ -56,7 +58,7 @@ def may(ctx: Context, subject: list[Ref], action: Action) -> None:
 def _did(ctx: Context, condition: Action) -> bool:
     if "did" not in ctx.bindings:
         raise EngineError("nothing optional was done before 'if you do'")
-    return bool(ctx.bindings["did"]) == (condition.form in (0, 2))
+    return bool(ctx.bindings["did"]) == is_form(condition, "do", "no_one_does")
 
 
 
@@ -85,7 +87,7 @@ def _controls(ctx: Context, condition: Action) -> bool:
     found = any(
         matches(ctx, obj, noun) for noun in wanted for player in who for obj in ctx.game.permanents(player)
     )
-    return not found if condition.form in (2, 3) else found
+    return not found if is_form(condition, "controls_no", "control_no") else found
 
 
 
@@ -98,33 +100,33 @@ def _counter_kind(spec: object) -> tuple[str, int]:
 
 
 def _is_state(ctx: Context, condition: Action) -> bool:
-    form = condition.form
-    if form == 8:
+    form = condition.form_name or ""
+    if form == "your_turn":
         return ctx.game.active == ctx.controller
-    if form == 9:
+    if form == "not_your_turn":
         return ctx.game.active != ctx.controller
-    if form in (20, 21, 23, 24):
+    if form in ("have_no_cards_in_hand", "has_no_cards_in_hand", "life_or_more", "life_or_less"):
         who = list(players(ctx, _existing(ctx, condition.arg("who"))))
-        if form in (20, 21):
+        if form in ("have_no_cards_in_hand", "has_no_cards_in_hand"):
             return all(not ctx.game.players[p].zones["hand"] for p in who)
         amount = value(ctx, condition.arg("amount"))
         lives = [ctx.game.players[p].life for p in who]
-        return any(life >= amount if form == 23 else life <= amount for life in lives)
+        return any(life >= amount if form == "life_or_more" else life <= amount for life in lives)
     things = list(objects(_existing(ctx, condition.arg("what"))))
-    checks: dict[int, Callable[[GameObject], bool]] = {
-        0: lambda obj: obj.tapped,
-        1: lambda obj: not obj.tapped,
-        4: lambda obj: obj.is_a("Creature"),
-        5: lambda obj: obj.zone == "battlefield",
-        6: lambda obj: obj.zone == "graveyard" and obj.owner == ctx.controller,
-        13: lambda obj: _is_type(ctx, obj, condition.arg("type")),
-        15: lambda obj: set(keyword_list(str(condition.arg("keywords")))) <= keywords_of(obj),
-        16: lambda obj: (
+    checks: dict[str, Callable[[GameObject], bool]] = {
+        "tapped": lambda obj: obj.tapped,
+        "untapped": lambda obj: not obj.tapped,
+        "creature": lambda obj: obj.is_a("Creature"),
+        "on_battlefield": lambda obj: obj.zone == "battlefield",
+        "in_your_graveyard": lambda obj: obj.zone == "graveyard" and obj.owner == ctx.controller,
+        "of_type": lambda obj: _is_type(ctx, obj, condition.arg("type")),
+        "has_keywords": lambda obj: set(keyword_list(str(condition.arg("keywords")))) <= keywords_of(obj),
+        "has_counters": lambda obj: (
             obj.counters.get(_counter_kind(condition.arg("counters"))[0], 0)
             >= _counter_kind(condition.arg("counters"))[1]
         ),
     }
-    checks[17] = checks[16]
+    checks["counters_on"] = checks["has_counters"]
     return any(checks[form](obj) for obj in things)
 
 
@@ -150,7 +152,8 @@ def _controls_count(ctx: Context, condition: Action) -> bool:
     amount = value(ctx, condition.arg("amount"))
     for player in who:
         count = sum(1 for obj in ctx.game.permanents(player) if matches(ctx, obj, what))
-        if (count >= amount) if condition.form in (0, 1) else (count <= amount):
+        at_least = is_form(condition, "control_or_more", "controls_or_more")
+        if (count >= amount) if at_least else (count <= amount):
             return True
     return False
 
@@ -164,32 +167,42 @@ def _in_zone(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     zone = qualifier.arg("zone")
     if isinstance(zone, Action):
         return ref.zone == zone.arg("zone") and ref.owner in zone_owners(ctx, zone)
-    wanted = {2: "graveyard", 3: "graveyard", 5: "graveyard", 6: "graveyard", 7: "exile"}[qualifier.form]
+    wanted = IN_ZONE_WITHOUT_A_ZONE[qualifier.form_name or ""]
     return ref.zone == wanted
 
 
 def _with_keywords(ctx: Context, ref: Ref, q: Action) -> bool:
     return isinstance(ref, GameObject) and (
         set(keyword_list(str(q.arg("keywords")))) <= keywords_of(ref)
-    ) == (q.form == 0)
+    ) == is_form(q, "with")
+
+WITH_STAT = {
+    "power_or_less": ("power", True), "power_or_greater": ("power", False),
+    "toughness_or_less": ("toughness", True), "toughness_or_greater": ("toughness", False),
+    "mana_value_or_less": ("mana value", True), "mana_value_or_greater": ("mana value", False),
+    "cmc_or_less": ("mana value", True), "cmc_or_greater": ("mana value", False),
+}  # fmt: skip
+"""``with_power`` forms comparing a stat: which stat, and whether it is "or less"."""
+
 
 def _with_power(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     if isinstance(ref, str):
         return False
-    form = qualifier.form
-    if form == 10:
+    form = qualifier.form_name or ""
+    if form == "mana_value_x_or_less":
         have: int | None = mana_value(ref)
         return have is not None and have <= value(ctx, X())
-    if form == 9:
+    if form == "greatest_power":
         mine = [obj.power or 0 for obj in ctx.game.permanents(ctx.controller) if obj.is_a("Creature")]
         return (
             ref.controller == ctx.controller and ref.power is not None and ref.power == max(mine, default=0)
         )
-    have = ref.power if form < 2 else ref.toughness if form < 4 else mana_value(ref)
+    stat, at_most = WITH_STAT[form]
+    have = ref.power if stat == "power" else ref.toughness if stat == "toughness" else mana_value(ref)
     if have is None:
         return False
     amount = value(ctx, qualifier.arg("amount"))
-    return have <= amount if form % 2 == 0 else have >= amount
+    return have <= amount if at_most else have >= amount
 
 
 SECTION = Section(
@@ -211,11 +224,20 @@ SECTION = Section(
         "with_power": _with_power,
     },
     forms={
-        "did": frozenset({0, 1, 2}),
-        "is_state": frozenset({0, 1, 4, 5, 8, 9, 13, 15, 16, 17, 20, 21, 23, 24}),
-        "is_more": frozenset({0}),
-        "controls_count": frozenset({0, 1, 2, 3}),
-        "in_zone": frozenset({0, 1, 2, 3, 5, 6, 7}),
-        "with_power": frozenset({0, 1, 2, 3, 4, 5, 6, 7, 9, 10}),
+        "did": named("did", "do", "dont", "no_one_does"),
+        "is_state": named(
+            "is_state", "tapped", "untapped", "creature", "on_battlefield", "in_your_graveyard",
+            "your_turn", "not_your_turn", "of_type", "has_keywords", "has_counters", "counters_on",
+            "have_no_cards_in_hand", "has_no_cards_in_hand", "life_or_more", "life_or_less",
+        ),
+        "is_more": named("is_more", "it_is"),
+        "controls_count": named(
+            "controls_count", "control_or_more", "controls_or_more", "control_or_fewer", "controls_or_fewer"
+        ),
+        "in_zone": named(
+            "in_zone", "in_zone", "from_zone", "from_a_graveyard", "in_a_graveyard", "in_any_graveyard",
+            "from_any_graveyard", "in_exile",
+        ),
+        "with_power": named("with_power", *WITH_STAT, "greatest_power", "mana_value_x_or_less"),
     },
 )

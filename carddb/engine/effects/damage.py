@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from carddb.engine.core.catalog import Section
 from carddb.engine.core.context import Context, Ref
+from carddb.engine.core.forms import is_form
 from carddb.engine.core.state import Shield
 from carddb.engine.effects.common import (
     stat_amount,
@@ -89,7 +90,7 @@ def fight(ctx: Context, subject: list[Ref], action: Action) -> None:
     the same time; if one of them has left the battlefield, is no longer a creature, or was an
     illegal target (its slot is empty), neither deals damage. A creature fighting itself deals
     itself twice its power (701.12c). The damage is not combat damage."""
-    if action.form == 2:  # "fight each other": the subject names both
+    if is_form(action, "each_other"):  # the subject names both
         fighters = list(objects(subject))
     else:
         fighters = [*list(objects(subject))[:1], *target_objects(ctx, action)[:1]]
@@ -110,8 +111,5 @@ SECTION = Section(
         "deal_damage": deal_damage,
         "deal_damage_equal": deal_damage_equal,
         "fight": fight,
-    },
-    forms={
-        "prevent_all_damage": frozenset(range(10)),
     },
 )

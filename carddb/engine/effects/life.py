@@ -5,6 +5,7 @@ from __future__ import annotations
 from carddb.engine.core.catalog import Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError
+from carddb.engine.core.forms import named
 from carddb.engine.effects.common import (
     stat_amount,
 )
@@ -81,7 +82,13 @@ SECTION = Section(
         "win_the_game": win,
     },
     forms={
-        "gain_life_equal": frozenset({0, 1, 2, 3, 4, 5, 9}),
-        "lose_life_equal": frozenset(range(8)),
+        "gain_life_equal": named(
+            "gain_life_equal", "power", "gains_power", "toughness", "gains_toughness", "mana_value",
+            "gains_mana_value", "number_of",
+        ),
+        "lose_life_equal": named(
+            "lose_life_equal", "power", "loses_power", "toughness", "loses_toughness", "mana_value",
+            "loses_mana_value", "number_of", "loses_number_of",
+        ),
     },
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from carddb.engine.core.catalog import Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import CostError, EngineError
+from carddb.engine.core.forms import is_form, named
 from carddb.engine.query.nouns import (
     players,
     resolve,
@@ -19,11 +20,11 @@ def add_mana(ctx: Context, subject: list[Ref], action: Action) -> None:
     for player in players(ctx, subject):
         pool = ctx.game.players[player].mana_pool
         symbols = [s.strip("{}") for s in mana_symbols(action)]
-        if action.form == 0:
+        if is_form(action, "symbols", "adds_symbols"):
             pool.extend(symbols)
-        elif action.form in (1, 2):
+        elif is_form(action, "one_of_two", "one_of_three"):
             pool.append(ctx.decider.choose("add which mana?", symbols))
-        elif action.form == 3:
+        elif is_form(action, "any_color"):
             for _ in range(value(ctx, action.arg("amount"))):
                 pool.append(ctx.decider.choose("add mana of which color?", list(COLORS)))
         else:
@@ -62,6 +63,7 @@ SECTION = Section(
         "pays": _pays,
     },
     forms={
-        "pays": frozenset({0, 1}),
+        "add_mana": named("add_mana", "symbols", "one_of_two", "one_of_three", "any_color", "adds_symbols"),
+        "pays": named("pays", "pays", "pay"),
     },
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from carddb.engine.core.catalog import Handler, Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError
+from carddb.engine.core.forms import is_form, named
 from carddb.engine.effects.common import (
     parse_pt,
     target_objects,
@@ -108,10 +109,6 @@ def regenerate(ctx: Context, subject: list[Ref], action: Action) -> None:
 
 
 
-RETURN_TAPPED, RETURN_UNDER_YOUR_CONTROL = 2, 3
-"""The forms of ``return_from``: "… to the battlefield tapped", "… under your control"."""
-
-
 def return_to(ctx: Context, subject: list[Ref], action: Action) -> None:
     zone = zone_of(action, "to") or ("battlefield" if action.verb == "return_from" else None)
     if zone is None:
@@ -120,8 +117,8 @@ def return_to(ctx: Context, subject: list[Ref], action: Action) -> None:
         ctx.game.move(obj, zone)
         if zone == "battlefield":  # "return … to the battlefield tapped" / "under your control"
             returned = action.verb == "return_from"
-            obj.tapped = returned and action.form == RETURN_TAPPED
-            yours = returned and action.form == RETURN_UNDER_YOUR_CONTROL
+            obj.tapped = returned and is_form(action, "to_battlefield_tapped")
+            yours = returned and is_form(action, "under_your_control")
             obj.controller = ctx.controller if yours else obj.owner
 
 
@@ -219,9 +216,13 @@ SECTION = Section(
         "sacrifice": sacrifice,
     },
     forms={
-        "doesnt_untap": frozenset({0, 1, 2, 3}),
-        "doesnt_untap_their_controller": frozenset({0, 1, 2}),  # "… next untap step(s)"
-        "has_ability": frozenset({0, 1, 2, 3}),
+        "doesnt_untap": named(
+            "doesnt_untap", "untap_step", "untap_steps", "next_untap_step", "next_untap_step_plural"
+        ),
+        "doesnt_untap_their_controller": named(
+            "doesnt_untap_their_controller", "its_controllers_next", "their_controllers_next",
+            "their_controllers_next_steps",
+        ),
     },
     static_verbs=frozenset({"doesnt_untap"}),
 )

@@ -6,6 +6,7 @@ from carddb.engine.core.cards import CardDef
 from carddb.engine.core.catalog import Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError
+from carddb.engine.core.forms import is_form
 from carddb.engine.query.nouns import (
     COLOR_WORDS,
     players,
@@ -27,7 +28,7 @@ def create_token(ctx: Context, subject: list[Ref], action: Action) -> None:
     words = what.description.split()
     subtypes = [w for w in words if w[:1].isupper()]
     granted = [
-        str(q.arg("keywords")) for q in what.qualifiers if q.verb == "with_keywords" and q.form == 0
+        str(q.arg("keywords")) for q in what.qualifiers if q.verb == "with_keywords" and is_form(q, "with")
     ]  # "… creature token with flying": the token's own keyword abilities
     colors = tuple(COLOR_WORDS[w] for w in words if w in COLOR_WORDS)  # "2/2 white Knight" (111.4)
     card = CardDef(

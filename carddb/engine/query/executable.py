@@ -15,6 +15,7 @@ from typing import Any
 from carddb.engine.core.cards import CardDef
 from carddb.engine.core.catalog import Catalog
 from carddb.engine.core.errors import NotExecutableError
+from carddb.engine.core.forms import is_form
 from carddb.engine.core.state import GameObject
 from carddb.engine.query.abilities import keyword_list
 from carddb.engine.query.nouns import (
@@ -52,7 +53,10 @@ ZONE_OWNERS = {
 }  # fmt: skip
 """Whose zones a ``zone`` phrase may name (:func:`carddb.engine.query.nouns.zone_owners` knows them)."""
 SUPPORTED_CONDITIONALS = {"if", "unless", "where X is", "then", "at"}
-DELAYED = {("beginning", 12), ("beginning", 13), ("beginning", 14), ("beginning", 15), ("end_of_combat", 0)}
+DELAYED = {
+    ("beginning", "next_end_step"), ("beginning", "next_turns_upkeep"), ("beginning", "your_next_upkeep"),
+    ("beginning", "end_of_combat"), ("end_of_combat", "end_of_combat"),
+}  # fmt: skip
 """The moments a delayed triggered ability may wait for: the next end step, the next turn's upkeep,
 your next upkeep, the end of combat."""
 POSSESSORS = {"its", "~'s", "enchanted creature's", "equipped creature's"}
@@ -159,8 +163,8 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
             problems.append(f"trigger {verb!r}")
         else:
             forms = catalog.triggers[trigger.verb][1]
-            if forms is not None and trigger.form not in forms:
-                problems.append(f"trigger {trigger.verb!r} form {trigger.form}")
+            if forms is not None and trigger.form_name not in forms:
+                problems.append(f"trigger {trigger.verb!r} form {trigger.form_name or trigger.form}")
     for item in ability.cost:
         if isinstance(item, Action) and item.verb not in catalog.costs:
             problems.append(f"cost {item.verb!r}")
@@ -238,8 +242,8 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         if known is not None and node.verb not in known and not applied:
             return f"{form.family} {node.verb!r}"
         forms = catalog.forms.get(node.verb)
-        if forms is not None and node.form not in forms:
-            return f"{form.family} {node.verb!r} form {node.form}"
+        if forms is not None and node.form_name not in forms:
+            return f"{form.family} {node.verb!r} form {node.form_name or node.form}"
         keywords = node.arg("keywords")
         if node.verb in ("has", "gains", "with_keywords", "loses") and isinstance(keywords, str):
             unknown = [
@@ -253,7 +257,7 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         return f"{node.word!r} clause"
     if isinstance(node, Conditional) and node.word == "at":
         moment = node.condition
-        if not (isinstance(moment, Action) and (moment.verb, moment.form) in DELAYED):
+        if not (isinstance(moment, Action) and (moment.verb, moment.form_name) in DELAYED):
             return "'at' clause"
     if isinstance(node, Clause) and node.for_each is not None:
         verbs = {p.verb for p in node.predicates if isinstance(p, Action)}
@@ -285,10 +289,10 @@ def _controller_problem(node: object, static: bool, in_trigger: bool) -> str | N
     if (
         isinstance(node, Noun)
         and node.targeted
-        and any(q.verb == "opponent_controls" and q.form in TARGET_FORMS for q in node.qualifiers)
+        and any(q.verb == "opponent_controls" and q.form_name in TARGET_FORMS for q in node.qualifiers)
     ):
         return "target player of a target"
-    if isinstance(node, Action) and node.verb == "opponent_controls" and node.form in CONTEXT_FORMS:
+    if isinstance(node, Action) and node.verb == "opponent_controls" and node.form_name in CONTEXT_FORMS:
         form = find(node.verb, node.form)
         text = form.text if form is not None else node.verb
         if static:
@@ -341,7 +345,7 @@ def _trigger_names_player(trigger: object, catalog: Catalog) -> bool:
         return False
     verb = trigger.verb
     forms = catalog.triggers[verb][1] if verb in catalog.triggers else frozenset()
-    if forms is not None and trigger.form not in forms:
+    if forms is not None and trigger.form_name not in forms:
         return True  # a trigger the engine does not watch for: reported as such
     if verb == "deals_damage":
         to = trigger.arg("to")
@@ -352,7 +356,7 @@ def _trigger_names_player(trigger: object, catalog: Catalog) -> bool:
         return True
     if verb in ("casts", "enters", "dies", "leaves", "either_enters", "either_dies"):
         return not isinstance(trigger.arg("what"), SelfRef)
-    return verb == "attacks_trigger" and trigger.form == 0
+    return verb == "attacks_trigger" and is_form(trigger, "attacks")
 
 
 def _player_reference(node: object) -> tuple[bool, bool]:
@@ -367,7 +371,8 @@ def _player_reference(node: object) -> tuple[bool, bool]:
             return False, False
         return bool({"that", "those"} & set(node.determiners)), True
     if isinstance(node, Action) and node.verb == "opponent_controls":
-        return node.form in NAMED_FORMS, node.form not in NAMED_FORMS and node.form != 8
+        names = node.form_name not in NAMED_FORMS and not is_form(node, "each_player")
+        return node.form_name in NAMED_FORMS, names
     if isinstance(node, Action) and node.verb == "zone":  # "its owner's hand", "target player's library"
         owner = str(node.arg("owner") or "")
         return False, owner in OWNER_NAMING or owner.endswith(("player's", "opponent's"))

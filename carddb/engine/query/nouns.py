@@ -13,9 +13,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from carddb.engine.core import forms
 from carddb.engine.core.catalog import Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError
+from carddb.engine.core.forms import is_form
 from carddb.engine.core.state import COMBAT_STEPS, Game, GameObject, Step
 from carddb.engine.query.characteristics import colors_of
 from carddb.oracle.model import (
@@ -150,9 +152,9 @@ def _mention_controllers(ctx: Context, noun: Noun, found: list[Ref]) -> None:
     finds them and "that creature" still finds the objects)."""
     named: list[Ref] = []
     for qualifier in noun.qualifiers:
-        if qualifier.verb != "opponent_controls" or qualifier.form not in NAMING_FORMS:
+        if qualifier.verb != "opponent_controls" or qualifier.form_name not in NAMING_FORMS:
             continue
-        if qualifier.form in TARGET_FORMS:
+        if qualifier.form_name in TARGET_FORMS:
             named.extend(ctx.slots.get(id(qualifier), []))
         else:
             named.extend(obj.controller for obj in objects(found))
@@ -314,6 +316,13 @@ def _names_players(noun: Noun) -> bool:
     return bool({w.lower().rstrip("s") for w in noun.description.split()} & _PLAYERS)
 
 
+IN_ZONE_WITHOUT_A_ZONE = {
+    "from_a_graveyard": "graveyard", "in_a_graveyard": "graveyard", "in_any_graveyard": "graveyard",
+    "from_any_graveyard": "graveyard", "in_exile": "exile",
+}  # fmt: skip
+"""The ``in_zone`` forms that name a kind of zone without a ``zone`` phrase ("in a graveyard")."""
+
+
 def noun_zone(noun: Noun) -> str:
     """Where the objects a noun names are: the zone of its ``in``/``from`` qualifier, the stack for
     spells, else the battlefield."""
@@ -322,9 +331,7 @@ def noun_zone(noun: Noun) -> str:
             zone = qualifier.arg("zone")
             if isinstance(zone, Action):
                 return str(zone.arg("zone"))
-            return {2: "graveyard", 3: "graveyard", 5: "graveyard", 6: "graveyard", 7: "exile"}.get(
-                qualifier.form, "battlefield"
-            )
+            return IN_ZONE_WITHOUT_A_ZONE.get(qualifier.form_name or "", "battlefield")
     if noun.description.endswith(("spell", "spells")):
         return "stack"
     return "battlefield"
@@ -441,24 +448,26 @@ def _controller(ref: Ref) -> str:
 def _you_control(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     """ "you control", "you don't control", "you own", "you both own and control"."""
     controlled = _controller(ref) == ctx.controller
-    if qualifier.form in (2, 3):
+    if is_form(qualifier, "you_own", "you_own_and_control"):
         owned = isinstance(ref, GameObject) and ref.owner == ctx.controller
-        return owned and (controlled or qualifier.form == 2)
-    return controlled == (qualifier.form == 0)
+        return owned and (controlled or is_form(qualifier, "you_own"))
+    return controlled == is_form(qualifier, "you_control")
 
 
 
-TARGET_FORMS = frozenset({2, 3})
+TARGET_FORMS = forms.named("opponent_controls", "target_player", "target_opponent")
 """ ``opponent_controls`` forms whose player is a target: "target player controls", "target
 opponent controls" (:func:`carddb.engine.rules.targets.target_nouns` lists them as targets)."""
-NAMED_FORMS = frozenset({4, 7, 9})
+NAMED_FORMS = forms.named("opponent_controls", "that_player", "they", "that_opponent")
 """ ``opponent_controls`` forms naming the players named last (:func:`named_players`): "that
 player controls", "they control", "that opponent controls"."""
-NAMING_FORMS = frozenset({0, 2, 3, 9})
+NAMING_FORMS = forms.named(
+    "opponent_controls", "an_opponent", "target_player", "target_opponent", "that_opponent"
+)
 """ ``opponent_controls`` forms that name a player "that player" may refer to afterwards ("an
 opponent controls", "target player controls", "target opponent controls", "that opponent
 controls")."""
-CONTEXT_FORMS = TARGET_FORMS | NAMED_FORMS | {5}
+CONTEXT_FORMS = TARGET_FORMS | NAMED_FORMS | forms.named("opponent_controls", "its_controller")
 """ ``opponent_controls`` forms that need what an ability resolving knows (its targets, what it named,
 "it"): not executable in static abilities and trigger conditions."""
 
@@ -467,8 +476,8 @@ def controlling_players(ctx: Context, qualifier: Action) -> list[str] | None:
     """The players an ``opponent_controls`` qualifier lets control what it describes (None: any
     player, "each player controls"): the controller's opponents, the target player, the players
     named last, the controller of "it", the defending player."""
-    form = qualifier.form
-    if form in (0, 1):  # "an opponent controls", "your opponents control"
+    form = qualifier.form_name
+    if is_form(qualifier, "an_opponent", "your_opponents"):
         return ctx.game.opponents(ctx.controller)
     if form in TARGET_FORMS:
         if id(qualifier) not in ctx.slots:
@@ -476,14 +485,14 @@ def controlling_players(ctx: Context, qualifier: Action) -> list[str] | None:
         return [ref for ref in ctx.slots[id(qualifier)] if isinstance(ref, str)]
     if form in NAMED_FORMS:
         return named_players(ctx)
-    if form == 5:  # "its controller controls"
+    if is_form(qualifier, "its_controller"):
         controllers = list(dict.fromkeys(obj.controller for obj in objects(ctx.it)))
         if not controllers:
             raise EngineError("'its controller' names no object's controller here")
         return controllers
-    if form == 6:
+    if is_form(qualifier, "defending_player"):
         return defending_players(ctx)
-    if form == 8:  # "each player controls"
+    if is_form(qualifier, "each_player"):
         return None
     raise EngineError(f"cannot tell who controls 'opponent_controls' form {form}")
 
@@ -504,7 +513,8 @@ def refers_to_named_players(node: object) -> bool:
     "Islands that player controls"): a handler that deals with several players evaluates it for
     each of them (:func:`speaking_of`)."""
     return any(
-        isinstance(n, Action) and n.verb == "opponent_controls" and n.form in NAMED_FORMS for n in walk(node)
+        isinstance(n, Action) and n.verb == "opponent_controls" and n.form_name in NAMED_FORMS
+        for n in walk(node)
     )
 
 

@@ -17,6 +17,7 @@ from carddb.engine.core.catalog import Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.decisions import Decider
 from carddb.engine.core.errors import IllegalActionError
+from carddb.engine.core.forms import is_form, named
 from carddb.engine.core.state import COMBAT_STEPS, Combat, Event, Game, GameObject, Step
 from carddb.engine.query.abilities import keywords_of, summoning_sick
 from carddb.engine.query.characteristics import colors_of
@@ -41,9 +42,9 @@ LANDWALK = {
 RESTRICTIONS = frozenset({"cant_attack", "cant_block", "cant_be_blocked", "cant_be_blocked_except_by_many"})
 """Static abilities about attacking and blocking, read when creatures attack or block."""
 _FORMS = {
-    "cant_attack": frozenset({0, 1}),  # "can't attack", "can't attack or block"
-    "cant_block": frozenset({0}),
-    "cant_be_blocked": frozenset({0, 1, 2}),
+    "cant_attack": named("cant_attack", "attack", "attack_or_block"),
+    "cant_block": named("cant_block", "block"),
+    "cant_be_blocked": named("cant_be_blocked", "unblockable", "by", "except_by"),
 }
 
 
@@ -92,7 +93,7 @@ def _can_block(game: Game, blocker: GameObject, attacker: GameObject, combat: Co
     if blocker.tapped:
         return f"{blocker.name} is tapped"
     if restrictions(game, blocker, "cant_block") or any(
-        r.form == 1 for r in restrictions(game, blocker, "cant_attack")
+        is_form(r, "attack_or_block") for r in restrictions(game, blocker, "cant_attack")
     ):
         return f"{blocker.name} can't block"
     keywords = keywords_of(blocker)
@@ -104,11 +105,11 @@ def _can_block(game: Game, blocker: GameObject, attacker: GameObject, combat: Co
     for rule in restrictions(game, attacker, "cant_be_blocked"):
         ctx = Context(game, NO_DECISIONS, attacker.controller, attacker)
         by = rule.arg("by")
-        if rule.form == 0:
+        if is_form(rule, "unblockable"):
             return f"{attacker.name} can't be blocked"
-        if rule.form == 1 and isinstance(by, Noun) and is_named(ctx, by, blocker):
+        if is_form(rule, "by") and isinstance(by, Noun) and is_named(ctx, by, blocker):
             return f"{attacker.name} can't be blocked by {by.description}"
-        if rule.form == 2 and isinstance(by, Noun) and not is_named(ctx, by, blocker):
+        if is_form(rule, "except_by") and isinstance(by, Noun) and not is_named(ctx, by, blocker):
             return f"{attacker.name} can't be blocked except by {by.description}"
     return None
 
@@ -366,26 +367,26 @@ def _attacks_trigger(ctx: Context, trigger: Action, event: Event) -> bool:
     blocked", 6 "~ attacks and isn't blocked", 7 "~ becomes blocked by a creature", 8 "~ blocks a
     creature"."""
     what = trigger.arg("what")
-    form = trigger.form
-    if event.kind == "attacks" and form in (0, 3):
+    if event.kind == "attacks" and is_form(trigger, "attacks", "attacks_or_blocks"):
         return is_named(ctx, what, event.obj)
-    if event.kind == "attackers" and form == 1:
+    if event.kind == "attackers" and is_form(trigger, "attack"):
         if isinstance(what, Pronoun):
             return is_named(ctx, what, event.player)
         combat = ctx.game.combat
         attackers = [ctx.game.objects[i] for i in combat.attackers] if combat else []
         return any(is_named(ctx, what, obj) for obj in attackers)
-    if event.kind == "blocks" and form in (2, 3, 5):
+    blocks = is_form(trigger, "blocks", "attacks_or_blocks", "blocks_or_becomes_blocked")
+    if event.kind == "blocks" and blocks:
         return event.amount == 0 and is_named(ctx, what, event.obj)
-    if event.kind == "blocks" and form == 8:
+    if event.kind == "blocks" and is_form(trigger, "blocks_whom"):
         other = event.other if isinstance(event.other, GameObject) else None
         return is_named(ctx, what, event.obj) and is_named(ctx, trigger.arg("blocked"), other)
-    if event.kind == "blocked" and form in (4, 5):
+    if event.kind == "blocked" and is_form(trigger, "becomes_blocked", "blocks_or_becomes_blocked"):
         return event.amount == 0 and is_named(ctx, what, event.obj)
-    if event.kind == "blocked" and form == 7:
+    if event.kind == "blocked" and is_form(trigger, "becomes_blocked_by"):
         other = event.other if isinstance(event.other, GameObject) else None
         return is_named(ctx, what, event.obj) and is_named(ctx, trigger.arg("by"), other)
-    if event.kind == "unblocked" and form == 6:
+    if event.kind == "unblocked" and is_form(trigger, "attacks_unblocked"):
         return is_named(ctx, what, event.obj)
     return False
 
@@ -394,7 +395,7 @@ def _attacks_trigger(ctx: Context, trigger: Action, event: Event) -> bool:
 
 def _deals_combat_damage(ctx: Context, trigger: Action, event: Event) -> bool:
     """``deals_damage`` forms 0 and 3: "~ deals combat damage to a player"."""
-    if trigger.form in (0, 3):
+    if is_form(trigger, "combat_damage_to", "deal_combat_damage_to"):
         if event.kind != "damage" or not event.combat:
             return False
         return is_named(ctx, trigger.arg("what"), event.obj) and is_named(ctx, trigger.arg("to"), event.other)
@@ -404,8 +405,8 @@ def _deals_combat_damage(ctx: Context, trigger: Action, event: Event) -> bool:
 SECTION = Section(
     "rules.combat",
     triggers={
-        "attacks_trigger": (_attacks_trigger, frozenset(range(9))),
-        "deals_damage": (_deals_combat_damage, frozenset({0, 1, 2, 3})),
+        "attacks_trigger": (_attacks_trigger, None),
+        "deals_damage": (_deals_combat_damage, None),
     },
     static_verbs=RESTRICTIONS,
     forms=_FORMS,

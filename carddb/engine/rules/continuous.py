@@ -14,6 +14,7 @@ from typing import TypeVar
 from carddb.engine.core.catalog import Section
 from carddb.engine.core.context import Context
 from carddb.engine.core.errors import EngineError
+from carddb.engine.core.forms import is_form
 from carddb.engine.core.state import Game, GameObject
 from carddb.engine.query.abilities import active_abilities
 from carddb.engine.query.executable import missing
@@ -121,7 +122,7 @@ def refresh(game: Game) -> None:
 
 def _for_each(ctx: Context, predicate: Action) -> int:
     what = predicate.arg("what")
-    if predicate.form in (0, 1):
+    if is_form(predicate, "gets", "get"):
         assert isinstance(what, Noun | SelfRef)
         if isinstance(what, Noun):
             return sum(1 for obj in candidates_for(ctx, what) if matches(ctx, obj, what))

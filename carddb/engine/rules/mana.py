@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from carddb.engine.core.errors import CostError
+from carddb.engine.core.forms import is_form
 from carddb.engine.core.state import Game, GameObject
 from carddb.engine.query.abilities import summoning_sick
 from carddb.oracle.model import Ability, Action, Clause, Kind, ManaCost, TapCost
@@ -82,11 +83,11 @@ def produces(ability: Ability) -> tuple[str, ...] | None:
 
 def _options(action: Action) -> tuple[str, ...] | None:
     symbols = [value for _, value in action.args if isinstance(value, ManaCost)]
-    if action.form == 0 and len(symbols) == 1 and len(symbols[0].symbols) == 1:
+    if is_form(action, "symbols", "adds_symbols") and len(symbols) == 1 and len(symbols[0].symbols) == 1:
         return (symbols[0].symbols[0].strip("{}"),)
-    if action.form in (1, 2):
+    if is_form(action, "one_of_two", "one_of_three"):
         return tuple(s.symbols[0].strip("{}") for s in symbols)
-    if action.form == 3:
+    if is_form(action, "any_color"):
         return COLORS
     return None
 

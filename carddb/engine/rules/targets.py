@@ -10,6 +10,7 @@ from carddb.engine.core.errors import (
     IllegalActionError,
     TargetError,
 )
+from carddb.engine.core.forms import is_form
 from carddb.engine.core.state import Game, GameObject
 from carddb.engine.query.nouns import TARGET_FORMS, matches, noun_zone, resolve
 from carddb.engine.rules.protection import targetable
@@ -96,7 +97,7 @@ def target_nouns(ability: Ability, modes: Sequence[int] = ()) -> list[TargetPhra
 
 
 def _player_target(qualifier: Action) -> bool:
-    return qualifier.verb == "opponent_controls" and qualifier.form in TARGET_FORMS
+    return qualifier.verb == "opponent_controls" and qualifier.form_name in TARGET_FORMS
 
 
 def legal_target(game: Game, ctx: Context, noun: TargetPhrase, ref: Ref) -> bool:
@@ -105,7 +106,8 @@ def legal_target(game: Game, ctx: Context, noun: TargetPhrase, ref: Ref) -> bool
     if isinstance(noun, Pronoun):  # any target: a creature, a planeswalker or a player
         return _any_target(ref) and (isinstance(ref, str) or ref.zone == "battlefield")
     if isinstance(noun, Action):  # "target player controls", "target opponent controls"
-        return isinstance(ref, str) and ref in game.players and (noun.form == 2 or ref != ctx.controller)
+        anyone = is_form(noun, "target_player")
+        return isinstance(ref, str) and ref in game.players and (anyone or ref != ctx.controller)
     if isinstance(ref, str):
         return ref in game.players and matches(ctx, ref, noun)
     return ref.zone == noun_zone(noun) and matches(ctx, ref, noun)
@@ -113,7 +115,7 @@ def legal_target(game: Game, ctx: Context, noun: TargetPhrase, ref: Ref) -> bool
 
 def target_text(noun: TargetPhrase) -> str:
     if isinstance(noun, Action):
-        return "target player" if noun.form == 2 else "target opponent"
+        return "target player" if is_form(noun, "target_player") else "target opponent"
     return noun.word if isinstance(noun, Pronoun) else f"target {noun.description}"
 
 

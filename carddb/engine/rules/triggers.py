@@ -15,6 +15,7 @@ from carddb.engine.core.catalog import Matcher, Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.decisions import Decider, ScriptedDecider
 from carddb.engine.core.errors import NotExecutableError
+from carddb.engine.core.forms import is_form, named
 from carddb.engine.core.state import Event, Game, GameObject, StackItem, Step
 from carddb.engine.query.abilities import ability_at, active_abilities
 from carddb.engine.query.executable import check_object, missing
@@ -108,14 +109,14 @@ def _with_controller(event: Event, check: Callable[[], bool]) -> bool:
 
 
 def _enters(ctx: Context, trigger: Action, event: Event) -> bool:
-    if trigger.form == 5 and _died(event):
+    if is_form(trigger, "enters_or_dies") and _died(event):
         return _with_controller(event, lambda: is_named(ctx, trigger.arg("what"), event.obj))
     if not _entered(event) or not is_named(ctx, trigger.arg("what"), event.obj):
         return False
     assert event.obj is not None
-    if trigger.form == 2:
+    if is_form(trigger, "under_your_control"):
         return event.obj.controller == ctx.controller
-    if trigger.form == 3:
+    if is_form(trigger, "under_opponents_control"):
         return event.obj.controller != ctx.controller
     return True
 
@@ -127,9 +128,9 @@ def _dies(ctx: Context, trigger: Action, event: Event) -> bool:
 def _leaves(ctx: Context, trigger: Action, event: Event) -> bool:
     if event.kind != "move" or event.from_zone != "battlefield" or event.to_zone == "battlefield":
         return False
-    if trigger.form == 1 and event.to_zone != "graveyard":
+    if is_form(trigger, "to_graveyard") and event.to_zone != "graveyard":
         return False
-    if trigger.form == 2:
+    if is_form(trigger, "to_zone"):
         zone = trigger.arg("to")
         if not isinstance(zone, Action) or zone.arg("zone") != event.to_zone:
             return False
@@ -144,10 +145,6 @@ def _either(check: Matcher) -> Matcher:
     return either
 
 
-EITHER_ENTERS_UNDER_YOUR_CONTROL = 1
-"""The form of ``either_enters`` "{what} or {other} enters the battlefield under your control"."""
-
-
 def _either_enters(ctx: Context, trigger: Action, event: Event) -> bool:
     """ "Whenever ~ or another Ally enters the battlefield [under your control]": either one enters
     (its own form numbers: "under your control" is checked for both)."""
@@ -155,7 +152,7 @@ def _either_enters(ctx: Context, trigger: Action, event: Event) -> bool:
         return False
     if not (is_named(ctx, trigger.arg("what"), event.obj) or is_named(ctx, trigger.arg("other"), event.obj)):
         return False
-    return trigger.form != EITHER_ENTERS_UNDER_YOUR_CONTROL or event.obj.controller == ctx.controller
+    return not is_form(trigger, "under_your_control") or event.obj.controller == ctx.controller
 
 
 def _casts(ctx: Context, trigger: Action, event: Event) -> bool:
@@ -174,29 +171,29 @@ def _rolls(ctx: Context, trigger: Action, event: Event) -> bool:
 def deals_damage(ctx: Context, trigger: Action, event: Event) -> bool:
     if event.kind != "damage":
         return False
-    if trigger.form == 2:
+    if is_form(trigger, "is_dealt_damage"):
         return is_named(ctx, trigger.arg("what"), event.other)
     return is_named(ctx, trigger.arg("what"), event.obj) and is_named(ctx, trigger.arg("to"), event.other)
 
 
 _YOURS, _ANYONES, _OPPONENTS = "yours", "any", "opponents"
-BEGINNINGS: dict[int, tuple[tuple[Step, ...], str]] = {
-    0: ((Step.UPKEEP,), _YOURS),
-    1: ((Step.UPKEEP,), _ANYONES),
-    2: ((Step.UPKEEP,), _ANYONES),
-    3: ((Step.UPKEEP,), _OPPONENTS),
-    4: ((Step.END,), _YOURS),
-    5: ((Step.END,), _ANYONES),
-    6: ((Step.END,), _ANYONES),
-    7: ((Step.MAIN1,), _YOURS),
-    8: ((Step.COMBAT,), _YOURS),
-    9: ((Step.COMBAT,), _ANYONES),
-    10: ((Step.DRAW,), _YOURS),
-    11: ((Step.DRAW,), _ANYONES),
-    16: ((Step.MAIN2,), _YOURS),
-    17: ((Step.MAIN1, Step.MAIN2), _YOURS),
-    20: ((Step.END,), _OPPONENTS),
-    21: ((Step.END,), _ANYONES),
+BEGINNINGS: dict[str, tuple[tuple[Step, ...], str]] = {
+    "your_upkeep": ((Step.UPKEEP,), _YOURS),
+    "each_upkeep": ((Step.UPKEEP,), _ANYONES),
+    "each_players_upkeep": ((Step.UPKEEP,), _ANYONES),
+    "each_opponents_upkeep": ((Step.UPKEEP,), _OPPONENTS),
+    "your_end_step": ((Step.END,), _YOURS),
+    "each_end_step": ((Step.END,), _ANYONES),
+    "the_end_step": ((Step.END,), _ANYONES),
+    "your_precombat_main": ((Step.MAIN1,), _YOURS),
+    "combat_on_your_turn": ((Step.COMBAT,), _YOURS),
+    "each_combat": ((Step.COMBAT,), _ANYONES),
+    "your_draw_step": ((Step.DRAW,), _YOURS),
+    "each_players_draw_step": ((Step.DRAW,), _ANYONES),
+    "your_second_main": ((Step.MAIN2,), _YOURS),
+    "each_of_your_main_phases": ((Step.MAIN1, Step.MAIN2), _YOURS),
+    "each_opponents_end_step": ((Step.END,), _OPPONENTS),
+    "each_players_end_step": ((Step.END,), _ANYONES),
 }
 """``beginning`` forms: the steps they name and whose turn it must be."""
 
@@ -204,7 +201,7 @@ BEGINNINGS: dict[int, tuple[tuple[Step, ...], str]] = {
 def _beginning(ctx: Context, trigger: Action, event: Event) -> bool:
     if event.kind != "step":
         return False
-    steps, whose = BEGINNINGS[trigger.form]
+    steps, whose = BEGINNINGS[trigger.form_name or ""]
     if event.to_zone not in steps:
         return False
     if whose == _YOURS:
@@ -217,14 +214,19 @@ def _beginning(ctx: Context, trigger: Action, event: Event) -> bool:
 SECTION = Section(
     "rules.triggers",
     triggers={
-        "enters": (_enters, frozenset({0, 1, 2, 3, 5})),
-        "dies": (_dies, frozenset({0, 1})),
-        "leaves": (_leaves, frozenset({0, 1, 2})),
-        "either_enters": (_either_enters, frozenset({0, 1})),
-        "either_dies": (_either(_dies), frozenset({0})),
-        "casts": (_casts, frozenset({0, 1})),
-        "beginning": (_beginning, frozenset(BEGINNINGS)),
-        "roll_dice": (_rolls, frozenset({0, 1})),
+        "enters": (
+            _enters,
+            named(
+                "enters", "enters", "enter", "under_your_control", "under_opponents_control", "enters_or_dies"
+            ),
+        ),
+        "dies": (_dies, named("dies", "dies", "die")),
+        "leaves": (_leaves, named("leaves", "leaves", "to_graveyard", "to_zone")),
+        "either_enters": (_either_enters, named("either_enters", "enters", "under_your_control")),
+        "either_dies": (_either(_dies), named("either_dies", "dies")),
+        "casts": (_casts, named("casts", "cast", "casts")),
+        "beginning": (_beginning, named("beginning", *BEGINNINGS)),
+        "roll_dice": (_rolls, named("roll_dice", "one_or_more", "a_die")),
     },
 )
 """The trigger events this module matches ("deals damage" is combat's: it knows combat damage)."""
@@ -248,12 +250,12 @@ def _watchers(game: Game, event: Event) -> list[GameObject]:
 
 
 
-_MOMENTS: dict[tuple[str, int], Step] = {
-    ("beginning", 12): Step.END,
-    ("beginning", 13): Step.UPKEEP,
-    ("beginning", 14): Step.UPKEEP,
-    ("beginning", 15): Step.END_OF_COMBAT,
-    ("end_of_combat", 0): Step.END_OF_COMBAT,
+_MOMENTS: dict[tuple[str, str | None], Step] = {
+    ("beginning", "next_end_step"): Step.END,
+    ("beginning", "next_turns_upkeep"): Step.UPKEEP,
+    ("beginning", "your_next_upkeep"): Step.UPKEEP,
+    ("beginning", "end_of_combat"): Step.END_OF_COMBAT,
+    ("end_of_combat", "end_of_combat"): Step.END_OF_COMBAT,
 }
 """The step each delayed moment waits for (:data:`carddb.engine.query.executable.DELAYED`)."""
 
@@ -265,9 +267,9 @@ def _delayed(game: Game, event: Event) -> None:
     for waiting in list(game.delayed):
         moment = waiting.condition
         assert isinstance(moment, Action)
-        if _MOMENTS.get((moment.verb, moment.form)) != event.to_zone:
+        if _MOMENTS.get((moment.verb, moment.form_name)) != event.to_zone:
             continue
-        if (moment.verb, moment.form) == ("beginning", 14) and event.player != waiting.controller:
+        if is_form(moment, "your_next_upkeep") and event.player != waiting.controller:
             continue  # "your next upkeep"
         game.delayed.remove(waiting)
         game.pending.append(StackItem(waiting.source.id, waiting.controller, None, [], delayed=waiting))
