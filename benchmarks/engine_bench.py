@@ -24,10 +24,10 @@ import time
 from pathlib import Path
 
 import carddb
-from carddb.engine.cards import CardPool
-from carddb.engine.errors import EngineError
-from carddb.engine.random_play import new_game, random_play
-from carddb.engine.scenario import run_file
+from carddb.engine.core.cards import CardPool
+from carddb.engine.core.errors import EngineError
+from carddb.engine.scenario.random_play import new_game, random_play
+from carddb.engine.scenario.runner import run_file
 from carddb.measure import peak_memory_mb
 from carddb.resources import sample_dir
 

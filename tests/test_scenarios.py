@@ -14,8 +14,8 @@ from click.testing import CliRunner
 
 import carddb
 from carddb.cli import cli
-from carddb.engine.cards import CardPool
-from carddb.engine.scenario import ScenarioError, run_file
+from carddb.engine.core.cards import CardPool
+from carddb.engine.scenario.runner import ScenarioError, run_file
 from carddb.resources import sample_dir
 
 SCENARIOS = Path(__file__).parent / "scenarios"

@@ -8,8 +8,8 @@ import click
 
 import carddb
 from carddb.commands.context import Context
-from carddb.engine.cards import CardPool
-from carddb.engine.scenario import ScenarioError, run_file
+from carddb.engine.core.cards import CardPool
+from carddb.engine.scenario.runner import ScenarioError, run_file
 
 
 @click.group("scenario")
@@ -23,9 +23,10 @@ def scenario_group() -> None:
 @click.pass_obj
 def scenario_run(obj: Context, paths: tuple[Path, ...], db_url: str | None) -> None:
     """Run scenario files: one line each, pass or fail with what differs. Exit 0 when all pass,
-    1 when any fails, 2 when a file is invalid."""
+    1 when any fails, 2 when a file is invalid, 3 when a scenario needs an ability the engine
+    does not execute (docs/scenarios.md)."""
     pool = CardPool(carddb.open(db_url, read_only=True) if db_url else obj.reader())
-    failed = invalid = 0
+    failed = invalid = refused = 0
     for path in paths:
         try:
             result = run_file(path, pool)
@@ -33,8 +34,13 @@ def scenario_run(obj: Context, paths: tuple[Path, ...], db_url: str | None) -> N
             invalid += 1
             click.echo(f"INVALID {error}")
             continue
+        if result.not_executable is not None:
+            refused += 1
+            click.echo(f"NOT EXECUTABLE {path}  {result.title}")
+            click.echo(f"    {result.not_executable}")
+            continue
         click.echo(f"{'PASS' if result.passed else 'FAIL'} {path}  {result.title}")
         for difference in result.differences:
             click.echo(f"    {difference}")
         failed += not result.passed
-    raise SystemExit(2 if invalid else 1 if failed else 0)
+    raise SystemExit(2 if invalid else 1 if failed else 3 if refused else 0)

@@ -1,0 +1,21 @@
+"""Drawing a card (121): the one place a card is drawn, for the draw step and for effects. A player
+who would draw from an empty library draws nothing and loses the next time state-based actions
+are checked (121.3, 704.5b)."""
+
+from __future__ import annotations
+
+from carddb.engine.core.state import Game
+
+
+def draw(game: Game, player: str, count: int = 1) -> int:
+    """``player`` draws ``count`` cards one at a time; returns how many were drawn."""
+    drawn = 0
+    library = game.players[player].zones["library"]
+    for _ in range(count):
+        if not library:
+            game.players[player].drew_from_empty = True
+            game.log.append(f"{player} draws from an empty library")
+            continue
+        game.move(game.objects[library[0]], "hand")
+        drawn += 1
+    return drawn
