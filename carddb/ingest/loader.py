@@ -35,10 +35,19 @@ from typing import Any
 
 from sqlalchemy import Connection, Table, delete, exists, select
 
-from carddb.characteristics import card_mana_value, stat_value, type_bits
+from carddb.characteristics import card_colors, card_mana_value, stat_value, type_bits
 from carddb.db.bulk import BulkWriter, chunks
 from carddb.db.lists import among
-from carddb.db.models import Card, CardSet, Face, Localization, Printing, PrintingLocalization, Ruling
+from carddb.db.models import (
+    Card,
+    CardSet,
+    Face,
+    Legality,
+    Localization,
+    Printing,
+    PrintingLocalization,
+    Ruling,
+)
 from carddb.ingest.records import (
     CardRecord,
     LocalizedFace,
@@ -64,6 +73,7 @@ printings_t: Table = Printing.__table__  # type: ignore[assignment]
 localizations_t: Table = Localization.__table__  # type: ignore[assignment]
 links_t: Table = PrintingLocalization.__table__  # type: ignore[assignment]
 rulings_t: Table = Ruling.__table__  # type: ignore[assignment]
+legalities_t: Table = Legality.__table__  # type: ignore[assignment]
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +158,7 @@ class Loader:
             "mtgjson_uuid": printing.mtgjson_uuid,
             "identifiers": {side: dict(ids) for side, ids in printing.identifiers.items()},
             "data_date": data_date,
+            **printing.facts._asdict(),
         }
 
     def _supersede_page_rulings(self, rows: Sequence[tuple[Any, ...]]) -> None:
@@ -241,6 +252,8 @@ class Loader:
                     "layout": fresh[o].layout,
                     "mana_value": card_mana_value(fresh[o].layout, (f.mana_value for f in fresh[o].faces)),
                     "type_bits": type_bits(f.type_line for f in fresh[o].faces),
+                    "colors": card_colors(f.colors for f in fresh[o].faces),
+                    "color_identity": card_colors(f.color_identity for f in fresh[o].faces),
                     "data_date": data_date,
                     "source_digest": fresh[o].digest or None,
                 }
@@ -289,6 +302,7 @@ class Loader:
             ],
             ["card_id", "side"],
         )
+        self._write_legalities(written)
         card_ids = [self._card_ids[o] for o in oracle_ids]
         for id_chunk in chunks(card_ids):
             for face_id, card_id, side in self.conn.execute(
@@ -298,6 +312,17 @@ class Loader:
             ):
                 self._face_ids[(card_id, side)] = face_id
         return written
+
+    def _write_legalities(self, written: dict[int, CardRecord]) -> None:
+        """Replace the legalities of each card written whose source gives them."""
+        given = {card_id: card.legalities for card_id, card in written.items() if card.legalities is not None}
+        for chunk in chunks(list(given)):
+            self.conn.execute(delete(legalities_t).where(among(legalities_t.c.card_id, chunk)))
+        rows = [
+            (card_id, format_, status) for card_id, pairs in given.items() for format_, status in pairs or ()
+        ]
+        if rows:
+            self._insert_new(legalities_t, ("card_id", "format", "status"), rows, None)
 
     def _join_by_name(
         self, keys: Sequence[str], cards: dict[str, CardRecord]
