@@ -25,8 +25,8 @@ from carddb.db import migrate
 from carddb.resources import sample_dir
 
 SUMMARY = re.compile(
-    r"^imported 3 file\(s\) in [\d.]+ s: 3 set\(s\) with 33 printings, \d+ localized entries "
-    r"and 179 ruling rows read, \d+ card records written"
+    r"^imported 6 file\(s\) in [\d.]+ s: 5 set\(s\) with 36 printings, \d+ localized entries "
+    r"and 193 ruling rows read, \d+ card records written; 138 rules and glossary entries"
 )
 
 
@@ -69,7 +69,7 @@ def test_import_sample_quietly_prints_the_summary_and_no_progress_bar(
     with carddb.open(db_url) as db:
         counts = db.counts()
     assert f"now holds {counts['cards']} cards, {counts['printings']} printings" in lines[1]
-    assert counts["printings"] == 33
+    assert counts["printings"] == 36
 
 
 def test_import_on_a_terminal_shows_a_progress_bar_on_stderr(
