@@ -294,3 +294,60 @@ def test_unparsed_text_inside_a_quoted_ability_makes_the_face_incomplete() -> No
     assert not face.complete
     (node,) = face.unimplemented
     assert face.normalized[node.span.start : node.span.end] == node.text == "Frobnicate the whizzbang."
+
+
+def test_a_thousand_ability_word_prefixes_do_not_recurse() -> None:
+    """Fuzzing found it: one ability word is read, a second one is not an ability word (4.9 KB)."""
+    face = parse_oracle("Ab — " * 1000 + "Draw a card.", "Fuzz", "Sorcery")
+    assert not face.complete
+    assert face.rendered == face.normalized
+
+
+def test_a_trigger_with_many_commas_is_read_in_one_pass() -> None:
+    """ "When a creature you control dies and, …" 3,000 times (100 KB): no condition ends at any of
+    its commas; benchmarks/oracle_bad_input_bench.py shows the time stays linear in the length."""
+    face = parse_oracle(
+        "When " + "a creature you control dies and, " * 3000 + "draw a card.", "Fuzz", "Creature"
+    )
+    (ability,) = face.abilities
+    assert ability.kind is Kind.TRIGGERED and not face.complete
+
+
+def test_a_trigger_condition_may_hold_a_list_with_commas() -> None:
+    text = (
+        "Whenever you cast an instant, sorcery, or Wizard spell, Umara Mystic gets +2/+0 until end of turn."
+    )
+    face = parse_oracle(f"Flying\n{text}", "Umara Mystic", "Creature — Merfolk Wizard")
+    assert face.complete
+    assert face.abilities[1].trigger is not None
+
+
+@pytest.mark.xfail(
+    strict=True, raises=RecursionError, reason="carddb/oracle/keywords.py recurses per keyword"
+)
+def test_a_thousand_keywords_on_one_line_do_not_recurse() -> None:
+    face = parse_oracle(", ".join(["Flying"] * 1000), "Fuzz", "Creature")
+    assert face.complete
+
+
+_FRAGMENTS = st.sampled_from(
+    [
+        "Ab — ", "When ", "Whenever ", "At ", "a creature you control dies", " and", ", ", ", then ",
+        "draw a card", "target creature", "up to two ", "any number of ", "'s ", "\"", "{T}", ": ",
+        "Add {G}", ". ", "\n", "• ", "1—14 | ", "Choose one —", "I — ", "LEVEL 2-6", "Flying",
+        "you may ", " unless its controller pays {3}", " at the beginning of the next end step",
+        "(reminder) ", "~", "—", "{", "}", "X", "divided as you choose among one or two targets",
+    ]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_FRAGMENTS, max_size=80).map("".join))
+def test_pathological_text_gives_unimplemented_nodes_never_an_exception(text: str) -> None:
+    """Pieces of oracle text in any order: the parse never raises, keeps every unparsed piece as an
+    Unimplemented node pointing at its text, and prints back what it understood."""
+    face = parse_oracle(text, "Fuzz", None)
+    for node in face.unimplemented:
+        assert face.normalized[node.span.start : node.span.end] == node.text
+    if face.complete:
+        assert face.rendered == face.normalized

@@ -9,7 +9,7 @@ import re
 import tomllib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -232,8 +232,24 @@ class ToModel(Transformer[Token, Any]):
     def as_first(self, condition: Any, body: Any) -> Conditional:
         return Conditional("as", condition, body)
 
-    def at_after(self, body: Any, condition: Any) -> Conditional:
-        """A delayed trigger: "Draw a card at the beginning of the next turn's upkeep"."""
+    def at_after(self, body: Any, condition: Any) -> Any:
+        """A delayed trigger: "Draw a card at the beginning of the next turn's upkeep". It binds to
+        the clause it ends, not to every one before it: "you gain 2 life, and you return ~ from your
+        graveyard to your hand at the beginning of the next end step" gains the life now."""
+        if isinstance(body, Sequence):  # "exile it, then return it … at …"
+            last = Conditional("at", condition, body.steps[-1], after=True)
+            return Sequence((*body.steps[:-1], last), body.joins)
+        if (
+            isinstance(body, Clause)
+            and len(body.predicates) > 1
+            and body.duration is None
+            and body.for_each is None
+            and (body.subject is None or isinstance(body.predicates[-1], Clause))
+        ):
+            final = body.predicates[-1]
+            alone = final if isinstance(final, Clause) else Clause(None, (final,))
+            first = Clause(body.subject, body.predicates[:-1], body.joins[:-1])
+            return Sequence((first, Conditional("at", condition, alone, after=True)), body.joins[-1:])
         return Conditional("at", condition, body, after=True)
 
     def where_x(self, body: Any, value: Any) -> Conditional:
@@ -280,21 +296,54 @@ class ToModel(Transformer[Token, Any]):
             return Conditional("for as long as", duration.arg("condition"), body)
         return Conditional(duration, None, body)
 
-    def sequence(self, *steps: Any) -> Sequence:
-        return Sequence(steps, tuple(", then " for _ in steps[1:]))
+    def sequence(self, *steps: Any) -> Sequence | Conditional:
+        """ "scry 2, then draw two cards". "You may" covers the instructions it introduces through
+        ", then …": "You may search your library for …, put it onto the battlefield, then shuffle"
+        is one optional sequence (a Conditional "may" whose condition is the player)."""
+        joins = tuple(", then " for _ in steps[1:])
+        first = steps[0]
+        if (
+            isinstance(first, Clause)
+            and first.subject is not None
+            and len(first.predicates) == 1
+            and first.duration is None
+            and first.for_each is None
+            and isinstance(may := first.predicates[0], Action)
+            and may.verb == "may"
+            and isinstance(optional := may.arg("action"), Action)
+        ):
+            body = Sequence((Clause(None, (optional,)), *steps[1:]), joins)
+            return Conditional("may", first.subject, body)
+        return Sequence(steps, joins)
 
     def imperative(
         self, preds: tuple[tuple[Action, ...], tuple[str, ...]], duration: Any, for_each: Any
     ) -> Clause:
-        return Clause(None, preds[0], preds[1], duration, for_each)
+        return _clause(None, preds, duration, for_each)
 
     def subject_clause(
         self, subject: Any, preds: tuple[tuple[Action, ...], tuple[str, ...]], duration: Any, for_each: Any
     ) -> Clause:
-        return Clause(subject, preds[0], preds[1], duration, for_each)
+        return _clause(subject, preds, duration, for_each)
 
     def preds(self, *items: Any) -> tuple[tuple[Action, ...], tuple[str, ...]]:
-        return tuple(items[0::2]), tuple(items[1::2])
+        predicates, joins = tuple(items[0::2]), tuple(items[1::2])
+        final = predicates[-1]
+        if (
+            len(predicates) > 1
+            and isinstance(final, Action)
+            and final.verb == "rather_than_mana_cost"
+            and isinstance(predicates[0], Action)
+            and predicates[0].verb == "may"
+            and all(isinstance(p, Action) for p in predicates)
+        ):
+            # "You may pay {W} and tap four untapped creatures … rather than pay ~'s mana cost": one
+            # alternative cost of everything "may" introduces
+            paid_actions = (predicates[0].arg("action"), *predicates[1:-1], final.arg("action"))
+            paid = Clause(None, tuple(a for a in paid_actions if isinstance(a, Action | Clause)), joins)
+            rather = replace(final, args=tuple((r, paid if r == "action" else v) for r, v in final.args))
+            return (replace(predicates[0], args=(("action", rather),)),), ()
+        return predicates, joins
 
     def and_join(self) -> str:
         return " and "
@@ -362,8 +411,8 @@ class ToModel(Transformer[Token, Any]):
     def noun(self, *parts: Any) -> Noun:
         determiners = tuple(p for p in parts if isinstance(p, str) and not isinstance(p, Token))
         description = next(str(p) for p in parts if isinstance(p, Token))
-        qualifiers = tuple(p for p in parts if isinstance(p, Action))
-        return Noun(determiners, description, qualifiers)
+        qualifiers = _attach_control(tuple(p for p in parts if isinstance(p, Action)))
+        return Noun(determiners, description, qualifiers, narrowed=_narrowed(description, qualifiers))
 
     def this_noun(self, description: Token) -> Noun:
         return Noun(("this",), str(description))
@@ -453,6 +502,60 @@ class ToModel(Transformer[Token, Any]):
         return (
             _quoted_parser[0](inner, _offsets[-1] + (token.start_pos or 0) + 1) if _quoted_parser else inner
         )
+
+
+def _clause(
+    subject: Any, preds: tuple[tuple[Any, ...], tuple[str, ...]], duration: Any, for_each: Any
+) -> Clause:
+    """A clause; a duration after a clause joined with a subject of its own ("… and it gains haste
+    until end of turn") lasts for that clause only."""
+    predicates, joins = preds
+    final = predicates[-1]
+    if duration is not None and len(predicates) > 1 and isinstance(final, Clause) and final.duration is None:
+        predicates = (*predicates[:-1], replace(final, duration=duration))
+        duration = None
+    return Clause(subject, predicates, joins, duration, for_each)
+
+
+_QUALITIES = frozenset({"type", "types", "color", "colors", "name", "choice"})
+_CONTROL = frozenset({"you_control", "opponent_controls"})
+
+
+def _attach_control(qualifiers: tuple[Action, ...]) -> tuple[Action, ...]:
+    """ "creatures of the chosen type your opponents control": who controls them describes the
+    creatures, not the type (the grammar attaches a qualifier to the nearest noun)."""
+    attached: list[Action] = []
+    for qualifier in qualifiers:
+        inner = qualifier.arg("what") if qualifier.verb == "ability_of" else None
+        if (
+            isinstance(inner, Noun)
+            and inner.description.rsplit(" ", 1)[-1] in _QUALITIES
+            and any(q.verb in _CONTROL for q in inner.qualifiers)
+        ):
+            kept = replace(inner, qualifiers=tuple(q for q in inner.qualifiers if q.verb not in _CONTROL))
+            attached.append(
+                replace(qualifier, args=tuple((r, kept if r == "what" else v) for r, v in qualifier.args))
+            )
+            attached.extend(q for q in inner.qualifiers if q.verb in _CONTROL)
+        else:
+            attached.append(qualifier)
+    return tuple(attached)
+
+
+_CREATURE = re.compile(r"(?:\w+ )*creatures?(?: cards?)?")
+
+
+def _narrowed(description: str, qualifiers: tuple[Action, ...]) -> str | None:
+    """ "artifact, enchantment, or creature with flying": only creatures have flying, so the keyword
+    describes the last alternative only (the other qualifiers describe them all)."""
+    if not any(q.verb == "with_keywords" for q in qualifiers):
+        return None
+    alternatives = Noun((), description).alternatives
+    if len(alternatives) < 2 or not _CREATURE.fullmatch(alternatives[-1]):
+        return None
+    if all("creature" in alternative for alternative in alternatives[:-1]):
+        return None
+    return alternatives[-1]
 
 
 @dataclass(frozen=True, slots=True)

@@ -88,6 +88,10 @@ class Noun:
     description: str
     qualifiers: tuple[Action, ...] = ()
     slot: int | None = None
+    narrowed: str | None = None
+    """The one alternative of the description that its keyword qualifiers describe, when the others
+    cannot have them: "creature" in "artifact, enchantment, or creature with flying" (the other
+    qualifiers, "you control", describe every alternative)."""
 
     @property
     def targeted(self) -> bool:
@@ -236,7 +240,9 @@ class Clause:
 
 @dataclass(frozen=True, slots=True)
 class Sequence:
-    """Steps of one sentence joined by ``, then``: ``scry 2, then draw two cards``."""
+    """Steps of one sentence, one after the other: joined by ``, then`` (``scry 2, then draw two
+    cards``), or the clauses before a delayed "at …" and the one it delays (``you gain 2 life, and
+    you return ~ … at the beginning of the next end step``)."""
 
     steps: tuple[Step, ...]
     joins: tuple[str, ...]
@@ -252,6 +258,14 @@ class Conditional:
     body: Step
     after: bool = False
     """The condition is written after the body (``… unless you pay {1}``)."""
+
+    @property
+    def payer(self) -> object:
+        """For ``… unless [a player] pays/sacrifices/…``, the player who may (rule 118.12): "its
+        controller" in "Counter target spell unless its controller pays {3}"."""
+        if self.word != "unless" or not isinstance(self.condition, Action):
+            return None
+        return self.condition.arg("who")
 
 
 @dataclass(frozen=True, slots=True)

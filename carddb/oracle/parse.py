@@ -148,8 +148,9 @@ def _is_replacement(steps: list[Step]) -> bool:
     return False
 
 
-def _line_ability(line: str, start: int, spell: bool) -> Ability:
-    """One line of text (not a table row or mode) as an ability."""
+def _line_ability(line: str, start: int, spell: bool, *, ability_word: bool = True) -> Ability:
+    """One line of text (not a table row or mode) as an ability (``ability_word``: it may start
+    with one)."""
     span = Span(start, start + len(line))
 
     def unknown(kind: Kind = Kind.UNKNOWN) -> Ability:
@@ -181,10 +182,13 @@ def _line_ability(line: str, start: int, spell: bool) -> Ability:
     if match:
         chapters = tuple(ROMAN_NUMERALS.index(numeral) + 1 for numeral in match.group(1).split(", "))
         return Ability(Kind.CHAPTER, span, chapters=chapters, **_body(match.group(2), start + match.start(2)))
-    match = _ABILITY_WORD.match(line)
+    match = _ABILITY_WORD.match(line) if ability_word else None
     if match and ":" not in match.group(1):
         word = match.group(1)
-        inner = _line_ability(match.group(2), start + match.start(2), spell)
+        # one ability word: a second one is no ability word (and no recursion, however many follow)
+        inner = _line_ability(match.group(2), start + match.start(2), spell, ability_word=False)
+        if inner.unparsed and not inner.effects and not inner.keywords:  # not understood: the whole line
+            return unknown(inner.kind)
         if inner.kind is Kind.ACTIVATED and word in IMPLIED_LIMITS:
             inner = replace(inner, limits=IMPLIED_LIMITS[word], zone=inner.zone or IMPLIED_ZONES.get(word))
         return replace(inner, span=span, ability_word=word)
@@ -228,16 +232,27 @@ def _body(text: str, offset: int) -> dict[str, Any]:
 
 
 def _triggered(line: str, word: str, rest: str, start: int, span: Span) -> Ability | None:
-    """Find the trigger condition: the longest prefix up to a comma that the grammar accepts."""
-    commas = [i for i, char in enumerate(rest) if char == ","]
-    for comma in commas:
+    """Find the trigger condition: the shortest prefix up to a comma that the grammar accepts as a
+    condition. One pass over the text (Lark's interactive parser, asked at each comma whether the
+    condition could end there), so that a line with many commas costs time linear in its length."""
+    text = _lower_first_words(rest, _FIRST_WORD)
+    offset = start + len(word) + 1
+    with parsing_at(offset):
+        interactive = parser().parse_interactive(text, start="condition")
         try:
-            condition = _parse(rest[:comma], "condition", start + len(word) + 1)
+            for token in interactive.iter_parse():
+                if not token.startswith(","):
+                    continue
+                try:
+                    condition = interactive.copy().feed_eof()  # type: ignore[no-untyped-call]
+                except UnexpectedInput:
+                    continue
+                comma = token.start_pos or 0
+                body = rest[comma + 2 :]
+                parts = _body(body, offset + comma + 2)
+                return Ability(Kind.TRIGGERED, span, trigger=condition, trigger_word=word, **parts)
         except UnexpectedInput:
-            continue
-        body = rest[comma + 2 :]
-        offset = start + len(word) + 1 + comma + 2
-        return Ability(Kind.TRIGGERED, span, trigger=condition, trigger_word=word, **_body(body, offset))
+            return None
     return None
 
 

@@ -90,6 +90,8 @@ def _slot(slot: Slot, value: object) -> str:
     if kind == "mana":
         assert isinstance(value, ManaCost)
         return "".join(value.symbols)
+    if kind == "pred" and isinstance(value, Clause | Sequence):  # "… rather than pay ~'s mana cost"
+        return step(value)
     if kind == "quoted":
         if isinstance(value, Ability):
             return f'"{render_ability(value)}"'
@@ -199,6 +201,8 @@ def step(value: object) -> str:
 
 def _conditional(value: Conditional) -> str:
     body = step(value.body)
+    if value.word == "may":  # "you may search …, then shuffle"
+        return f"{noun_phrase(value.condition)} may {body}"
     if value.condition is None:
         separator = " " if value.word == "then" else ", "
         return f"{value.word}{separator}{body}"
