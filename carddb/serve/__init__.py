@@ -1,0 +1,1 @@
+"""carddb serve: a local Scryfall-compatible API and a multilingual web page."""
