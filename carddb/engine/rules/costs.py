@@ -16,6 +16,7 @@ from carddb.engine.core.state import Game, GameObject
 from carddb.engine.query.abilities import summoning_sick
 from carddb.engine.query.nouns import amount_of, matches, value
 from carddb.engine.rules import mana
+from carddb.engine.rules.life import lose_life
 from carddb.engine.rules.timing import sorcery_speed
 from carddb.oracle.model import (
     Ability,
@@ -100,7 +101,7 @@ def _pay_action(game: Game, decider: Decider, player: str, source: GameObject, a
         needed = value(Context(game, decider, player, source), action.arg("amount"))
         if game.players[player].life < needed:
             raise CostError(f"{player} has only {game.players[player].life} life, not {needed}")
-        game.players[player].life -= needed
+        lose_life(game, player, needed)  # paying life is losing it (119.4)
     elif action.verb in ("sacrifice", "discard", "exile") and isinstance(what, Noun):
         ctx = Context(game, decider, player, source)
         zone = {"sacrifice": "battlefield", "discard": "hand", "exile": _cost_zone(what)}[action.verb]

@@ -312,7 +312,7 @@ def settle(game: Game, decider: Decider | None) -> None:
                 check_object(event.obj, game.catalog)  # a new object: honest, or the action is refused
         for event in events:
             if _entered(event) and event.obj is not None and event.obj.zone == "battlefield":
-                on_enter(game, event.obj)
+                on_enter(game, event.obj, decider)
                 enter_attached(game, decider, event.obj)  # an Aura not cast: what it enchants
         refresh(game)
         for event in events:

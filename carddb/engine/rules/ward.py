@@ -18,6 +18,7 @@ from carddb.engine.core.errors import CostError
 from carddb.engine.core.state import Game, GameObject, StackItem, Ward
 from carddb.engine.query.abilities import keyword_list
 from carddb.engine.rules import mana
+from carddb.engine.rules.life import lose_life
 from carddb.oracle.model import Keyword, Kind
 
 _MANA = re.compile(r"^(?:\{[0-9WUBRGC]+\})+$")
@@ -111,7 +112,7 @@ def _pay(game: Game, player: str, cost: str) -> None:
         amount = int(cost.split()[0])
         if game.players[player].life < amount:
             raise CostError(f"{player} has only {game.players[player].life} life")
-        game.players[player].life -= amount
+        lose_life(game, player, amount)
         return
     mana.pay(game, player, tuple(re.findall(r"\{[^}]+\}", cost)))
 
