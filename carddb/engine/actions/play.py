@@ -30,6 +30,7 @@ from carddb.engine.rules.targets import (
 from carddb.engine.rules.timing import RESTRICTIONS, sorcery_speed
 from carddb.engine.rules.triggers import about_event, settle
 from carddb.engine.rules.ward import resolve_ward, ward_triggers
+from carddb.engine.rules.zones import put
 from carddb.oracle.model import (
     Ability,
     Kind,
@@ -154,7 +155,7 @@ def play_land(game: Game, player: str, obj: GameObject, decider: Decider | None 
         if game.players[player].lands_played:
             raise IllegalActionError(f"{player} has already played a land this turn")
         game.players[player].lands_played += 1
-        game.move(obj, "battlefield")
+        put(game, obj, "battlefield", cause="play", decider=decider)
         settle(game, decider)
 
 
@@ -206,7 +207,8 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
             game.log.append(f"{source.name}: every target is illegal, nothing happens")
     if item.is_spell:
         fizzled = ability is not None and not legal_any  # an Aura spell with an illegal target (608.3b)
-        game.move(source, "battlefield" if source.card.is_permanent and not fizzled else "graveyard")
+        zone = "battlefield" if source.card.is_permanent and not fizzled else "graveyard"
+        put(game, source, zone, cause="resolve", decider=decider)
         if source.card.is_permanent:
             source.controller = item.controller
 

@@ -10,6 +10,7 @@ from carddb.engine.core.state import STEPS, Event, Game, Step, atomic
 from carddb.engine.rules import combat as _combat
 from carddb.engine.rules.draws import draw
 from carddb.engine.rules.triggers import settle
+from carddb.engine.rules.zones import put
 
 HAND_SIZE = 7
 
@@ -58,7 +59,7 @@ def next_step(game: Game, decider: Decider) -> None:
         while len(hand) > HAND_SIZE:
             name = decider.choose(f"{game.active} discards to hand size", [o.name for o in hand])
             chosen = next(o for o in hand if o.name == name)
-            game.move(chosen, "graveyard")
+            put(game, chosen, "graveyard", cause="discard", decider=decider)
             hand.remove(chosen)
         game.shields.clear()  # prevention effects "this turn" end
         for obj in game.permanents():

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from carddb.engine.core.state import Game, GameObject
 
-PROPOSED_KINDS = frozenset({"damage", "destroy", "roll", "enter", "draw", "gain_life", "lose_life"})
+PROPOSED_KINDS = frozenset({"damage", "destroy", "roll", "enter", "draw", "gain_life", "lose_life", "move"})
 """The events that go through the replacement effects before they happen."""
 
 
@@ -40,6 +40,12 @@ class Proposed:
     """A permanent enters tapped."""
     counters: dict[str, int] = field(default_factory=dict)
     """Counters a permanent enters with."""
+    to_zone: str = ""
+    """Where an object is put (a move): "graveyard", "exile", "hand", "library", "battlefield"."""
+    position: int | None = None
+    """Where in a library, from the top (None: the bottom)."""
+    cause: str = ""
+    """Why it moves: "discard", "mill", "destroy", "sacrifice", "dies", "effect", "cost", "resolve"."""
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from carddb.engine.query.nouns import amount_of, matches, value
 from carddb.engine.rules import mana
 from carddb.engine.rules.life import lose_life
 from carddb.engine.rules.timing import sorcery_speed
+from carddb.engine.rules.zones import put
 from carddb.oracle.model import (
     Ability,
     Action,
@@ -92,11 +93,11 @@ def _pay_action(game: Game, decider: Decider, player: str, source: GameObject, a
     if action.verb == "discard" and isinstance(what, SelfRef):
         if source.zone != "hand":
             raise CostError(f"{source.name} is not in a hand")
-        game.move(source, "graveyard")
+        put(game, source, "graveyard", cause="cost", decider=decider)
     elif action.verb in ("exile", "sacrifice") and isinstance(what, SelfRef):
         if source.zone != "battlefield":
             raise CostError(f"{source.name} is not on the battlefield")
-        game.move(source, "exile" if action.verb == "exile" else "graveyard")
+        put(game, source, "exile" if action.verb == "exile" else "graveyard", cause="cost", decider=decider)
     elif action.verb == "pay_life":
         needed = value(Context(game, decider, player, source), action.arg("amount"))
         if game.players[player].life < needed:
@@ -117,7 +118,8 @@ def _pay_action(game: Game, decider: Decider, player: str, source: GameObject, a
             name = decider.choose(f"{action.verb} which {what.description}?", [o.name for o in candidates])
             chosen = next(o for o in candidates if o.name == name)
             candidates.remove(chosen)
-            game.move(chosen, "graveyard" if action.verb != "exile" else "exile")
+            to = "graveyard" if action.verb != "exile" else "exile"
+            put(game, chosen, to, cause="cost", decider=decider)
     else:
         raise CostError(f"cannot pay the cost {action.verb!r}")
 

@@ -10,6 +10,7 @@ from carddb.engine.core.proposed import Proposed, Replacement
 from carddb.engine.core.state import Game, GameObject
 from carddb.engine.query.abilities import CANT_BE_REGENERATED, REGENERATION, keywords_of
 from carddb.engine.rules.replacement import replace
+from carddb.engine.rules.zones import put
 
 
 def destroy(game: Game, obj: GameObject, *, regenerate: bool = True) -> bool:
@@ -22,8 +23,8 @@ def destroy(game: Game, obj: GameObject, *, regenerate: bool = True) -> bool:
     proposed = replace(game, Proposed("destroy", obj.controller, obj=obj, regenerate=regenerate))
     if proposed.kind == "replaced":
         return False
-    game.move(obj, "graveyard")
-    return True
+    put(game, obj, "graveyard", cause="destroy")
+    return obj.zone != "battlefield"
 
 
 def regeneration(game: Game, event: Proposed) -> list[Replacement]:
