@@ -136,6 +136,8 @@ class Player:
     lands_played: int = 0
     lost: bool = False
     """Lost the game (0 or less life, rule 704.5a; drew from an empty library, 704.5b)."""
+    draws_this_turn: int = 0
+    """Cards drawn this turn ("whenever you draw your second card each turn")."""
     drew_from_empty: bool = False
     """Attempted to draw from an empty library since state-based actions were last checked."""
 

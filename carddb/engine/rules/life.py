@@ -5,7 +5,7 @@ player and paying life are losing life (119.3, 119.4)."""
 from __future__ import annotations
 
 from carddb.engine.core.proposed import Proposed
-from carddb.engine.core.state import Game
+from carddb.engine.core.state import Event, Game
 from carddb.engine.rules.replacement import replace
 
 
@@ -17,6 +17,7 @@ def gain_life(game: Game, player: str, amount: int) -> int:
     if proposed.kind == "replaced":
         return 0
     game.players[player].life += proposed.amount
+    game.events.append(Event("gain_life", None, player=player, amount=proposed.amount))
     return proposed.amount
 
 
@@ -28,4 +29,5 @@ def lose_life(game: Game, player: str, amount: int) -> int:
     if proposed.kind == "replaced":
         return 0
     game.players[player].life -= proposed.amount
+    game.events.append(Event("lose_life", None, player=player, amount=proposed.amount))
     return proposed.amount
