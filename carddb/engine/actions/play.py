@@ -16,9 +16,9 @@ from carddb.engine.core.errors import (
 )
 from carddb.engine.core.state import Event, Game, GameObject, StackItem, atomic
 from carddb.engine.query.abilities import abilities_of, ability_at, keywords_of
-from carddb.engine.query.executable import missing
+from carddb.engine.query.executable import additional_cost, missing
 from carddb.engine.rules import attachments, cycling, mana
-from carddb.engine.rules.costs import pay_costs, pay_loyalty
+from carddb.engine.rules.costs import pay_additional_costs, pay_costs, pay_loyalty
 from carddb.engine.rules.execution import execute, execute_steps
 from carddb.engine.rules.targets import (
     choose_targets,
@@ -127,6 +127,7 @@ def cast(
         ctx = Context(game, decider, player, obj)
         chosen = choose_targets(game, ctx, spell, targets, modes) if spell is not None else []
         mana.pay(game, player, card.mana_symbols, x=x, named=pay_with)
+        pay_additional_costs(game, decider, player, obj)  # 601.2h: every cost, in full
         game.move(obj, "stack")
         item = StackItem(obj.id, player, None, chosen, x, list(modes))
         game.stack.append(item)
@@ -140,7 +141,7 @@ def spell_ability(obj: GameObject) -> Ability | None:
     """An instant's or sorcery's text as one ability (its lines joined)."""
     if obj.card.is_permanent:
         return attachments.aura_spell(obj.card)  # an Aura spell targets what it will enchant
-    abilities = [a for a in obj.card.abilities if a.kind is Kind.SPELL]
+    abilities = [a for a in obj.card.abilities if a.kind is Kind.SPELL and additional_cost(a) is None]
     if len(abilities) == 1:
         return abilities[0]
     effects = tuple(step for ability in abilities for step in ability.effects)
