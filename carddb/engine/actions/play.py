@@ -11,6 +11,7 @@ from carddb.engine.core.catalog import Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.decisions import Decider
 from carddb.engine.core.errors import (
+    CostError,
     IllegalActionError,
     NotExecutableError,
 )
@@ -20,6 +21,7 @@ from carddb.engine.query.executable import additional_cost, missing
 from carddb.engine.rules import attachments, cycling, mana
 from carddb.engine.rules.costs import pay_additional_costs, pay_costs, pay_loyalty
 from carddb.engine.rules.execution import execute, execute_steps
+from carddb.engine.rules.flashback import flashback_cost
 from carddb.engine.rules.targets import (
     choose_targets,
     chosen_steps,
@@ -112,11 +114,15 @@ def cast(
     pay_with: Sequence[GameObject] | None = None,
     modes: Sequence[int] = (),
 ) -> None:
-    """Cast ``obj`` from its owner's hand (``modes``: the chosen modes of a modal spell, 1-based)."""
+    """Cast ``obj`` from its owner's hand, or from their graveyard for its flashback cost (an
+    alternative cost, 601.2b: no X) (``modes``: the chosen modes of a modal spell, 1-based)."""
     with atomic(game):
-        if obj.zone != "hand" or obj.owner != player:
-            raise IllegalActionError(f"{obj.name} is not in {player}'s hand")
         card = obj.card
+        flashback = flashback_cost(card) if obj.zone == "graveyard" else None
+        if obj.owner != player or (obj.zone != "hand" and flashback is None):
+            raise IllegalActionError(f"{obj.name} is not in {player}'s hand")
+        if flashback is not None and x is not None and "{X}" not in flashback:
+            raise CostError(f"{obj.name}: X is 0 when the alternative cost has no X (601.2f, 107.3)")
         if "Land" in card.types:
             raise IllegalActionError(f"{obj.name} is a land: play it, don't cast it")
         if "Instant" not in card.types and "flash" not in keywords_of(obj):
@@ -126,14 +132,16 @@ def cast(
             _executable(game, obj, spell)
         ctx = Context(game, decider, player, obj)
         chosen = choose_targets(game, ctx, spell, targets, modes) if spell is not None else []
-        mana.pay(game, player, card.mana_symbols, x=x, named=pay_with)
+        mana.pay(game, player, card.mana_symbols if flashback is None else flashback, x=x, named=pay_with)
         pay_additional_costs(game, decider, player, obj)  # 601.2h: every cost, in full
+        from_zone = obj.zone
         game.move(obj, "stack")
+        obj.flashback = flashback is not None
         item = StackItem(obj.id, player, None, chosen, x, list(modes))
         game.stack.append(item)
         game.pending.extend(ward_triggers(game, item))  # becoming a target (702.21)
         game.log.append(f"{player} casts {obj.name}")
-        game.events.append(Event("cast", obj, "hand", "stack", player))
+        game.events.append(Event("cast", obj, from_zone, "stack", player))
         settle(game, decider)
 
 

@@ -91,6 +91,8 @@ class GameObject:
     """The permanent an Aura enchants or an Equipment equips (:mod:`carddb.engine.rules.attachments`)."""
     since_turn: int = 0
     """The turn since which its controller has controlled it continuously (summoning sickness)."""
+    flashback: bool = False
+    """Cast with its flashback cost: exiled instead of leaving the stack any other way (702.34a)."""
     deathtouched: bool = False
     """Dealt damage by a source with deathtouch since state-based actions were last checked."""
 

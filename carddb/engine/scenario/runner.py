@@ -517,7 +517,7 @@ def _find(
         whose = f"{player}'s " if player else ""
         raise EngineError(f"no {name!r} in {whose}{' or '.join(zones)}")
     fresh = [obj for obj in found if obj not in avoid] or found
-    return sorted(fresh, key=lambda obj: obj.tapped)[0]
+    return sorted(fresh, key=lambda obj: (zones.index(obj.zone), obj.tapped))[0]
 
 
 def _ref(game: Game, name: str, avoid: Sequence[GameObject]) -> Ref:
@@ -550,7 +550,7 @@ def _act(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> Non
         source = _find(game, action["activate"], ("battlefield",), player)
         play.activate(game, decider, player, source, int(action.get("ability", 1)), targets, **options)
     elif "cast" in action:
-        card = _find(game, action["cast"], ("hand",), player)
+        card = _find(game, action["cast"], ("hand", "graveyard"), player)  # graveyard: flashback
         play.cast(game, decider, player, card, targets, **options)
     elif "play" in action:
         play.play_land(game, player, _find(game, action["play"], ("hand",), player))
