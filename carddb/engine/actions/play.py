@@ -11,15 +11,17 @@ from carddb.engine.core.catalog import Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.decisions import Decider
 from carddb.engine.core.errors import (
+    CostError,
     IllegalActionError,
     NotExecutableError,
 )
 from carddb.engine.core.state import Event, Game, GameObject, StackItem, atomic
 from carddb.engine.query.abilities import abilities_of, ability_at, keywords_of
-from carddb.engine.query.executable import missing
+from carddb.engine.query.executable import additional_cost, missing
 from carddb.engine.rules import attachments, cycling, mana
-from carddb.engine.rules.costs import pay_costs, pay_loyalty
+from carddb.engine.rules.costs import pay_additional_costs, pay_costs, pay_loyalty
 from carddb.engine.rules.execution import execute, execute_steps
+from carddb.engine.rules.flashback import flashback_cost
 from carddb.engine.rules.targets import (
     choose_targets,
     chosen_steps,
@@ -30,6 +32,7 @@ from carddb.engine.rules.targets import (
 from carddb.engine.rules.timing import RESTRICTIONS, sorcery_speed
 from carddb.engine.rules.triggers import about_event, settle
 from carddb.engine.rules.ward import resolve_ward, ward_triggers
+from carddb.engine.rules.zones import put
 from carddb.oracle.model import (
     Ability,
     Kind,
@@ -111,11 +114,15 @@ def cast(
     pay_with: Sequence[GameObject] | None = None,
     modes: Sequence[int] = (),
 ) -> None:
-    """Cast ``obj`` from its owner's hand (``modes``: the chosen modes of a modal spell, 1-based)."""
+    """Cast ``obj`` from its owner's hand, or from their graveyard for its flashback cost (an
+    alternative cost, 601.2b: no X) (``modes``: the chosen modes of a modal spell, 1-based)."""
     with atomic(game):
-        if obj.zone != "hand" or obj.owner != player:
-            raise IllegalActionError(f"{obj.name} is not in {player}'s hand")
         card = obj.card
+        flashback = flashback_cost(card) if obj.zone == "graveyard" else None
+        if obj.owner != player or (obj.zone != "hand" and flashback is None):
+            raise IllegalActionError(f"{obj.name} is not in {player}'s hand")
+        if flashback is not None and x is not None and "{X}" not in flashback:
+            raise CostError(f"{obj.name}: X is 0 when the alternative cost has no X (601.2f, 107.3)")
         if "Land" in card.types:
             raise IllegalActionError(f"{obj.name} is a land: play it, don't cast it")
         if "Instant" not in card.types and "flash" not in keywords_of(obj):
@@ -125,13 +132,16 @@ def cast(
             _executable(game, obj, spell)
         ctx = Context(game, decider, player, obj)
         chosen = choose_targets(game, ctx, spell, targets, modes) if spell is not None else []
-        mana.pay(game, player, card.mana_symbols, x=x, named=pay_with)
+        mana.pay(game, player, card.mana_symbols if flashback is None else flashback, x=x, named=pay_with)
+        pay_additional_costs(game, decider, player, obj)  # 601.2h: every cost, in full
+        from_zone = obj.zone
         game.move(obj, "stack")
+        obj.flashback = flashback is not None
         item = StackItem(obj.id, player, None, chosen, x, list(modes))
         game.stack.append(item)
         game.pending.extend(ward_triggers(game, item))  # becoming a target (702.21)
         game.log.append(f"{player} casts {obj.name}")
-        game.events.append(Event("cast", obj, "hand", "stack", player))
+        game.events.append(Event("cast", obj, from_zone, "stack", player))
         settle(game, decider)
 
 
@@ -139,7 +149,7 @@ def spell_ability(obj: GameObject) -> Ability | None:
     """An instant's or sorcery's text as one ability (its lines joined)."""
     if obj.card.is_permanent:
         return attachments.aura_spell(obj.card)  # an Aura spell targets what it will enchant
-    abilities = [a for a in obj.card.abilities if a.kind is Kind.SPELL]
+    abilities = [a for a in obj.card.abilities if a.kind is Kind.SPELL and additional_cost(a) is None]
     if len(abilities) == 1:
         return abilities[0]
     effects = tuple(step for ability in abilities for step in ability.effects)
@@ -154,7 +164,7 @@ def play_land(game: Game, player: str, obj: GameObject, decider: Decider | None 
         if game.players[player].lands_played:
             raise IllegalActionError(f"{player} has already played a land this turn")
         game.players[player].lands_played += 1
-        game.move(obj, "battlefield")
+        put(game, obj, "battlefield", cause="play", decider=decider)
         settle(game, decider)
 
 
@@ -206,7 +216,8 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
             game.log.append(f"{source.name}: every target is illegal, nothing happens")
     if item.is_spell:
         fizzled = ability is not None and not legal_any  # an Aura spell with an illegal target (608.3b)
-        game.move(source, "battlefield" if source.card.is_permanent and not fizzled else "graveyard")
+        zone = "battlefield" if source.card.is_permanent and not fizzled else "graveyard"
+        put(game, source, zone, cause="resolve", decider=decider)
         if source.card.is_permanent:
             source.controller = item.controller
 

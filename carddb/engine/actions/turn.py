@@ -10,6 +10,7 @@ from carddb.engine.core.state import STEPS, Event, Game, Step, atomic
 from carddb.engine.rules import combat as _combat
 from carddb.engine.rules.draws import draw
 from carddb.engine.rules.triggers import settle
+from carddb.engine.rules.zones import put
 
 HAND_SIZE = 7
 
@@ -40,6 +41,7 @@ def next_step(game: Game, decider: Decider) -> None:
         game.step = Step.UNTAP
         for player in game.players.values():
             player.lands_played = 0
+            player.draws_this_turn = 0
     else:
         game.step = STEPS[index + 1]
     while _combat.skipped(game):  # no attackers: no blockers or damage steps (rule 508.8)
@@ -58,7 +60,7 @@ def next_step(game: Game, decider: Decider) -> None:
         while len(hand) > HAND_SIZE:
             name = decider.choose(f"{game.active} discards to hand size", [o.name for o in hand])
             chosen = next(o for o in hand if o.name == name)
-            game.move(chosen, "graveyard")
+            put(game, chosen, "graveyard", cause="discard", decider=decider)
             hand.remove(chosen)
         game.shields.clear()  # prevention effects "this turn" end
         for obj in game.permanents():

@@ -13,7 +13,7 @@ modules that implement the entries."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from carddb.engine.core.errors import EngineError
@@ -21,6 +21,7 @@ from carddb.oracle.model import Action, Keyword
 
 if TYPE_CHECKING:  # the types only: the context and the state do not depend on the catalog
     from carddb.engine.core.context import Context, Ref
+    from carddb.engine.core.proposed import Provider
     from carddb.engine.core.state import Event, Game, GameObject
 
 Handler = Callable[["Context", list["Ref"], Action], None]
@@ -71,6 +72,8 @@ class Section:
     restrictions: Mapping[str, Restriction] = field(default_factory=dict)
     costs: frozenset[str] = frozenset()
     """Verbs of cost phrases that can be paid ("sacrifice", "discard", "pay_life")."""
+    replacement_effects: tuple[Provider, ...] = ()
+    """The replacement and prevention effects this part applies (``rules.replacement``)."""
 
 
 _MAPPINGS = ("verbs", "conditions", "qualifiers", "forms", "triggers", "keyword_checks", "restrictions")
@@ -94,12 +97,14 @@ class Catalog:
     replacements: frozenset[str] = frozenset()
     restrictions: Mapping[str, Restriction] = field(default_factory=dict)
     costs: frozenset[str] = frozenset()
+    replacement_effects: tuple[Provider, ...] = ()
 
     @classmethod
     def of(cls, *sections: Section) -> Catalog:
         """Join ``sections``; an entry (of one kind) declared by two of them is refused."""
         joined: dict[str, Any] = {name: {} for name in (*_MAPPINGS, *_SETS)}
         granted: list[Callable[[str], bool]] = []
+        effects: list[Provider] = []
         names: list[str] = []
         for section in sections:
             if section.name in names:
@@ -113,15 +118,15 @@ class Catalog:
                         raise DuplicateEntryError(kind, key, table[key][1], section.name)
                     table[key] = (entries[key] if kind in _MAPPINGS else key, section.name)
             granted.extend(section.granted_keywords)
+            effects.extend(section.replacement_effects)
         values: dict[str, Any] = {}
         for kind in _MAPPINGS:
             values[kind] = {key: entry for key, (entry, _) in joined[kind].items()}
         for kind in _SETS:
             values[kind] = frozenset(joined[kind])
-        return cls(sections=tuple(names), granted_keywords=tuple(granted), **values)
-
-    def owner(self, kind: str, name: str) -> bool:
-        """Whether the catalog has entry ``name`` of ``kind`` (a field name: "verbs", "keywords"…)."""
-        if kind not in {f.name for f in fields(self)}:
-            raise EngineError(f"the catalog has no kind {kind!r}")
-        return name in getattr(self, kind)
+        return cls(
+            sections=tuple(names),
+            granted_keywords=tuple(granted),
+            replacement_effects=tuple(effects),
+            **values,
+        )

@@ -91,6 +91,8 @@ class GameObject:
     """The permanent an Aura enchants or an Equipment equips (:mod:`carddb.engine.rules.attachments`)."""
     since_turn: int = 0
     """The turn since which its controller has controlled it continuously (summoning sickness)."""
+    flashback: bool = False
+    """Cast with its flashback cost: exiled instead of leaving the stack any other way (702.34a)."""
     deathtouched: bool = False
     """Dealt damage by a source with deathtouch since state-based actions were last checked."""
 
@@ -136,6 +138,8 @@ class Player:
     lands_played: int = 0
     lost: bool = False
     """Lost the game (0 or less life, rule 704.5a; drew from an empty library, 704.5b)."""
+    draws_this_turn: int = 0
+    """Cards drawn this turn ("whenever you draw your second card each turn")."""
     drew_from_empty: bool = False
     """Attempted to draw from an empty library since state-based actions were last checked."""
 

@@ -20,6 +20,7 @@ from carddb.engine.query.nouns import (
     zone_owners,
 )
 from carddb.engine.rules import draws
+from carddb.engine.rules.zones import put
 from carddb.oracle.model import Action, Noun
 
 
@@ -39,7 +40,7 @@ def _from_top(ctx: Context, subject: list[Ref], action: Action, zone: str) -> No
     for player in players(ctx, subject):
         library = ctx.game.players[player].zones["library"]
         for object_id in library[:count]:
-            ctx.game.move(ctx.game.objects[object_id], zone)
+            put(ctx.game, ctx.game.objects[object_id], zone, cause="mill", decider=ctx.decider)
 
 
 def discard(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -50,7 +51,8 @@ def discard(ctx: Context, subject: list[Ref], action: Action) -> None:
             if not hand:
                 break
             name = ctx.decider.choose(f"{player} discards which card?", [obj.name for obj in hand])
-            ctx.game.move(next(obj for obj in hand if obj.name == name), "graveyard")
+            chosen = next(obj for obj in hand if obj.name == name)
+            put(ctx.game, chosen, "graveyard", cause="discard", decider=ctx.decider)
 
 
 def scry(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -61,7 +63,7 @@ def scry(ctx: Context, subject: list[Ref], action: Action) -> None:
         for obj in looked:
             answer = ctx.decider.choose(f"{action.verb} {obj.name}: top or {away}?", ["top", away])
             if answer != "top":
-                ctx.game.move(obj, "graveyard" if away == "graveyard" else "library")
+                put(ctx.game, obj, "graveyard" if away == "graveyard" else "library", decider=ctx.decider)
 
 
 
@@ -87,7 +89,7 @@ def put_into_library(ctx: Context, subject: list[Ref], action: Action) -> None:
             position = 0
         else:
             position = None
-        ctx.game.move(obj, "library", position)
+        put(ctx.game, obj, "library", position, decider=ctx.decider)
 
 
 def shuffle(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -101,7 +103,7 @@ def shuffle(ctx: Context, subject: list[Ref], action: Action) -> None:
 def put_on_top(ctx: Context, subject: list[Ref], action: Action) -> None:
     """ "… then shuffle and put that card on top": on top of its owner's library."""
     for obj in target_objects(ctx, action):
-        ctx.game.move(obj, "library", 0)
+        put(ctx.game, obj, "library", 0, decider=ctx.decider)
 
 
 
@@ -159,7 +161,7 @@ def put_onto_battlefield(ctx: Context, subject: list[Ref], action: Action) -> No
     for obj in target_objects(ctx, action):
         if obj.zone == "battlefield" or not obj.card.is_permanent:
             continue
-        ctx.game.move(obj, "battlefield")
+        put(ctx.game, obj, "battlefield", decider=ctx.decider)
         obj.controller = ctx.controller if is_form(action, "under_your_control") else chooser
         obj.tapped = is_form(action, "tapped")
 

@@ -14,13 +14,14 @@ from carddb.engine.query.nouns import (
     value,
 )
 from carddb.engine.rules.execution import count_each
+from carddb.engine.rules.life import gain_life, lose_life
 from carddb.oracle.model import Action
 
 
 def life(ctx: Context, subject: list[Ref], action: Action) -> None:
-    sign = 1 if action.verb == "gain_life" else -1
+    change = gain_life if action.verb == "gain_life" else lose_life
     for player in players(ctx, subject):
-        ctx.game.players[player].life += sign * value(ctx, action.arg("amount"))
+        change(ctx.game, player, value(ctx, action.arg("amount")))
 
 
 
@@ -33,7 +34,7 @@ def pay_life(ctx: Context, subject: list[Ref], action: Action) -> None:
         state = ctx.game.players[player]
         if state.life < amount:
             raise EngineError(f"{player} has only {state.life} life, not {amount}")
-        state.life -= amount
+        lose_life(ctx.game, player, amount)
 
 
 
@@ -42,22 +43,22 @@ def life_equal(ctx: Context, subject: list[Ref], action: Action) -> None:
     """Each player gains or loses life equal to a number. (With several players and a number that
     speaks of them, "Each player loses life equal to the number of creatures they control", the
     clause is executed for each player, :mod:`carddb.engine.rules.execution`.)"""
-    sign = 1 if action.verb == "gain_life_equal" else -1
+    change = gain_life if action.verb == "gain_life_equal" else lose_life
     amount = stat_amount(ctx, subject, action)
     for player in players(ctx, subject):
-        ctx.game.players[player].life += sign * amount
+        change(ctx.game, player, amount)
 
 
 def life_for_each(ctx: Context, subject: list[Ref], action: Action) -> None:
     """ "You gain 2 life for each creature you control", "Each player loses 1 life for each creature
     they control": each player counts with "they" and "their" naming themselves (the clause is
     executed for each player, :mod:`carddb.engine.rules.execution`)."""
-    sign = 1 if action.verb == "gain_life_for_each" else -1
+    change = gain_life if action.verb == "gain_life_for_each" else lose_life
     amount = value(ctx, action.arg("amount"))
     for player in list(players(ctx, subject)):
         ctx.it = [player]
         count = count_each(ctx, action.arg("what"), [player])
-        ctx.game.players[player].life += sign * amount * count
+        change(ctx.game, player, amount * count)
 
 
 

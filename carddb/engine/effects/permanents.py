@@ -23,6 +23,7 @@ from carddb.engine.query.nouns import (
     value,
 )
 from carddb.engine.rules.destruction import destroy
+from carddb.engine.rules.zones import put
 from carddb.oracle.model import Ability, Action, Noun, Pronoun, SelfRef
 
 
@@ -78,7 +79,7 @@ def gains_ability(ctx: Context, subject: list[Ref], action: Action) -> None:
 def _move_all(zone: str) -> Handler:
     def handler(ctx: Context, subject: list[Ref], action: Action) -> None:
         for obj in target_objects(ctx, action):
-            ctx.game.move(obj, zone)
+            put(ctx.game, obj, zone, decider=ctx.decider)
 
     return handler
 
@@ -114,7 +115,7 @@ def return_to(ctx: Context, subject: list[Ref], action: Action) -> None:
     if zone is None:
         raise EngineError(f"cannot tell where {action.verb} puts the card")
     for obj in target_objects(ctx, action):
-        ctx.game.move(obj, zone)
+        put(ctx.game, obj, zone, decider=ctx.decider)
         if zone == "battlefield":  # "return … to the battlefield tapped" / "under your control"
             returned = action.verb == "return_from"
             obj.tapped = returned and is_form(action, "to_battlefield_tapped")
@@ -128,7 +129,7 @@ def counter(ctx: Context, subject: list[Ref], action: Action) -> None:
     for obj in target_objects(ctx, action):
         ctx.game.stack = [item for item in ctx.game.stack if item.source != obj.id or not item.is_spell]
         obj.zone = "stack"
-        ctx.game.move(obj, "graveyard")
+        put(ctx.game, obj, "graveyard", cause="countered", decider=ctx.decider)
 
 
 def tap(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -177,7 +178,7 @@ def sacrifice(ctx: Context, subject: list[Ref], action: Action) -> None:
         if isinstance(what, SelfRef | Pronoun):
             for obj in objects(resolve(ctx, what)):
                 if obj.zone == "battlefield" and obj.controller == player:
-                    ctx.game.move(obj, "graveyard")
+                    put(ctx.game, obj, "graveyard", cause="sacrifice", decider=ctx.decider)
             continue
         assert isinstance(what, Noun)
         choices = [obj for obj in ctx.game.permanents(player) if matches(ctx, obj, what)]
@@ -185,7 +186,7 @@ def sacrifice(ctx: Context, subject: list[Ref], action: Action) -> None:
             name = ctx.decider.choose(f"{player} sacrifices which?", [obj.name for obj in choices])
             chosen = next(obj for obj in choices if obj.name == name)
             choices.remove(chosen)
-            ctx.game.move(chosen, "graveyard")
+            put(ctx.game, chosen, "graveyard", cause="sacrifice", decider=ctx.decider)
 
 
 SECTION = Section(

@@ -1,8 +1,6 @@
 """The abilities a game object has now: its card's and those other abilities give it
-(:func:`abilities_of`, :func:`active_abilities`), and its keyword abilities (:func:`keywords_of`:
-printed, granted until end of turn, given by static abilities); and destroying a permanent
-(:func:`destroy`), the one rule its keywords change wherever it happens (indestructible, and the
-regeneration shield kept among its until-end-of-turn keywords).
+(:func:`abilities_of`, :func:`active_abilities`), its keyword abilities (:func:`keywords_of`:
+printed, granted until end of turn, given by static abilities), and summoning sickness.
 
 Its own module because the actions, the triggers, the static abilities, combat, protection and the
 handlers all ask what an object has, and none of that needs executing anything."""
@@ -39,24 +37,6 @@ leaves with the permanent)."""
 CANT_BE_REGENERATED = "cant_be_regenerated"
 """Kept with the until-end-of-turn restrictions: "It can't be regenerated this turn." (701.15c:
 its regeneration shields are not applied)."""
-
-
-def destroy(game: Game, obj: GameObject, *, regenerate: bool = True) -> bool:
-    """Destroy a permanent (rule 701.7): indestructible ones are not; a regeneration shield is
-    used up instead (the permanent is tapped and its damage removed), unless this destruction or
-    the permanent "can't be regenerated" (``regenerate`` False, or until end of turn). True if it
-    left."""
-    if obj.zone != "battlefield" or "indestructible" in keywords_of(obj):
-        return False
-    regenerate = regenerate and CANT_BE_REGENERATED not in obj.restrictions_until_end_of_turn
-    if regenerate and REGENERATION in obj.keywords_until_end_of_turn:
-        obj.keywords_until_end_of_turn.remove(REGENERATION)
-        obj.tapped = True
-        obj.damage = 0
-        game.log.append(f"{obj.name} regenerates")
-        return False
-    game.move(obj, "graveyard")
-    return True
 
 
 def abilities_of(obj: GameObject) -> list[Ability]:

@@ -140,8 +140,26 @@ def check_object(obj: GameObject, catalog: Catalog) -> None:
         raise NotExecutableError(obj.name, problems)
 
 
+def additional_cost(ability: Ability) -> Action | None:
+    """The cost of "As an additional cost to cast this spell, sacrifice a creature." (601.2b): a
+    line that declares a cost of the spell it is on, not an effect (None: not such a line)."""
+    if ability.kind not in (Kind.SPELL, Kind.STATIC) or len(ability.effects) != 1:
+        return None
+    step = ability.effects[0]
+    if not isinstance(step, Clause) or len(step.predicates) != 1:
+        return None
+    predicate = step.predicates[0]
+    if not isinstance(predicate, Action) or predicate.verb != "additional_cost":
+        return None
+    cost = predicate.arg("cost")
+    return cost if isinstance(predicate.arg("what"), SelfRef) and isinstance(cost, Action) else None
+
+
 def missing(ability: Ability, catalog: Catalog) -> list[str]:
     """The parts of ``ability`` the engine cannot execute (empty: it executes entirely)."""
+    cost = additional_cost(ability)
+    if cost is not None:  # paid as the spell is cast (the cost phrase itself is checked as a cost)
+        return [] if cost.verb in catalog.costs else [f"cost {cost.verb!r}"]
     problems: list[str] = []
     if ability.kind is Kind.KEYWORD:
         return [p for k in ability.keywords for p in _keyword_problems(k, catalog)]
@@ -352,7 +370,7 @@ def _trigger_names_player(trigger: object, catalog: Catalog) -> bool:
         if isinstance(to, Pronoun):
             return to.word in ("you", "defending player", "your opponents")
         return to is None or (isinstance(to, Noun) and _player_reference(to)[1])
-    if verb in ("beginning", "roll_dice"):
+    if verb in ("beginning", "roll_dice", "gains_life_trigger", "draws_trigger"):
         return True
     if verb in ("casts", "enters", "dies", "leaves", "either_enters", "either_dies"):
         return not isinstance(trigger.arg("what"), SelfRef)
@@ -417,6 +435,8 @@ def _static_problems(ability: Ability, catalog: Catalog) -> list[str]:
             if not isinstance(predicate, Action) or predicate.verb not in catalog.static_verbs:
                 verb = predicate.verb if isinstance(predicate, Action) else "clause"
                 problems.append(f"static {verb!r}")
+            elif predicate.verb == "additional_cost":
+                problems.append("additional cost")  # one not of the spell itself (missing() reads those)
     if not ability.effects:
         problems.append("static ability")
     return problems

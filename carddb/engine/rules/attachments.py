@@ -35,6 +35,7 @@ from carddb.engine.core.state import Game, GameObject
 from carddb.engine.query.executable import missing
 from carddb.engine.query.nouns import matches, objects, resolve
 from carddb.engine.rules.protection import protected_from
+from carddb.engine.rules.zones import put
 from carddb.oracle.model import Ability, Action, Clause, Keyword, Kind, Noun
 
 __all__ = ["as_activated", "aura_spell", "can_attach", "check", "enchant_noun", "enter_attached"]
@@ -205,7 +206,7 @@ def check(game: Game) -> bool:
             continue
         if aura:
             game.log.append(f"{obj.name} is put into its owner's graveyard (it enchants nothing it can)")
-            game.move(obj, "graveyard")
+            put(game, obj, "graveyard", cause="sba")
             acted = True
         elif obj.attached_to is not None:
             obj.attached_to = None

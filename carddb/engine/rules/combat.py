@@ -18,12 +18,15 @@ from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.decisions import Decider
 from carddb.engine.core.errors import IllegalActionError
 from carddb.engine.core.forms import is_form, named
+from carddb.engine.core.proposed import Proposed
 from carddb.engine.core.state import COMBAT_STEPS, Combat, Event, Game, GameObject, Step
 from carddb.engine.query.abilities import keywords_of, summoning_sick
 from carddb.engine.query.characteristics import colors_of
 from carddb.engine.query.nouns import resolve, value
 from carddb.engine.rules.continuous import NO_DECISIONS, static_clauses
+from carddb.engine.rules.life import gain_life, lose_life
 from carddb.engine.rules.protection import protected_from
+from carddb.engine.rules.replacement import replace
 from carddb.engine.rules.triggers import deals_damage, is_named
 from carddb.oracle.model import Action, Noun, Pronoun
 
@@ -319,16 +322,17 @@ def deal_damage(game: Game, source: GameObject, target: Ref, amount: int, *, com
     """``source`` deals ``amount`` damage to ``target``: a player loses that much life, a
     planeswalker loses loyalty, a creature is marked with damage (deathtouch: destroyed by the
     next state-based actions); a source with lifelink makes its controller gain that much life."""
-    if not isinstance(target, str) and protected_from(target, source):
-        return  # protection: all damage from that source is prevented
-    amount = _prevent(game, source, target, amount, combat)
-    if amount <= 0:
+    affected = target if isinstance(target, str) else target.controller
+    dealt = Proposed("damage", affected, source=source, target=target, amount=amount, combat=combat)
+    proposed = replace(game, dealt)
+    amount = proposed.amount  # what prevention effects (and protection) left of it
+    if proposed.kind == "replaced" or amount <= 0:
         return
     game.events.append(
         Event("damage", source, player=source.controller, other=target, amount=amount, combat=combat)
     )
     if isinstance(target, str):
-        game.players[target].life -= amount
+        lose_life(game, target, amount)  # damage to a player is life loss (120.3a)
     elif target.zone == "battlefield":
         if target.is_a("Planeswalker") and not target.is_a("Creature"):
             target.counters["loyalty"] = target.counters.get("loyalty", 0) - amount
@@ -337,27 +341,7 @@ def deal_damage(game: Game, source: GameObject, target: Ref, amount: int, *, com
             if "deathtouch" in keywords_of(source):
                 target.deathtouched = True
     if "lifelink" in keywords_of(source):
-        game.players[source.controller].life += amount
-
-
-def _prevent(game: Game, source: GameObject, target: Ref, amount: int, combat: bool) -> int:
-    """What is left of ``amount`` after the prevention shields that apply (615)."""
-    key = target if isinstance(target, str) else target.id
-    for shield in list(game.shields):
-        if amount <= 0:
-            break
-        if shield.combat_only and not combat:
-            continue
-        if (shield.to is not None and shield.to != key) or (shield.by is not None and shield.by != source.id):
-            continue
-        if shield.amount is None:
-            return 0
-        prevented = min(shield.amount, amount)
-        amount -= prevented
-        shield.amount -= prevented
-        if shield.amount == 0:
-            game.shields.remove(shield)
-    return amount
+        gain_life(game, source.controller, amount)
 
 
 # -- triggers -----------------------------------------------------------------------------------

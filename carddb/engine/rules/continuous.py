@@ -9,17 +9,21 @@ battlefield (tapped, with counters)."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from functools import partial
 from typing import TypeVar
 
 from carddb.engine.core.catalog import Section
 from carddb.engine.core.context import Context
+from carddb.engine.core.decisions import Decider
 from carddb.engine.core.errors import EngineError
 from carddb.engine.core.forms import is_form
+from carddb.engine.core.proposed import Proposed, Replacement
 from carddb.engine.core.state import Game, GameObject
 from carddb.engine.query.abilities import active_abilities
 from carddb.engine.query.executable import missing
 from carddb.engine.query.nouns import candidates_for, counter_kind, matches, objects, resolve, value
 from carddb.engine.rules.conditions import evaluate
+from carddb.engine.rules.replacement import replace
 from carddb.oracle.model import Ability, Action, Clause, Conditional, Kind, Noun, SelfRef
 
 LAYERED = frozenset({"gets", "has", "gets_for_each", "is_indestructible", "has_ability"})
@@ -137,28 +141,51 @@ def _pt(text: str) -> tuple[int, int]:
     return int(power), int(toughness)
 
 
-def on_enter(game: Game, entering: GameObject) -> None:
-    """``entering`` has just entered the battlefield: static abilities that say how it enters
+def on_enter(game: Game, entering: GameObject, decider: Decider | None = None) -> None:
+    """``entering`` has just entered the battlefield: the replacement effects on how it enters
     (its own "~ enters the battlefield tapped", another's "Creatures your opponents control enter
-    the battlefield tapped") apply before anything else sees it."""
+    the battlefield tapped", "… enters with N +1/+1 counters") apply before anything else sees it."""
+    proposed = replace(game, Proposed("enter", entering.controller, obj=entering), decider)
+    entering.tapped = entering.tapped or proposed.tapped
+    for kind, count in proposed.counters.items():
+        entering.counters[kind] = entering.counters.get(kind, 0) + count
+
+
+def entering(game: Game, event: Proposed) -> list[Replacement]:
+    """The static abilities that say how a permanent enters: each is a replacement effect of the
+    event (614.1c, 614.12), the entering permanent's own first (614.15)."""
+    obj = event.obj
+    if event.kind != "enter" or obj is None:
+        return []
+    found: list[Replacement] = []
     for source, ctx, clause in static_clauses(game):
         subject = clause.subject
         if isinstance(subject, SelfRef):
-            if source is not entering:
+            if source is not obj:
                 continue
-        elif not (isinstance(subject, Noun) and matches(ctx, entering, subject)):
+        elif not (isinstance(subject, Noun) and matches(ctx, obj, subject)):
             continue
-        for predicate in clause.predicates:
-            if not isinstance(predicate, Action):
+        for index, predicate in enumerate(clause.predicates):
+            if not isinstance(predicate, Action) or predicate.verb not in ENTERING:
                 continue
-            if predicate.verb == "enters_tapped":
-                entering.tapped = True
-            elif predicate.verb == "enters_with_counters":
-                spec = predicate.arg("counters")
-                assert isinstance(spec, Action)
-                kind = counter_kind(spec.arg("kind"))
-                count = value(ctx, spec.arg("amount"))
-                entering.counters[kind] = entering.counters.get(kind, 0) + count
+            key = ("enters", source.id, id(clause), index)
+            how = _enters_tapped if predicate.verb == "enters_tapped" else _enters_with
+            apply = partial(how, ctx, predicate)
+            found.append(Replacement(f"{source.name}: {obj.name} enters", key, apply, source is obj))
+    return found
 
 
-SECTION = Section("rules.continuous", static_verbs=LAYERED | ENTERING)
+def _enters_tapped(ctx: Context, predicate: Action, event: Proposed) -> Proposed:
+    event.tapped = True
+    return event
+
+
+def _enters_with(ctx: Context, predicate: Action, event: Proposed) -> Proposed:
+    spec = predicate.arg("counters")
+    assert isinstance(spec, Action)
+    kind = counter_kind(spec.arg("kind"))
+    event.counters[kind] = event.counters.get(kind, 0) + value(ctx, spec.arg("amount"))
+    return event
+
+
+SECTION = Section("rules.continuous", static_verbs=LAYERED | ENTERING, replacement_effects=(entering,))

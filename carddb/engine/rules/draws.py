@@ -4,7 +4,9 @@ are checked (121.3, 704.5b)."""
 
 from __future__ import annotations
 
-from carddb.engine.core.state import Game
+from carddb.engine.core.proposed import Proposed
+from carddb.engine.core.state import Event, Game
+from carddb.engine.rules.replacement import replace
 
 
 def draw(game: Game, player: str, count: int = 1) -> int:
@@ -12,10 +14,16 @@ def draw(game: Game, player: str, count: int = 1) -> int:
     drawn = 0
     library = game.players[player].zones["library"]
     for _ in range(count):
+        proposed = replace(game, Proposed("draw", player, amount=1))  # dredge would replace it
+        if proposed.kind == "replaced":
+            continue
         if not library:
             game.players[player].drew_from_empty = True
             game.log.append(f"{player} draws from an empty library")
             continue
-        game.move(game.objects[library[0]], "hand")
+        card = game.objects[library[0]]
+        game.move(card, "hand")
+        count = game.players[player].draws_this_turn = game.players[player].draws_this_turn + 1
+        game.events.append(Event("draw", card, "library", "hand", player, amount=count))
         drawn += 1
     return drawn

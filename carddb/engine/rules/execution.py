@@ -11,7 +11,9 @@ from __future__ import annotations
 from carddb.engine.core.catalog import Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError
-from carddb.engine.core.state import Delayed, Event
+from carddb.engine.core.proposed import Proposed, Replacement
+from carddb.engine.core.state import Delayed, Event, Game
+from carddb.engine.query.abilities import active_abilities
 from carddb.engine.query.nouns import (
     candidates_for,
     counter_kind,
@@ -25,6 +27,7 @@ from carddb.engine.query.nouns import (
 )
 from carddb.engine.rules.conditions import evaluate
 from carddb.engine.rules.continuous import refresh
+from carddb.engine.rules.replacement import replace
 from carddb.oracle.model import (
     Action,
     Clause,
@@ -182,12 +185,8 @@ def roll_dice(ctx: Context, sides: int, count: int, *, keep_lower: bool = False)
     """Roll ``count`` dN for the controller: extra dice from replacement effects (Pixie Guide,
     Barbarian Class) are rolled and the lowest ignored, as if never rolled. Returns the natural
     result that counts (the highest when several are kept as one)."""
-    extra = sum(
-        1
-        for obj in ctx.game.permanents(ctx.controller)
-        for ability in obj.card.abilities
-        if any(isinstance(n, Action) and n.verb == "roll_extra_die" for e in ability.effects for n in walk(e))
-    )
+    proposed = replace(ctx.game, Proposed("roll", ctx.controller, amount=count, sides=sides), ctx.decider)
+    count, extra = proposed.amount, proposed.extra
     rolls = [ctx.decider.roll(sides, f"d{sides} for {ctx.source.name}") for _ in range(count + extra)]
     kept = sorted(rolls, reverse=True)[:count]
     ctx.game.log.append(f"{ctx.controller} rolls {rolls} (keeps {kept})")
@@ -211,5 +210,26 @@ def _roll(ctx: Context, roll: RollDie) -> None:
             break
 
 
-SECTION = Section("rules.execution", replacements=frozenset({"roll_extra_die"}))
-"""Extra dice (Pixie Guide, Barbarian Class) are applied by :func:`roll_dice`."""
+def extra_dice(game: Game, event: Proposed) -> list[Replacement]:
+    """ "If you would roll one or more dice, instead roll that many dice plus one and ignore the
+    lowest roll." (Pixie Guide, Barbarian Class): one more die each, for their controller's rolls
+    (706.6)."""
+    if event.kind != "roll":
+        return []
+    return [
+        Replacement(obj.name, ("extra die", obj.id, index), _one_more)
+        for obj in game.permanents(event.player)
+        for index, ability in active_abilities(obj)
+        if any(isinstance(n, Action) and n.verb == "roll_extra_die" for e in ability.effects for n in walk(e))
+    ]
+
+
+def _one_more(event: Proposed) -> Proposed:
+    event.extra += 1
+    return event
+
+
+SECTION = Section(
+    "rules.execution", replacements=frozenset({"roll_extra_die"}), replacement_effects=(extra_dice,)
+)
+"""Extra dice (Pixie Guide, Barbarian Class) are a replacement effect on die rolls."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from carddb.engine.core.state import Game
 from carddb.engine.rules import attachments
 from carddb.engine.rules.destruction import destroy
+from carddb.engine.rules.zones import put
 
 
 def state_based_actions(game: Game) -> None:
@@ -16,7 +17,7 @@ def state_based_actions(game: Game) -> None:
         del game.objects[obj.id]
     for obj in list(game.permanents()):
         if obj.is_a("Planeswalker") and obj.counters.get("loyalty", 0) <= 0 and "loyalty" in obj.counters:
-            game.move(obj, "graveyard")  # 704.5i
+            put(game, obj, "graveyard", cause="sba")  # 704.5i
     for player in game.players.values():
         if (player.life <= 0 or player.drew_from_empty) and not player.lost:
             player.lost = True  # rules 704.5a and 704.5b
@@ -25,7 +26,7 @@ def state_based_actions(game: Game) -> None:
     for obj in list(game.permanents()):
         toughness = obj.toughness
         if obj.is_a("Creature") and toughness is not None and toughness <= 0:
-            game.move(obj, "graveyard")
+            put(game, obj, "graveyard", cause="sba")  # 704.5f
         elif obj.is_a("Creature") and toughness is not None and obj.damage >= toughness:
             destroy(game, obj)  # lethal damage destroys: indestructible and regeneration apply
         elif obj.is_a("Creature") and obj.deathtouched:

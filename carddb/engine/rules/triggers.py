@@ -26,6 +26,7 @@ from carddb.engine.rules.sba import state_based_actions
 from carddb.engine.rules.targets import legal_target, record_target, target_nouns, target_text
 from carddb.engine.rules.ward import ward_triggers
 from carddb.oracle.model import Action, Kind, Noun, Pronoun, SelfRef, walk
+from carddb.oracle.phrases import find
 
 
 def is_named(ctx: Context, phrase: object, ref: Ref | None) -> bool:
@@ -76,7 +77,7 @@ def _event_player(ctx: Context, event: Event, trigger: object) -> str | None:
         zones = [n for _, value in args for n in walk(value) if isinstance(n, Action) and n.verb == "zone"]
         if any(zone.arg("owner") in _ZONES_OF_SOMEONE for zone in zones):
             return event.obj.owner
-    if event.kind in ("step", "cast", "move", "roll"):
+    if event.kind in ("step", "cast", "move", "roll", "gain_life", "lose_life", "draw"):
         return event.player or None
     return None
 
@@ -168,6 +169,22 @@ def _rolls(ctx: Context, trigger: Action, event: Event) -> bool:
     return event.kind == "roll" and is_named(ctx, trigger.arg("who"), event.player)
 
 
+def _life_changes(ctx: Context, trigger: Action, event: Event) -> bool:
+    """ "Whenever you gain life", "Whenever an opponent loses life" (the form's words say which)."""
+    written = find(trigger.verb, trigger.form)
+    kind = "gain_life" if written is not None and " gain" in written.text else "lose_life"
+    return event.kind == kind and is_named(ctx, trigger.arg("who"), event.player)
+
+
+def _draws(ctx: Context, trigger: Action, event: Event) -> bool:
+    """ "Whenever you draw a card", "Whenever an opponent draws a card", "Whenever you draw your
+    second card each turn" (the event counts the draws of the turn)."""
+    if event.kind != "draw" or not is_named(ctx, trigger.arg("who"), event.player):
+        return False
+    written = find(trigger.verb, trigger.form)
+    return event.amount == 2 if written is not None and "second card" in written.text else True
+
+
 def deals_damage(ctx: Context, trigger: Action, event: Event) -> bool:
     if event.kind != "damage":
         return False
@@ -227,6 +244,8 @@ SECTION = Section(
         "casts": (_casts, named("casts", "cast", "casts")),
         "beginning": (_beginning, named("beginning", *BEGINNINGS)),
         "roll_dice": (_rolls, named("roll_dice", "one_or_more", "a_die")),
+        "gains_life_trigger": (_life_changes, None),
+        "draws_trigger": (_draws, None),
     },
 )
 """The trigger events this module matches ("deals damage" is combat's: it knows combat damage)."""
@@ -312,7 +331,7 @@ def settle(game: Game, decider: Decider | None) -> None:
                 check_object(event.obj, game.catalog)  # a new object: honest, or the action is refused
         for event in events:
             if _entered(event) and event.obj is not None and event.obj.zone == "battlefield":
-                on_enter(game, event.obj)
+                on_enter(game, event.obj, decider)
                 enter_attached(game, decider, event.obj)  # an Aura not cast: what it enchants
         refresh(game)
         for event in events:

@@ -18,6 +18,8 @@ from carddb.engine.core.errors import CostError
 from carddb.engine.core.state import Game, GameObject, StackItem, Ward
 from carddb.engine.query.abilities import keyword_list
 from carddb.engine.rules import mana
+from carddb.engine.rules.life import lose_life
+from carddb.engine.rules.zones import put
 from carddb.oracle.model import Keyword, Kind
 
 _MANA = re.compile(r"^(?:\{[0-9WUBRGC]+\})+$")
@@ -103,7 +105,7 @@ def resolve_ward(game: Game, decider: Decider, item: StackItem) -> None:
     source = game.objects.get(countered.source)
     game.log.append(f"ward counters {source.name if source is not None else 'an ability'}")
     if countered.is_spell and source is not None:
-        game.move(source, "graveyard")
+        put(game, source, "graveyard", cause="countered", decider=decider)
 
 
 def _pay(game: Game, player: str, cost: str) -> None:
@@ -111,7 +113,7 @@ def _pay(game: Game, player: str, cost: str) -> None:
         amount = int(cost.split()[0])
         if game.players[player].life < amount:
             raise CostError(f"{player} has only {game.players[player].life} life")
-        game.players[player].life -= amount
+        lose_life(game, player, amount)
         return
     mana.pay(game, player, tuple(re.findall(r"\{[^}]+\}", cost)))
 

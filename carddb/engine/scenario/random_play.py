@@ -19,6 +19,7 @@ from carddb.engine.core.context import Ref
 from carddb.engine.core.decisions import RandomDecider
 from carddb.engine.core.errors import EngineError
 from carddb.engine.core.state import Game, Player, Step
+from carddb.engine.query.executable import check_object
 from carddb.engine.rules.targets import target_nouns
 
 
@@ -37,7 +38,7 @@ def new_game(deck: Sequence[CardDef], players: Sequence[str] = ("Alice", "Bob"),
     game = Game({name: Player(name) for name in players}, players[0], Step.MAIN1, catalog=CATALOG)
     for name in players:
         for card in deck:
-            game.create(card, name, "library")
+            check_object(game.create(card, name, "library"), game.catalog)  # refused, never ignored
         for _ in range(hand):
             library = game.players[name].zones["library"]
             if library:

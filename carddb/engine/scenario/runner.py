@@ -52,6 +52,17 @@ class ScenarioResult:
 
 
 _COPIES = re.compile(r"^(.*?) x(\d+)$")
+MAX_COPIES = 1_000
+"""The most copies one ``"Name xN"`` entry stands for."""
+MAX_OBJECTS = 10_000
+"""The most cards a scenario sets up (every zone of every player)."""
+MAX_ACTIONS = 10_000
+"""The most ``[[do]]`` actions in a file."""
+MAX_PASSES = 10_000
+"""The most rounds one ``pass = N`` passes."""
+MAX_NUMBER = 1_000_000
+"""The largest ``x``, ``ability``, ``life``, die roll or number of scripted rolls and choices."""
+MAX_NESTING = "nested too deeply"
 ZONE_KEYS = (*PLAYER_ZONES, "battlefield")
 TOP_KEYS = {"title", "seed", "game", "cards", "players", "do", "expect"}
 GAME_KEYS = {"active", "step"}
@@ -84,6 +95,8 @@ def load(path: Path) -> dict[str, Any]:
     """The file's TOML, with its top-level keys checked."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except RecursionError:
+        raise ScenarioError(f"{path}: not valid TOML: arrays or tables {MAX_NESTING}") from None
     except OSError as error:
         raise ScenarioError(f"{path}: {error.strerror or error}") from error
     except UnicodeDecodeError as error:
@@ -103,6 +116,8 @@ def load(path: Path) -> dict[str, Any]:
             raise ScenarioError(f"{path}: [{key}] must be a table")
     if not isinstance(data.get("do", []), list) or not all(isinstance(a, dict) for a in data.get("do", [])):
         raise ScenarioError(f"{path}: do must be an array of tables ([[do]])")
+    if len(data.get("do", [])) > MAX_ACTIONS:
+        raise ScenarioError(f"{path}: {len(data['do'])} actions ([[do]]): at most {MAX_ACTIONS}")
     return data
 
 
@@ -119,16 +134,31 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _expand(entry: str) -> list[str]:
-    """``"Forest x4"`` → four Forests."""
+def _copies(entry: str) -> tuple[str, int]:
+    """``"Forest x4"`` → ("Forest", 4); a name without a count is one copy."""
     match = _COPIES.match(entry)
-    return [match.group(1)] * int(match.group(2)) if match else [entry]
+    return (match.group(1), int(match.group(2))) if match else (entry, 1)
+
+
+def _expand(entry: str) -> list[str]:
+    """``"Forest x4"`` → four Forests (the count was checked against :data:`MAX_COPIES`)."""
+    name, count = _copies(entry)
+    return [name] * min(count, MAX_COPIES)
 
 
 def _name_list(path: Path, key: str, entries: object) -> list[str]:
     if not isinstance(entries, list) or not all(isinstance(e, str) for e in entries):
         raise ScenarioError(f"{path}: {key} must be a list of card names")
+    for entry in entries:
+        _check_copies(path, key, entry)
     return [name for entry in entries for name in _expand(entry)]
+
+
+def _check_copies(path: Path, key: str, entry: str) -> None:
+    count = _copies(entry)[1]
+    if count > MAX_COPIES:
+        shown = str(count) if count < 10**12 else f"{str(count)[:6]}… ({len(str(count))} digits)"
+        raise ScenarioError(f"{path}: {key}: {_copies(entry)[0]!r} x{shown}: at most {MAX_COPIES} copies")
 
 
 class _Names:
@@ -168,15 +198,21 @@ def _check(path: Path, data: Mapping[str, Any], pool: CardPool) -> None:
     """Every key and value of the file, and every card name it uses (raises ScenarioError)."""
     players_table: Mapping[str, Any] = data["players"]
     names = _Names(path, pool, list(players_table))
+    total = 0
     _keys(path, "[game]", data.get("game", {}), GAME_KEYS)
     for name, spec in players_table.items():
         if not isinstance(spec, dict):
             raise ScenarioError(f"{path}: [players.{name}] must be a table")
         _keys(path, f"[players.{name}]", spec, PLAYER_KEYS)
-        if "life" in spec and not _is_int(spec["life"]):
-            raise ScenarioError(f"{path}: [players.{name}] life must be an integer")
+        if "life" in spec and not (_is_int(spec["life"]) and abs(spec["life"]) <= MAX_NUMBER):
+            raise ScenarioError(f"{path}: [players.{name}] life must be an integer (at most {MAX_NUMBER})")
         for zone in ZONE_KEYS:
-            for card in _name_list(path, f"[players.{name}] {zone}", spec.get(zone, [])):
+            cards = _name_list(path, f"[players.{name}] {zone}", spec.get(zone, []))
+            total += len(cards)
+            if total > MAX_OBJECTS:
+                where = f"[players.{name}] {zone}"
+                raise ScenarioError(f"{path}: {where}: more than {MAX_OBJECTS} cards in the game")
+            for card in dict.fromkeys(cards):
                 names.card(f"[players.{name}] {zone}", card)
         _check_attached(path, name, spec.get("attached", {}), names)
     for number, action in enumerate(data.get("do", []), 1):
@@ -204,8 +240,9 @@ def _check_action(path: Path, where: str, action: Mapping[str, Any], names: _Nam
             steps = ", ".join(step.value for step in Step)
             raise ScenarioError(f"{path}: {where}: advance: {value!r} is not a step ({steps})")
     elif verb == "pass":
-        if not (value is True or (_is_int(value) and value > 0)):
-            raise ScenarioError(f"{path}: {where}: pass must be true or a number of rounds")
+        if not (value is True or (_is_int(value) and 0 < value <= MAX_PASSES)):
+            rounds = f"a number of rounds (1 to {MAX_PASSES})"
+            raise ScenarioError(f"{path}: {where}: pass must be true or {rounds}")
     elif verb == "attack":
         for attacker in _name_list(path, f"{where} attack", value):
             names.reference(f"{where} attack", attacker)
@@ -215,20 +252,23 @@ def _check_action(path: Path, where: str, action: Mapping[str, Any], names: _Nam
         if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
             raise ScenarioError(f"{path}: {where}: block must be a table of blocker = attacker names")
         for blocker, attacker in value.items():
+            _check_copies(path, f"{where} block", blocker)
             for one in _expand(blocker):
                 names.reference(f"{where} block", one)
             names.reference(f"{where} block.{blocker!r}", attacker)
     elif value is not True:
         raise ScenarioError(f"{path}: {where}: resolve must be true")
     for key in ("ability", "x"):
-        if key in action and not (_is_int(action[key]) and action[key] >= 0):
-            raise ScenarioError(f"{path}: {where}: {key} must be a whole number")
+        if key in action and not (_is_int(action[key]) and 0 <= action[key] <= MAX_NUMBER):
+            raise ScenarioError(f"{path}: {where}: {key} must be a whole number (at most {MAX_NUMBER})")
     rolls = action.get("rolls", [])
-    if not isinstance(rolls, list) or not all(_is_int(r) for r in rolls):
-        raise ScenarioError(f"{path}: {where}: rolls must be a list of integers")
+    if not isinstance(rolls, list) or not all(_is_int(r) and abs(r) <= MAX_NUMBER for r in rolls):
+        raise ScenarioError(f"{path}: {where}: rolls must be a list of integers (at most {MAX_NUMBER})")
     choices = action.get("choices", [])
     if not isinstance(choices, list) or not all(isinstance(c, str | int) for c in choices):
         raise ScenarioError(f"{path}: {where}: choices must be a list of strings or numbers")
+    if len(rolls) > MAX_NUMBER or len(choices) > MAX_NUMBER:
+        raise ScenarioError(f"{path}: {where}: at most {MAX_NUMBER} rolls and {MAX_NUMBER} choices")
     mode = action.get("mode", [])
     modes = mode if isinstance(mode, list) else [mode]
     if not all(_is_int(m) and m >= 1 for m in modes):
@@ -477,7 +517,7 @@ def _find(
         whose = f"{player}'s " if player else ""
         raise EngineError(f"no {name!r} in {whose}{' or '.join(zones)}")
     fresh = [obj for obj in found if obj not in avoid] or found
-    return sorted(fresh, key=lambda obj: obj.tapped)[0]
+    return sorted(fresh, key=lambda obj: (zones.index(obj.zone), obj.tapped))[0]
 
 
 def _ref(game: Game, name: str, avoid: Sequence[GameObject]) -> Ref:
@@ -510,7 +550,7 @@ def _act(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> Non
         source = _find(game, action["activate"], ("battlefield",), player)
         play.activate(game, decider, player, source, int(action.get("ability", 1)), targets, **options)
     elif "cast" in action:
-        card = _find(game, action["cast"], ("hand",), player)
+        card = _find(game, action["cast"], ("hand", "graveyard"), player)  # graveyard: flashback
         play.cast(game, decider, player, card, targets, **options)
     elif "play" in action:
         play.play_land(game, player, _find(game, action["play"], ("hand",), player))
