@@ -215,3 +215,32 @@ def test_unique_prints_shows_every_printing_of_a_card_newest_first(semantics_db:
 def test_unique_art_is_refused_not_ignored(semantics_db: carddb.Database) -> None:
     with pytest.raises(SearchValueError, match="unique:art is not supported"):
         semantics_db.search("ornithopter", unique="art")
+
+
+def test_a_database_failure_is_one_line_without_the_statement(tmp_path: Path) -> None:
+    """A search the database cannot run (here: a full-text table gone) is a typed error naming
+    the database's reason, never the SQL (a query of many terms made 311 KB of it)."""
+    from sqlalchemy import text
+
+    from carddb.search.results import SearchDatabaseError
+
+    with carddb.open(f"sqlite:///{tmp_path / 'broken.sqlite'}") as database:
+        database.import_path(FIXTURE / "LEA.json.xz")
+        with database.engine.begin() as connection:
+            connection.execute(text("DROP TABLE search_name"))
+        with pytest.raises(SearchDatabaseError) as caught:
+            database.search("lotus")
+    message = str(caught.value)
+    assert "no such table" in message and "SELECT" not in message and "\n" not in message
+
+
+def test_printing_facts_and_legalities_come_from_scryfall_files_too(tmp_path: Path) -> None:
+    """A real Scryfall list page (2019: finishes as the foil and nonfoil flags of the time)."""
+    page = Path(__file__).parent / "fixtures" / "scryfall" / "cards-page-multilang-2019.json.xz"
+    with carddb.open(f"sqlite:///{tmp_path / 'scryfall.sqlite'}") as database:
+        database.import_path(page)
+        assert database.search('a:"mike sass"').names == ["Simic Signet"]
+        assert "Simic Signet" in database.search("s:gk2 is:reprint border:black frame:2015", limit=100).names
+        assert database.search("f:commander t:artifact", limit=100).total > 0
+        assert database.search("f:standard t:artifact").total == 0  # "not_legal" is no row
+        assert database.search("is:foil game:paper", limit=100).total > 0

@@ -22,12 +22,15 @@ from rapidfuzz.distance import Levenshtein
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from carddb.db.lists import among
 from carddb.db.models import Card, Face, Localization
+from carddb.search.fulltext import matching_ids
 from carddb.text import normalize
 
 __all__ = ["FuzzyMatch", "NameIndex", "fuzzy_key", "fuzzy_match", "name_index", "suggestions"]
 
 _NOT_KEY = re.compile(r"[\W_]+")
+_WORD = re.compile(r"[^\W_]+")
 MIN_PREFIX = 3
 """The shortest key a prefix match is tried for."""
 SUGGESTIONS = 5
@@ -96,6 +99,37 @@ def name_index(session: Session) -> NameIndex:
         if cached is not None:
             _CACHE.move_to_end(state)
             return cached
+    index = _build(session, None)
+    with _CACHE_LOCK:
+        _CACHE[state] = index
+        while len(_CACHE) > _CACHED:
+            _CACHE.popitem(last=False)
+    return index
+
+
+_CANDIDATE_WORDS = 3
+_MAX_CANDIDATES = 2000
+
+
+def candidate_index(session: Session, name: str) -> NameIndex | None:
+    """The keys of the names of the cards whose names contain one of the longest words of
+    ``name`` (three letters or more), found through the full-text index of names: a small index
+    to resolve most names from, without reading every name. None when ``name`` has no such word
+    or no card has it."""
+    words = sorted({w for w in _WORD.findall(normalize(name)) if len(w) >= MIN_PREFIX}, key=len, reverse=True)
+    dialect = session.get_bind().dialect.name
+    card_ids: set[int] = set()
+    for word in words[:_CANDIDATE_WORDS]:
+        card_ids.update(
+            session.execute(matching_ids("name", word, None, dialect).limit(_MAX_CANDIDATES)).scalars()
+        )
+        if len(card_ids) >= _MAX_CANDIDATES:
+            break
+    return _build(session, sorted(card_ids)) if card_ids else None
+
+
+def _build(session: Session, card_ids: list[int] | None) -> NameIndex:
+    """A :class:`NameIndex` of the names of ``card_ids`` (None: of every card)."""
     english: dict[int, str] = {}
     card_of_face: dict[int, int] = {}
     cards: dict[str, set[int]] = {}
@@ -110,19 +144,25 @@ def name_index(session: Session) -> NameIndex:
         if before is None or (language == "en" and before[1] != "en"):
             shown[(card_id, key)] = (name, language)
 
-    for card_id, name, norm in session.execute(select(Card.id, Card.name, Card.name_norm)):
+    card_rows = select(Card.id, Card.name, Card.name_norm)
+    face_rows = select(Face.id, Face.card_id, Face.name, Face.name_norm)
+    if card_ids is not None:
+        card_rows = card_rows.where(among(Card.id, card_ids))
+        face_rows = face_rows.where(among(Face.card_id, card_ids))
+    for card_id, name, norm in session.execute(card_rows):
         english[card_id] = name
         add(card_id, name, norm, "en")
-    for face_id, card_id, name, norm in session.execute(
-        select(Face.id, Face.card_id, Face.name, Face.name_norm)
-    ):
+    for face_id, card_id, name, norm in session.execute(face_rows):
         card_of_face[face_id] = card_id
         add(card_id, name, norm, "en")
+    translations = select(
+        Localization.face_id, Localization.name, Localization.name_norm, Localization.language
+    )
+    if card_ids is not None:
+        translations = translations.where(among(Localization.face_id, list(card_of_face)))
     # the translations without a join (a third of the time), each distinct name once
     seen: set[tuple[int, str, str]] = set()
-    for face_id, name, norm, language in session.execute(
-        select(Localization.face_id, Localization.name, Localization.name_norm, Localization.language)
-    ):
+    for face_id, name, norm, language in session.execute(translations):
         owner = card_of_face.get(face_id)
         if owner is not None and (owner, norm, language) not in seen:
             seen.add((owner, norm, language))
@@ -130,18 +170,13 @@ def name_index(session: Session) -> NameIndex:
     by_length: dict[int, list[str]] = {}
     for key in cards:
         by_length.setdefault(len(key), []).append(key)
-    index = NameIndex(
+    return NameIndex(
         tuple(sorted(cards)),
         {k: frozenset(v) for k, v in cards.items()},
         shown,
         english,
         {length: tuple(keys) for length, keys in by_length.items()},
     )
-    with _CACHE_LOCK:
-        _CACHE[state] = index
-        while len(_CACHE) > _CACHED:
-            _CACHE.popitem(last=False)
-    return index
 
 
 def _names(index: NameIndex, found: dict[int, str], limit: int = 10) -> tuple[str, ...]:
@@ -176,11 +211,20 @@ def _found(index: NameIndex, card_id: int, key: str, how: str) -> FuzzyMatch:
 
 def fuzzy_match(session: Session, name: str) -> FuzzyMatch:
     """Resolve ``name`` fuzzily: the same key; else a prefix of names of one card only; else the
-    one card at the smallest edit distance (at most a fifth of the key's length)."""
+    one card at the smallest edit distance (at most a fifth of the key's length). First among the
+    cards that have one of its words (:func:`candidate_index`), then among all names."""
     key = fuzzy_key(name)
     if not key:
         return FuzzyMatch(None, "none")
-    index = name_index(session)
+    small = candidate_index(session, name)
+    if small is not None:
+        found = _match(small, key)
+        if found.how != "none":
+            return found
+    return _match(name_index(session), key)
+
+
+def _match(index: NameIndex, key: str) -> FuzzyMatch:
     exact = index.cards.get(key)
     if exact:
         if len(exact) == 1:
@@ -224,7 +268,15 @@ def suggestions(session: Session, name: str, limit: int = SUGGESTIONS) -> list[s
     key = fuzzy_key(name)
     if not key:
         return []
-    index = name_index(session)
+    small = candidate_index(session, name)
+    if small is not None:
+        found = _suggested(small, key, limit)
+        if found:
+            return found
+    return _suggested(name_index(session), key, limit)
+
+
+def _suggested(index: NameIndex, key: str, limit: int) -> list[str]:
     found: dict[int, str] = {}
     # a ratio of 75 needs lengths within 0.6 and 1.67 times each other
     candidates = index.near_length(int(len(key) * 0.6), int(len(key) / 0.6) + 1)

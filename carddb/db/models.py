@@ -74,6 +74,11 @@ class CardSet(Base):
 
 class Card(Base):
     __tablename__ = "cards"
+    __table_args__ = (
+        # c:/id: list their cards from these (narrow) rather than scanning the (wide) table
+        Index("ix_cards_colors_id", "colors", "id"),
+        Index("ix_cards_color_identity_id", "color_identity", "id"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     oracle_id: Mapped[str] = mapped_column(String(64), unique=True)
@@ -219,14 +224,16 @@ class PrintingLocalization(Base):
 
 class Legality(Base):
     """A card's status in one format (MTGJSON ``legalities``, Scryfall ``legalities``): ``legal``,
-    ``banned`` or ``restricted``; a format the card is not legal in has no row."""
+    ``banned`` or ``restricted``; a format the card is not legal in has no row. MTGJSON gives some
+    per printing (Old School: the old printings only), so a card's rows are those of all its
+    printings of one build; the status is part of the key, so they add up without a choice."""
 
     __tablename__ = "legalities"
     __table_args__ = (Index("ix_legalities_format_status_card_id", "format", "status", "card_id"),)
 
     card_id: Mapped[int] = mapped_column(ForeignKey("cards.id", ondelete="CASCADE"), primary_key=True)
     format: Mapped[str] = mapped_column(String(32), primary_key=True)
-    status: Mapped[str] = mapped_column(String(16))
+    status: Mapped[str] = mapped_column(String(16), primary_key=True)
 
     card: Mapped[Card] = relationship(back_populates="legalities")
 

@@ -132,6 +132,8 @@ class Loader:
         # Cards whose printings, translations or rulings this transaction changed: their search
         # documents are rebuilt before it commits (carddb.search.index).
         self.touched: set[int] = set()
+        # Cards whose legalities this transaction replaced (stored from another build).
+        self._legalities_reset: set[int] = set()
         # Card keys joined to a stored card by name, for the caller's warnings.
         self.name_joins: list[NameJoin] = []
 
@@ -210,11 +212,13 @@ class Loader:
         not know that ``join_by_name`` allows joins the one stored card of the same English name
         (recorded in :attr:`name_joins`), rather than making a second card of that name.
         """
+        cards = list(cards)
         fresh: dict[str, CardRecord] = {}
         for card in cards:
             if card.oracle_id not in self._card_ids:
                 fresh.setdefault(card.oracle_id, card)
         if not fresh:
+            self._write_legalities(cards, set())
             return {}
         oracle_ids = list(fresh)
         stored: dict[str, dt.date | None] = {}
@@ -302,7 +306,10 @@ class Loader:
             ],
             ["card_id", "side"],
         )
-        self._write_legalities(written)
+        # legalities a newer build gives replace those of an older one; the same build's add up
+        self._write_legalities(
+            cards, {self._card_ids[o] for o in to_write if o in stored and stored[o] != data_date}
+        )
         card_ids = [self._card_ids[o] for o in oracle_ids]
         for id_chunk in chunks(card_ids):
             for face_id, card_id, side in self.conn.execute(
@@ -313,16 +320,23 @@ class Loader:
                 self._face_ids[(card_id, side)] = face_id
         return written
 
-    def _write_legalities(self, written: dict[int, CardRecord]) -> None:
-        """Replace the legalities of each card written whose source gives them."""
-        given = {card_id: card.legalities for card_id, card in written.items() if card.legalities is not None}
-        for chunk in chunks(list(given)):
+    def _write_legalities(self, cards: Sequence[CardRecord], outdated: set[int]) -> None:
+        """Add the legalities of ``cards`` (of every printing: MTGJSON gives some per printing, as
+        Old School for the old printings only, so a card's are those of all its printings),
+        after removing those of the ``outdated`` cards (stored from another build)."""
+        reset = sorted(outdated - self._legalities_reset)
+        self._legalities_reset.update(reset)
+        for chunk in chunks(reset):
             self.conn.execute(delete(legalities_t).where(among(legalities_t.c.card_id, chunk)))
-        rows = [
-            (card_id, format_, status) for card_id, pairs in given.items() for format_, status in pairs or ()
-        ]
+        rows = {
+            (self._card_ids[card.oracle_id], format_, status)
+            for card in cards
+            if card.legalities
+            for format_, status in card.legalities
+        }
         if rows:
-            self._insert_new(legalities_t, ("card_id", "format", "status"), rows, None)
+            columns = ("card_id", "format", "status")
+            self._insert_new(legalities_t, columns, sorted(rows), columns)
 
     def _join_by_name(
         self, keys: Sequence[str], cards: dict[str, CardRecord]

@@ -97,8 +97,8 @@ class CardRecord(NamedTuple):
     faces: tuple[FaceRecord, ...]
     digest: str = ""
     legalities: tuple[tuple[str, str], ...] | None = None
-    """(format, status) pairs, status ``legal``, ``banned`` or ``restricted`` (None: the source
-    gives none, and the stored ones stay)."""
+    """(format, status) pairs, status ``legal``, ``banned`` or ``restricted``, of this printing
+    (None: the source gives none)."""
 
     @classmethod
     def of(
@@ -110,9 +110,9 @@ class CardRecord(NamedTuple):
         rulings: tuple[RulingRecord, ...],
         legalities: tuple[tuple[str, str], ...] | None = None,
     ) -> CardRecord:
-        content = repr(
-            (name, layout, tuple(tuple(face) for face in faces), tuple(tuple(r) for r in rulings), legalities)
-        )
+        # legalities are left out: MTGJSON gives some per printing (Old School), and a card must
+        # not be written again for each set that differs
+        content = repr((name, layout, tuple(tuple(face) for face in faces), tuple(tuple(r) for r in rulings)))
         digest = hashlib.sha1(content.encode("utf-8", "surrogatepass")).hexdigest()
         return cls(oracle_id, name, layout, faces, digest, legalities)
 

@@ -532,9 +532,12 @@ def _facts(obj: Mapping[str, Any], raw_faces: list[dict[str, Any]]) -> PrintingF
     artist = obj.get("artist")
     if not isinstance(artist, str):
         artist = next((f["artist"] for f in raw_faces if isinstance(f.get("artist"), str)), None)
+    finishes = words_of(obj.get("finishes"))
+    if finishes is None and ("foil" in obj or "nonfoil" in obj):  # before Scryfall's finishes (2021)
+        finishes = " ".join(name for name in ("nonfoil", "foil") if obj.get(name) is True)
     return PrintingFacts(
         artist=artist[:500] if artist else None,
-        finishes=words_of(obj.get("finishes")),
+        finishes=finishes,
         games=words_of(obj.get("games")),
         border=short_of(obj.get("border_color")),
         frame=short_of(obj.get("frame")),

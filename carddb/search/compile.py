@@ -94,6 +94,34 @@ def group_printings(node: Query) -> Query:
     return node
 
 
+def _meaning(node: Query) -> object:
+    """What ``node`` means, without where it was written (its spans): equal for repeated terms."""
+    if isinstance(node, Name):
+        return ("name", node.text, node.exact)
+    if isinstance(node, Term):
+        return ("term", node.keyword, node.operator, node.value)
+    if isinstance(node, Not):
+        return ("not", _meaning(node.item))
+    assert isinstance(node, And | Or)
+    return (type(node).__name__, tuple(_meaning(item) for item in node.items))
+
+
+def deduplicated(node: Query) -> Query:
+    """``node`` with the repeated items of each AND and OR left out (``o:a o:a`` is ``o:a``): each
+    would be one more condition of the statement, for nothing."""
+    if isinstance(node, Not):
+        return Not(deduplicated(node.item), node.span)
+    if not isinstance(node, And | Or):
+        return node
+    items: dict[object, Query] = {}
+    for item in node.items:
+        item = deduplicated(item)
+        items.setdefault(_meaning(item), item)
+    if len(items) == 1:
+        return next(iter(items.values()))
+    return type(node)(tuple(items.values()), node.span)
+
+
 def _printing_condition(node: Query, context: Context) -> Condition:
     """The condition on one printing row (with its set) that a node of printing terms stands for."""
     if isinstance(node, Term):
@@ -219,13 +247,13 @@ def _type_estimate(term: Term, context: Context) -> Estimate:
 
 def _color_estimate(term: Term, context: Context) -> Estimate:
     if term.operator in ("<", "<=", "!=") or term.keyword == "identity":
-        return Estimate(0.5, 0.0)
+        return Estimate(0.5, _FACE_INDEX)
     try:
         letters = None if isinstance(term.value, Number) else parse_colors(term)
     except SearchValueError:  # c=2, or a value the compiler will refuse
         letters = None
     share = 0.1 if not letters else 0.2 ** len(letters)
-    return Estimate(share, 0.0)  # a test of the card's own row (cards.colors)
+    return Estimate(share, _FACE_INDEX)  # the covering index of cards' colours
 
 
 def _stat_estimate(term: Term, context: Context) -> Estimate:
@@ -438,7 +466,7 @@ def compile_condition(
     """The condition on ``cards`` that ``query`` stands for (``lang``: the results' language tag;
     ``type_words``: localized type words, see :func:`carddb.search.run.load_type_words`)."""
     context = Context(dialect, text_languages(query, lang), type_words or {})
-    return compile_node(group_printings(query), context)
+    return compile_node(group_printings(deduplicated(query)), context)
 
 
 def printing_filter(
@@ -451,7 +479,7 @@ def printing_filter(
     top-level printing terms stand for (``s:atq -is:reprint``), None when it has none (every
     printing of each card found is listed)."""
     context = Context(dialect, text_languages(query, lang), type_words or {})
-    grouped = group_printings(query)
+    grouped = group_printings(deduplicated(query))
     items = grouped.items if isinstance(grouped, And) else (grouped,)
     found = [cast(OnePrinting, item).item for item in items if isinstance(item, OnePrinting)]
     if not found:
@@ -474,6 +502,7 @@ __all__ = [
     "compile_condition",
     "compile_node",
     "compile_query",
+    "deduplicated",
     "driving_rank",
     "estimate",
     "group_printings",

@@ -65,7 +65,7 @@ from carddb.search.conditions import (
     text_of,
     value_text,
 )
-from carddb.search.fulltext import matching_any_cards, matching_cards
+from carddb.search.fulltext import cards_among, matching_any_cards, matching_cards
 from carddb.search.vocabulary import color_letter
 from carddb.text import normalize
 
@@ -338,17 +338,31 @@ def _color_condition(column: Any, term: Term, default: str) -> Condition:
     return and_(subset(), not_(superset()))  # "<"
 
 
+_COLORED = aliased(Card, name="colored")
+"""Cards listed by their colours: read from the covering index of (colours, id), not the table."""
+
+
+def _card_colors(column: str, term: Term, default: str, context: Context) -> Condition:
+    """A colour test of the card row: tested on each candidate when another term drives, else
+    the cards listed from the narrow index over the colours (a scan of the wide cards table costs
+    three times as much)."""
+    if context.correlated:
+        return _color_condition(getattr(Card, column), term, default)
+    listed = select(_COLORED.id).where(_color_condition(getattr(_COLORED, column), term, default))
+    return cards_among(listed, context.dialect, context.lookup)
+
+
 def _term_color(term: Term, context: Context) -> Condition:
     # c:rg means at least red and green (>=); c:c means colourless (exactly no colour).
     letters = None if _color_count(term) is not None else parse_colors(term)
     default = "=" if letters == "" else ">="
     # the colours of all the faces (Scryfall's card colours: Heaven // Earth is red and green)
-    return _color_condition(Card.colors, term, default)
+    return _card_colors("colors", term, default, context)
 
 
 def _term_identity(term: Term, context: Context) -> Condition:
     # id:esper means playable in an Esper deck: identity within the colours (<=).
-    return _color_condition(Card.color_identity, term, "<=")
+    return _card_colors("color_identity", term, "<=", context)
 
 
 def parse_mana(term: Term) -> dict[str, int]:
@@ -735,6 +749,7 @@ FORMATS = (
     *("pauper", "vintage", "penny", "commander", "brawl", "historicbrawl", "alchemy"),
     *("paupercommander", "duel", "oldschool", "premodern", "predh", "oathbreaker", "timeless"),
     "standardbrawl",
+    "frontier",
 )
 """The formats MTGJSON and Scryfall give legalities for (``f:`` refuses others)."""
 _LEGALITY_STATUSES = {"legal": ("legal", "restricted"), "banned": ("banned",), "restricted": ("restricted",)}

@@ -174,8 +174,7 @@ def _check_depth(text: str, query: Query) -> None:
             stack.extend((item, depth + 1) for item in node.items)
 
 
-def _check_terms(text: str, query: Query) -> None:
-    count = 0
+def _leaves(query: Query) -> list[Query]:
     stack: list[Query] = [query]
     leaves: list[Query] = []
     while stack:
@@ -186,9 +185,20 @@ def _check_terms(text: str, query: Query) -> None:
             stack.extend(node.items)
         else:
             leaves.append(node)
-            count += (
-                len(node.value.values) if isinstance(node, Term) and isinstance(node.value, Choices) else 1
-            )
+    return leaves
+
+
+def term_count(query: Query) -> int:
+    """The terms of ``query`` (words, phrases, names, keyword terms, comma-list items)."""
+    return sum(
+        len(node.value.values) if isinstance(node, Term) and isinstance(node.value, Choices) else 1
+        for node in _leaves(query)
+    )
+
+
+def _check_terms(text: str, query: Query) -> None:
+    leaves = _leaves(query)
+    count = term_count(query)
     if count > MAX_TERMS:
         starts = sorted(leaf.span.start for leaf in leaves)
         last = starts[min(MAX_TERMS, len(starts) - 1)]

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from carddb.errors import CarddbError, _Rebuilt
 from carddb.search.ast import Span
 from carddb.search.errors import QuerySyntaxError
 
@@ -62,6 +63,18 @@ class SearchTimeoutError(QuerySyntaxError):
             query[:200], 0, f"the search took longer than {seconds} s and was stopped", "simplify the query"
         )
         self.seconds = seconds
+
+
+class SearchDatabaseError(_Rebuilt, CarddbError):
+    """The database failed to run a search (locked, gone, out of resources): its own reason in
+    one line, never the SQL statement."""
+
+    _fields = ("query", "reason")
+
+    def __init__(self, query: str, reason: str) -> None:
+        self.query = query
+        self.reason = reason
+        super().__init__(f"the database could not run the search: {reason}")
 
 
 @dataclass(frozen=True, slots=True)

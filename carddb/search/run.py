@@ -22,11 +22,18 @@ from carddb.characteristics import type_bit
 from carddb.db.models import Card, CardSet, Face, Localization, Printing, TypeWord
 from carddb.db.translations import shown_translation
 from carddb.search.ast import And, Choices, Not, Or, Query, Term, Text
-from carddb.search.compile import compile_condition, printing_filter, type_values
+from carddb.search.compile import compile_condition, deduplicated, printing_filter, type_values
 from carddb.search.conditions import Condition
 from carddb.search.keywords import RARITIES
 from carddb.search.options import DIRECTIONS, UNIQUES, order_name, split_options
-from carddb.search.results import SearchHit, SearchResult, SearchTimeoutError, SearchValueError
+from carddb.search.parse import term_count
+from carddb.search.results import (
+    SearchDatabaseError,
+    SearchHit,
+    SearchResult,
+    SearchTimeoutError,
+    SearchValueError,
+)
 
 _TYPE_WORDS = (
     select(TypeWord.word, TypeWord.english)
@@ -387,7 +394,7 @@ def search(
     if not options.include_extras and not _asks_for_extras(matched):
         condition = and_(Card.layout.not_in(EXTRA_LAYOUTS), condition)
     try:
-        with _statement_time(connection):
+        with _statement_time(connection, term_count(deduplicated(matched)) if matched is not None else 0):
             statement, values = _statement(condition, order, tag, direction, printed)
             values.update(page_limit=limit, page_offset=(page - 1) * limit)
             rows = connection.execute(statement, values).all()
@@ -406,7 +413,10 @@ def search(
         session.rollback()
         if _is_timeout(exc):
             raise SearchTimeoutError(text, STATEMENT_SECONDS) from None
-        raise
+        raise SearchDatabaseError(text[:200], _reason(exc)) from None
+    except DBAPIError as exc:  # never the statement (a big query's is hundreds of kilobytes)
+        session.rollback()
+        raise SearchDatabaseError(text[:200], _reason(exc)) from None
     return SearchResult(
         query=text,
         language=tag,
@@ -438,12 +448,20 @@ STATEMENT_SECONDS = 20
 backtracking ones; SQLite's run in linear time, :mod:`carddb.search.regex`)."""
 
 
+_MANY_TERMS = 8
+"""PostgreSQL's ``join_collapse_limit``: past this many terms, the planner's search for a join
+order over their semi-joins grows steeply (60 terms: 4.5 s of planning on 14 cards)."""
+
+
 @contextmanager
-def _statement_time(connection: Connection) -> Iterator[None]:
-    """PostgreSQL: the search's statements time out after :data:`STATEMENT_SECONDS` (for this
-    transaction only)."""
+def _statement_time(connection: Connection, terms: int) -> Iterator[None]:
+    """PostgreSQL: the search's statements time out after :data:`STATEMENT_SECONDS`, and a query
+    of many terms is planned in the order it is written (``join_collapse_limit = 1``: 0.35 s
+    instead of 4.5 for 60 terms), for this transaction only."""
     if connection.dialect.name == "postgresql":
         connection.exec_driver_sql(f"SET LOCAL statement_timeout = '{STATEMENT_SECONDS}s'")
+        if terms > _MANY_TERMS:
+            connection.exec_driver_sql("SET LOCAL join_collapse_limit = 1")
     yield
 
 

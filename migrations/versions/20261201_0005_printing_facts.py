@@ -10,7 +10,8 @@ Scryfall's printing keywords are matched on one printing, and some need facts ca
   ``games`` (``game:``, ``is:digital``), ``border`` (``border:``), ``frame`` and ``frame_effects``
   (``frame:``), ``promo`` (``is:promo``), ``digital`` and ``reprint`` (``is:reprint``: printed
   before, as the source says);
-* ``legalities``: a card's status per format (``f:``, ``legal:``, ``banned:``, ``restricted:``);
+* ``legalities``: a card's status per format (``f:``, ``legal:``, ``banned:``, ``restricted:``),
+  those of all its printings (MTGJSON gives Old School per printing);
 * ``cards.colors`` / ``cards.color_identity``: the colours of all the faces (``c:rg`` finds
   Heaven // Earth), filled here from the faces;
 * ``search_documents.full_text``: the rules text with reminder text (``fo:``); ``text`` loses its
@@ -98,11 +99,13 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(
             ["card_id"], ["cards.id"], name=op.f("fk_legalities_card_id_cards"), ondelete="CASCADE"
         ),
-        sa.PrimaryKeyConstraint("card_id", "format", name=op.f("pk_legalities")),
+        sa.PrimaryKeyConstraint("card_id", "format", "status", name=op.f("pk_legalities")),
     )
     op.create_index(
         "ix_legalities_format_status_card_id", "legalities", ["format", "status", "card_id"], unique=False
     )
+    op.create_index("ix_cards_colors_id", "cards", ["colors", "id"], unique=False)
+    op.create_index("ix_cards_color_identity_id", "cards", ["color_identity", "id"], unique=False)
     _fill_card_colors()
     # The documents lose their reminder text and gain full_text: rebuilt after the last revision.
     op.execute(_MARK_ALL_PENDING)
@@ -113,6 +116,8 @@ def downgrade() -> None:
     op.drop_table("legalities")
     with op.batch_alter_table("search_documents", schema=None, recreate="never") as batch_op:
         batch_op.drop_column("full_text")
+    op.drop_index("ix_cards_color_identity_id", table_name="cards")
+    op.drop_index("ix_cards_colors_id", table_name="cards")
     with op.batch_alter_table("cards", schema=None, recreate="never") as batch_op:
         batch_op.drop_column("color_identity")
         batch_op.drop_column("colors")
