@@ -167,10 +167,10 @@ async def drive(base: str, requests: Sequence[Planned], clients: int) -> tuple[l
     return outcomes, time.perf_counter() - started
 
 
-def start_server(url: str, port: int, timeout: float) -> subprocess.Popen[bytes] | None:
+def start_server(url: str, port: int, timeout: float, workers: int) -> subprocess.Popen[bytes] | None:
     """``carddb serve`` in a child process, once it answers; None when it does not start."""
     command = [sys.executable, "-m", "carddb.cli", "--db", url, "serve", "--port", str(port)]
-    command += ["--timeout", str(timeout)]
+    command += ["--timeout", str(timeout), "--workers", str(workers)]
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and server.poll() is None:
@@ -242,6 +242,9 @@ def parser() -> argparse.ArgumentParser:
         "--timeout", type=float, default=10.0, help="the server's request deadline, seconds (default 10)"
     )
     p.add_argument("--seed", type=int, default=1, help="random seed of the mix (default 1)")
+    p.add_argument(
+        "--workers", type=int, default=1, help="server processes, carddb serve --workers (default 1)"
+    )
     return p
 
 
@@ -256,7 +259,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     url, label, temp = prepared
     try:
         port = free_port()
-        server = start_server(url, port, args.timeout)
+        server = start_server(url, port, args.timeout, args.workers)
         if server is None:
             return 2
         try:
@@ -266,7 +269,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             asyncio.run(drive(base, requests[: args.warmup], args.clients))
             outcomes, wall = asyncio.run(drive(base, requests[args.warmup :], args.clients))
             after = os.getloadavg()[0]
-            print(f"server: carddb serve on {label} ({os.cpu_count()} CPUs, load {load:.2f} -> {after:.2f})")
+            print(
+                f"server: carddb serve --workers {args.workers} on {label} "
+                f"({os.cpu_count()} CPUs, load {load:.2f} -> {after:.2f})"
+            )
             return report(outcomes, wall, args.clients)
         finally:
             server.terminate()

@@ -3,6 +3,8 @@ the served fixture database (on SQLite and PostgreSQL), with Scryfall's objects 
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -10,9 +12,10 @@ from typing import Any
 from urllib.parse import quote
 
 import anyio
+import httpx
 import pytest
 from conftest import BACKENDS, fresh_database_url
-from serve_support import fill
+from serve_support import fill, free_port
 from starlette.testclient import TestClient
 
 import carddb
@@ -120,6 +123,19 @@ def test_search_parameters_it_cannot_honour_are_refused(
     client: TestClient, params: dict[str, str], words: str
 ) -> None:
     assert words in _error(client.get("/cards/search", params=params), 400, "bad_request")["details"]
+
+
+def test_answers_are_json_only_and_pretty_on_request(client: TestClient) -> None:
+    assert (
+        "JSON only"
+        in _error(client.get("/cards/search", params={"q": "c:r", "format": "csv"}), 400, "bad_request")[
+            "details"
+        ]
+    )
+    _error(client.get("/cards/afc/62", params={"format": "image"}), 400, "bad_request")
+    pretty = client.get("/cards/afc/62", params={"pretty": "true"})
+    assert pretty.text.startswith('{\n  "object": "card",')
+    assert client.get("/cards/afc/62", params={"format": "json"}).json()["id"] == UNDERDARK_RIFT_ID
 
 
 def test_scryfall_order_names_are_accepted(client: TestClient) -> None:
@@ -352,3 +368,37 @@ def test_a_request_past_its_deadline_is_stopped_by_the_database(served_url: str)
     assert "took longer than 0.3 s" in stopped.value.facts.details
     assert anyio.run(backend.run, carddb.Database.counts)["cards"] == 33  # and it serves on
     backend.close()
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_the_serve_command_serves_the_database_on_loopback(tmp_path: Path, workers: str) -> None:
+    url = f"sqlite:///{tmp_path / 'served.sqlite'}"
+    fill(url)
+    port = free_port()
+    command = [
+        sys.executable,
+        "-m",
+        "carddb.cli",
+        "--db",
+        url,
+        "serve",
+        "--port",
+        str(port),
+        "--workers",
+        workers,
+    ]
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        answer = None
+        while answer is None and time.monotonic() < deadline and server.poll() is None:
+            try:
+                answer = httpx.get(f"http://127.0.0.1:{port}/cards/afc/62/de", timeout=5)
+            except httpx.TransportError:
+                time.sleep(0.2)
+        assert answer is not None, server.stderr.read().decode() if server.poll() is not None else "no answer"
+        assert answer.json()["printed_name"] == "Unterreich-Spalte"
+    finally:
+        server.terminate()
+        server.wait(20)
+    assert b"http://127.0.0.1:" in (server.stderr.read() if server.stderr else b"")

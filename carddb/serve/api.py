@@ -13,9 +13,11 @@ are printings in the language of the query's ``lang:`` term, else English ones.
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import unicodedata
+from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlencode
 
@@ -118,8 +120,24 @@ def _base(request: Request) -> str:
     return str(request.base_url).rstrip("/")
 
 
-def _json(obj: dict[str, Any], status: int = 200) -> JSONResponse:
-    return JSONResponse(obj, status_code=status, media_type="application/json")
+class _Pretty(JSONResponse):
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=False, indent=2).encode("utf-8")
+
+
+def _json(request: Request, obj: dict[str, Any]) -> JSONResponse:
+    """``obj`` as the answer: JSON, the only ``format`` carddb gives (Scryfall's ``csv``, ``text``
+    and ``image`` are refused), indented with ``pretty=true``."""
+    if bool_param(request, "pretty"):
+        return _Pretty(obj)
+    return JSONResponse(obj)
+
+
+def check_format(request: Request) -> None:
+    """400 for a ``format`` other than JSON (Scryfall's ``csv``, ``text`` and ``image`` are not made here)."""
+    value = (text_param(request, "format") or "json").lower()
+    if value != "json":
+        raise bad_request(f"format={value} is not supported: carddb answers in JSON only")
 
 
 def backend(request: Request) -> Backend:
@@ -204,7 +222,7 @@ async def search(request: Request) -> Response:
             next_page = f"{_base(request)}/cards/search?{urlencode({**params, 'page': page + 1})}"
         return list_object(objects, total_cards=result.total, next_page=next_page)
 
-    return _json(await backend(request).run(run))
+    return _json(request, await backend(request).run(run))
 
 
 _QUERY_FAULTS = ("too large", "too many", "stack depth", "too complex", "too deep")
@@ -338,20 +356,20 @@ async def named(request: Request) -> Response:
             raise not_found(f"No printing of that card in set {set_code!r}")
         return _one_card(request, db, chosen[card_id])
 
-    return _json(await backend(request).run(run))
+    return _json(request, await backend(request).run(run))
 
 
 async def autocomplete(request: Request) -> Response:
     q = text_param(request, "q") or ""
     normalized = normalize(q)
     if len(normalized) < 2:
-        return _json(catalog_object([]))
+        return _json(request, catalog_object([]))
 
     def run(db: Database) -> dict[str, Any]:
         with db.session() as session:
             return catalog_object(facts.autocomplete(session, normalized))
 
-    return _json(await backend(request).run(run))
+    return _json(request, await backend(request).run(run))
 
 
 def _language(code: str) -> str:
@@ -386,7 +404,7 @@ async def _by_code_number(request: Request, code: str, number: str, lang: str | 
                 raise not_found(f"No printing of {code.lower()} {number} in the language {lang!r}")
         return _one_card(request, db, facts.PrintingKey(printing_id, language))
 
-    return _json(await backend(request).run(run))
+    return _json(request, await backend(request).run(run))
 
 
 def _key_of_id(request: Request, db: Database, identifier: str) -> facts.PrintingKey | None:
@@ -413,7 +431,7 @@ async def by_id(request: Request) -> Response:
     def run(db: Database) -> dict[str, Any]:
         return _one_card(request, db, _key_of_id(request, db, identifier))
 
-    return _json(await backend(request).run(run))
+    return _json(request, await backend(request).run(run))
 
 
 async def by_multiverse_id(request: Request) -> Response:
@@ -426,7 +444,7 @@ async def by_multiverse_id(request: Request) -> Response:
             key = facts.printing_by_multiverse_id(session, int(value))
         return _one_card(request, db, key)
 
-    return _json(await backend(request).run(run))
+    return _json(request, await backend(request).run(run))
 
 
 def _rulings_list(db: Database, key: facts.PrintingKey | None) -> dict[str, Any]:
@@ -448,7 +466,7 @@ async def rulings_by_id(request: Request) -> Response:
     def run(db: Database) -> dict[str, Any]:
         return _rulings_list(db, _key_of_id(request, db, identifier))
 
-    return _json(await backend(request).run(run))
+    return _json(request, await backend(request).run(run))
 
 
 async def rulings_by_multiverse_id(request: Request) -> Response:
@@ -461,7 +479,7 @@ async def rulings_by_multiverse_id(request: Request) -> Response:
             key = facts.printing_by_multiverse_id(session, int(value))
         return _rulings_list(db, key)
 
-    return _json(await backend(request).run(run))
+    return _json(request, await backend(request).run(run))
 
 
 async def _rulings_by_code_number(request: Request, code: str, number: str) -> Response:
@@ -470,7 +488,7 @@ async def _rulings_by_code_number(request: Request, code: str, number: str) -> R
             printing_id = facts.printing_by_number(session, code, number)
         return _rulings_list(db, facts.PrintingKey(printing_id, "en") if printing_id is not None else None)
 
-    return _json(await backend(request).run(run))
+    return _json(request, await backend(request).run(run))
 
 
 # -- sets -------------------------------------------------------------------------------------------
@@ -480,7 +498,7 @@ async def sets(request: Request) -> Response:
             found = facts.set_facts(session)
         return list_object([set_object(s, _base(request)) for s in found])
 
-    return _json(await backend(request).run(run))
+    return _json(request, await backend(request).run(run))
 
 
 async def one_set(request: Request) -> Response:
@@ -495,19 +513,29 @@ async def one_set(request: Request) -> Response:
             raise not_found(f"No set found with the code {code!r}")
         return set_object(found[0], _base(request))
 
-    return _json(await backend(request).run(run))
+    return _json(request, await backend(request).run(run))
+
+
+def _checked(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+    """``handler``, after the parameters every endpoint takes are checked."""
+
+    async def checked(request: Request) -> Response:
+        check_format(request)
+        return await handler(request)
+
+    return checked
 
 
 ROUTES = [
-    Route("/cards/search", search, methods=["GET", "HEAD"]),
-    Route("/cards/named", named, methods=["GET", "HEAD"]),
-    Route("/cards/autocomplete", autocomplete, methods=["GET", "HEAD"]),
-    Route("/cards/multiverse/{id}/rulings", rulings_by_multiverse_id, methods=["GET", "HEAD"]),
-    Route("/cards/multiverse/{id}", by_multiverse_id, methods=["GET", "HEAD"]),
-    Route("/cards/{id}/rulings", rulings_by_id, methods=["GET", "HEAD"]),
-    Route("/cards/{code}/{number}/{lang}", by_code_number, methods=["GET", "HEAD"]),
-    Route("/cards/{code}/{number}", by_code_number, methods=["GET", "HEAD"]),
-    Route("/cards/{id}", by_id, methods=["GET", "HEAD"]),
-    Route("/sets", sets, methods=["GET", "HEAD"]),
-    Route("/sets/{code}", one_set, methods=["GET", "HEAD"]),
+    Route("/cards/search", _checked(search), methods=["GET", "HEAD"]),
+    Route("/cards/named", _checked(named), methods=["GET", "HEAD"]),
+    Route("/cards/autocomplete", _checked(autocomplete), methods=["GET", "HEAD"]),
+    Route("/cards/multiverse/{id}/rulings", _checked(rulings_by_multiverse_id), methods=["GET", "HEAD"]),
+    Route("/cards/multiverse/{id}", _checked(by_multiverse_id), methods=["GET", "HEAD"]),
+    Route("/cards/{id}/rulings", _checked(rulings_by_id), methods=["GET", "HEAD"]),
+    Route("/cards/{code}/{number}/{lang}", _checked(by_code_number), methods=["GET", "HEAD"]),
+    Route("/cards/{code}/{number}", _checked(by_code_number), methods=["GET", "HEAD"]),
+    Route("/cards/{id}", _checked(by_id), methods=["GET", "HEAD"]),
+    Route("/sets", _checked(sets), methods=["GET", "HEAD"]),
+    Route("/sets/{code}", _checked(one_set), methods=["GET", "HEAD"]),
 ]

@@ -10,6 +10,7 @@ method likewise (404, 405), and anything unexpected as a 500 error object withou
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -25,7 +26,7 @@ from carddb.serve import api, web
 from carddb.serve.backend import Backend
 from carddb.serve.errors import ApiError
 
-__all__ = ["create_app"]
+__all__ = ["ENVIRONMENT_FACTORY", "app_from_environment", "create_app", "environment_for"]
 
 log = logging.getLogger("carddb.serve")
 
@@ -118,3 +119,22 @@ def create_app(
     app.state.page_size = page_size
     app.state.web_page_size = web_page_size
     return app
+
+
+ENVIRONMENT_FACTORY = "carddb.serve.app:app_from_environment"
+"""What uvicorn imports in each worker process of ``carddb serve --workers N``."""
+_URL_VARIABLE = "CARDDB_SERVE_URL"
+_TIMEOUT_VARIABLE = "CARDDB_SERVE_TIMEOUT"
+
+
+def environment_for(url: str | None, timeout: float) -> dict[str, str]:
+    """The environment that gives :func:`app_from_environment` these settings."""
+    settings = {_TIMEOUT_VARIABLE: repr(timeout)}
+    if url is not None:
+        settings[_URL_VARIABLE] = url
+    return settings
+
+
+def app_from_environment() -> Starlette:
+    """The application of one worker process, set by :func:`environment_for`."""
+    return create_app(os.environ.get(_URL_VARIABLE), timeout=float(os.environ.get(_TIMEOUT_VARIABLE, "10")))

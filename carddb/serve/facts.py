@@ -153,9 +153,10 @@ def card_facts(session: Session, keys: Sequence[PrintingKey]) -> list[CardFacts]
     printing_ids = sorted({key.printing_id for key in keys})
     if not printing_ids:
         return []
+    connection = session.connection()  # plain rows: no ORM loading
     printings = {
         row.id: row
-        for row in session.execute(
+        for row in connection.execute(
             select(*_PRINTING_COLUMNS)
             .join(CardSet, CardSet.code == Printing.set_code)
             .where(among(Printing.id, printing_ids))
@@ -163,7 +164,7 @@ def card_facts(session: Session, keys: Sequence[PrintingKey]) -> list[CardFacts]
     }
     card_ids = sorted({row.card_id for row in printings.values()})
     faces: dict[int, list[Any]] = defaultdict(list)
-    for face_row in session.execute(
+    for face_row in connection.execute(
         select(*_FACE_COLUMNS)
         .join(Card, Card.id == Face.card_id)
         .where(among(Face.card_id, card_ids))
@@ -172,7 +173,7 @@ def card_facts(session: Session, keys: Sequence[PrintingKey]) -> list[CardFacts]
         faces[face_row[0]].append(face_row)
     # the translations each printing carries, per language and face, with the link's multiverse id
     linked: dict[tuple[int, str], dict[int, Any]] = defaultdict(dict)
-    for link in session.execute(
+    for link in connection.execute(
         select(*_LINK_COLUMNS)
         .join(Localization, Localization.id == PrintingLocalization.localization_id)
         .where(
