@@ -95,13 +95,15 @@ def test_boast_is_limited_as_its_keyword_says() -> None:
 
 def test_forecast_is_activated_from_the_hand_during_upkeep() -> None:
     text = (
-        "Flying\nWhen Sky Hussar enters the battlefield, untap all creatures you control.\n"
-        "Forecast — Tap two untapped white and/or blue creatures you control, Reveal Sky Hussar from "
-        "your hand: Draw a card. (Activate only during your upkeep and only once each turn.)"
+        "Shadow (This creature can block or be blocked by only creatures with shadow.)\n"
+        "Forecast — {1}{W}, Reveal Spirit en-Dal from your hand: Target creature gains shadow until end "
+        "of turn. (Activate only during your upkeep and only once each turn.)"
     )
-    forecast = parse_oracle(text, "Sky Hussar", "Creature — Human Knight").abilities[2]
+    face = parse_oracle(text, "Spirit en-Dal", "Creature — Spirit")
+    forecast = face.abilities[1]
     assert forecast.limits == (Limit.YOUR_UPKEEP, Limit.ONCE_EACH_TURN)
     assert forecast.zone == "hand"
+    assert face.complete
 
 
 def test_an_ability_that_discards_its_card_works_from_the_hand() -> None:

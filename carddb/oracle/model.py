@@ -171,6 +171,9 @@ class TargetSlot:
     kind: TargetKind = TargetKind.OBJECT
     variable: bool = False
     divided: bool = False
+    reflexive: bool = False
+    """The target of a reflexive triggered ability the effect creates ("When you do, ~ deals 1
+    damage to any target", 603.12): chosen when that ability is put on the stack, not this one."""
 
 
 # -- costs --------------------------------------------------------------------------------------
