@@ -100,7 +100,13 @@ def describe(ability: Ability) -> list[str]:
         frame.append(f"{ability.trigger_word} {compact(ability.trigger)}")
     for slot in ability.targets:
         high = "∞" if slot.max is None else slot.max
-        flags = "".join((" X" if slot.variable else "", " divided" if slot.divided else ""))
+        flags = "".join(
+            (
+                " X" if slot.variable else "",
+                " divided" if slot.divided else "",
+                " reflexive" if slot.reflexive else "",
+            )
+        )
         frame.append(f"#{slot.slot}=({slot.description}; {slot.kind.value} {slot.min}-{high}{flags})")
     for label, item in (
         ("chapters", ability.chapters),

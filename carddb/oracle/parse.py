@@ -313,15 +313,30 @@ def parse_oracle(text: str | None, name: str | None = None, type_line: str | Non
     return ParsedFace(
         source=text or "",
         normalized=normalized.text,
-        abilities=tuple(_with_targets(ability) for ability in abilities),
+        abilities=_targeted(abilities, normalized.text),
         reminders=normalized.reminders,
         rendered=render(abilities),
     )
 
 
+_TARGET = re.compile("target", re.IGNORECASE)
+"""Every phrase that names a target says it ("Target creature", "any target", "targets")."""
+
+
+def _targeted(abilities: list[Ability], text: str) -> tuple[Ability, ...]:
+    """The abilities with their targets numbered; an ability's lines (its modes and die-result
+    rows too) run to where the next ability starts."""
+    ends = [ability.span.start for ability in abilities[1:]] + [len(text)] if abilities else []
+    return tuple(
+        _with_targets(ability) if _TARGET.search(text, ability.span.start, end) else ability
+        for ability, end in zip(abilities, ends, strict=True)
+    )
+
+
 def _with_targets(ability: Ability) -> Ability:
     """The ability's targets numbered in text order: its own steps' (die-result rows included),
-    then each mode's after them (:func:`carddb.oracle.targets.number_targets`)."""
+    then each mode's after them (:func:`carddb.oracle.targets.number_targets`). Every phrase that
+    names a target says "target": the callers walk only abilities whose text does."""
     effects, targets = number_targets(ability.effects)
     modes = []
     for mode in ability.modes:
@@ -436,7 +451,8 @@ def _cost_actions(value: object) -> list[CostItem]:
 def _quoted(text: str, offset: int) -> Ability:
     """A quoted ability granted by another ("It has \"{T}: Add {C}.\""), parsed as a line that
     starts at ``offset`` of the face's text."""
-    return _with_targets(_line_ability(text, offset, spell=False))
+    ability = _line_ability(text, offset, spell=False)
+    return _with_targets(ability) if _TARGET.search(text) else ability
 
 
 set_quoted_parser(_quoted)
