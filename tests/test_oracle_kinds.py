@@ -143,3 +143,23 @@ def test_an_alternative_cost_under_a_condition_is_one_cost_object() -> None:
     assert (alternative.kind, alternative.casting) == (Kind.CASTING, Casting.ALTERNATIVE_COST)
     (exile,) = alternative.cost
     assert isinstance(exile, Action) and exile.verb == "exile"
+
+
+def test_the_exiled_card_links_an_ability_to_the_one_that_exiled_it() -> None:
+    """607.2a: "the exiled card" names the card the first ability exiled."""
+    text = (
+        "Flash\nWhen Ashiok's Erasure enters the battlefield, exile target spell.\n"
+        "Your opponents can't cast spells with the same name as the exiled card.\n"
+        "When Ashiok's Erasure leaves the battlefield, return the exiled card to its owner's hand."
+    )
+    face = parse_oracle(text, "Ashiok's Erasure", "Enchantment")
+    assert [a.linked for a in face.abilities] == [(), (2, 3), (1,), (1,)]
+
+
+def test_the_chosen_type_links_an_ability_to_the_one_that_chose_it() -> None:
+    text = (
+        "Deathtouch\nAs Plague Engineer enters the battlefield, choose a creature type.\n"
+        "Creatures of the chosen type your opponents control get -1/-1."
+    )
+    face = parse_oracle(text, "Plague Engineer", "Creature — Phyrexian Carrier")
+    assert [a.linked for a in face.abilities] == [(), (2,), (1,)]

@@ -313,9 +313,46 @@ def parse_oracle(text: str | None, name: str | None = None, type_line: str | Non
     return ParsedFace(
         source=text or "",
         normalized=normalized.text,
-        abilities=_targeted(abilities, normalized.text),
+        abilities=_linked(_targeted(abilities, normalized.text), normalized.text),
         reminders=normalized.reminders,
         rendered=render(abilities),
+    )
+
+
+_LINKS = (
+    (re.compile(r"\bthe chosen\b"), frozenset({"choose", "choose_card_name"})),
+    (re.compile(r"\bexiled with (?:~|it|them)\b|\bthe exiled cards?\b"), frozenset({"exile", "exile_zone"})),
+)
+"""607.2a–d: words that name what another ability of the face chose or exiled, and the phrases that
+choose or exile."""
+
+
+def _linked(abilities: tuple[Ability, ...], text: str) -> tuple[Ability, ...]:
+    """Abilities linked by rule 607: one that speaks of "the chosen …" or "the exiled card" and the
+    others that choose or exile (both are told of each other)."""
+    links: dict[int, set[int]] = {}
+    verbs = [
+        {
+            n.verb
+            for step in (*a.effects, *(s for m in a.modes for s in m.effects))
+            for n in walk(step)
+            if isinstance(n, Action)
+        }
+        for a in abilities
+    ]
+    for index, ability in enumerate(abilities):
+        own = text[ability.span.start : ability.span.end]
+        for words, doing in _LINKS:
+            if not words.search(own):
+                continue
+            for other, done in enumerate(verbs):
+                if other != index and done & doing:
+                    links.setdefault(index, set()).add(other)
+                    links.setdefault(other, set()).add(index)
+    if not links:
+        return abilities
+    return tuple(
+        replace(a, linked=tuple(sorted(links[i]))) if i in links else a for i, a in enumerate(abilities)
     )
 
 
