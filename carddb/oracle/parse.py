@@ -320,11 +320,14 @@ def parse_oracle(text: str | None, name: str | None = None, type_line: str | Non
 
 
 _LINKS = (
-    (re.compile(r"\bthe chosen\b"), frozenset({"choose", "choose_card_name"})),
-    (re.compile(r"\bexiled with (?:~|it|them)\b|\bthe exiled cards?\b"), frozenset({"exile", "exile_zone"})),
+    (re.compile(r"\bthe chosen\b"), lambda verb: verb in ("choose", "choose_card_name")),
+    (
+        re.compile(r"\bexiled with (?:~|it\b|them\b)|\bthe exiled cards?\b"),
+        lambda verb: verb.startswith("exile"),
+    ),
 )
-"""607.2a–d: words that name what another ability of the face chose or exiled, and the phrases that
-choose or exile."""
+"""607.2a–d: words that name what another ability of the face chose or exiled, and which phrases
+choose or exile (every "exile …" phrase: exile, exile_zone, exile_face_down…)."""
 
 
 def _linked(abilities: tuple[Ability, ...], text: str) -> tuple[Ability, ...]:
@@ -346,7 +349,7 @@ def _linked(abilities: tuple[Ability, ...], text: str) -> tuple[Ability, ...]:
             if not words.search(own):
                 continue
             for other, done in enumerate(verbs):
-                if other != index and done & doing:
+                if other != index and any(doing(verb) for verb in done):
                     links.setdefault(index, set()).add(other)
                     links.setdefault(other, set()).add(index)
     if not links:
