@@ -95,13 +95,15 @@ def test_boast_is_limited_as_its_keyword_says() -> None:
 
 def test_forecast_is_activated_from_the_hand_during_upkeep() -> None:
     text = (
-        "Flying\nWhen Sky Hussar enters the battlefield, untap all creatures you control.\n"
-        "Forecast — Tap two untapped white and/or blue creatures you control, Reveal Sky Hussar from "
-        "your hand: Draw a card. (Activate only during your upkeep and only once each turn.)"
+        "Shadow (This creature can block or be blocked by only creatures with shadow.)\n"
+        "Forecast — {1}{W}, Reveal Spirit en-Dal from your hand: Target creature gains shadow until end "
+        "of turn. (Activate only during your upkeep and only once each turn.)"
     )
-    forecast = parse_oracle(text, "Sky Hussar", "Creature — Human Knight").abilities[2]
+    face = parse_oracle(text, "Spirit en-Dal", "Creature — Spirit")
+    forecast = face.abilities[1]
     assert forecast.limits == (Limit.YOUR_UPKEEP, Limit.ONCE_EACH_TURN)
     assert forecast.zone == "hand"
+    assert face.complete
 
 
 def test_an_ability_that_discards_its_card_works_from_the_hand() -> None:
@@ -141,3 +143,23 @@ def test_an_alternative_cost_under_a_condition_is_one_cost_object() -> None:
     assert (alternative.kind, alternative.casting) == (Kind.CASTING, Casting.ALTERNATIVE_COST)
     (exile,) = alternative.cost
     assert isinstance(exile, Action) and exile.verb == "exile"
+
+
+def test_the_exiled_card_links_an_ability_to_the_one_that_exiled_it() -> None:
+    """607.2a: "the exiled card" names the card the first ability exiled."""
+    text = (
+        "Flash\nWhen Ashiok's Erasure enters the battlefield, exile target spell.\n"
+        "Your opponents can't cast spells with the same name as the exiled card.\n"
+        "When Ashiok's Erasure leaves the battlefield, return the exiled card to its owner's hand."
+    )
+    face = parse_oracle(text, "Ashiok's Erasure", "Enchantment")
+    assert [a.linked for a in face.abilities] == [(), (2, 3), (1,), (1,)]
+
+
+def test_the_chosen_type_links_an_ability_to_the_one_that_chose_it() -> None:
+    text = (
+        "Deathtouch\nAs Plague Engineer enters the battlefield, choose a creature type.\n"
+        "Creatures of the chosen type your opponents control get -1/-1."
+    )
+    face = parse_oracle(text, "Plague Engineer", "Creature — Phyrexian Carrier")
+    assert [a.linked for a in face.abilities] == [(), (2,), (1,)]

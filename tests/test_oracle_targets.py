@@ -148,5 +148,20 @@ def test_targets_are_in_the_json_of_carddb_parse() -> None:
             "kind": "object",
             "variable": False,
             "divided": False,
+            "reflexive": False,
         }
     ]
+
+
+def test_a_reflexive_triggers_target_is_chosen_with_that_trigger() -> None:
+    """603.12: "When you do, …" is a triggered ability of its own; its target is chosen as it is
+    put on the stack, after the sacrifice."""
+    text = (
+        'Equipped creature gets +1/+0 and has "Whenever this creature attacks, you may sacrifice Spare '
+        'Dagger. When you do, this creature deals 1 damage to any target."\nEquip {1}'
+    )
+    face = parse_oracle(text, "Spare Dagger", "Artifact — Equipment")
+    granted = face.abilities[0].effects[0].predicates[1].arg("ability")
+    (target,) = granted.targets
+    assert (target.description, target.reflexive) == ("any target", True)
+    assert face.complete

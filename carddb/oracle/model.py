@@ -171,6 +171,9 @@ class TargetSlot:
     kind: TargetKind = TargetKind.OBJECT
     variable: bool = False
     divided: bool = False
+    reflexive: bool = False
+    """The target of a reflexive triggered ability the effect creates ("When you do, ~ deals 1
+    damage to any target", 603.12): chosen when that ability is put on the stack, not this one."""
 
 
 # -- costs --------------------------------------------------------------------------------------
@@ -416,6 +419,10 @@ class Ability:
     that discards or exiles the card from a zone): "hand" for Channel, Forecast; "graveyard"."""
     casting: Casting | None = None
     """What a :attr:`Kind.CASTING` line is; its costs are in ``cost``."""
+    linked: tuple[int, ...] = ()
+    """The face's other abilities (their positions, from 0) this one is linked to (rule 607): "the
+    exiled card", "cards exiled with ~" name what a partner exiled; "the chosen color/type…" what a
+    partner chose ("As ~ enters the battlefield, choose a creature type")."""
     unparsed: tuple[Unimplemented, ...] = field(default=())
     """Parts of the ability's frame the grammar did not understand (e.g. an unknown trigger)."""
 

@@ -314,7 +314,7 @@ def parse_oracle(text: str | None, name: str | None = None, type_line: str | Non
     return ParsedFace(
         source=text or "",
         normalized=normalized.text,
-        abilities=tuple(_with_targets(ability) for ability in abilities),
+        abilities=_linked(_targeted(abilities, normalized.text), normalized.text),
         reminders=normalized.reminders,
         rendered=rendered,
         as_written=normalized.written,
@@ -322,9 +322,64 @@ def parse_oracle(text: str | None, name: str | None = None, type_line: str | Non
     )
 
 
+_LINKS = (
+    (re.compile(r"\bthe chosen\b"), lambda verb: verb in ("choose", "choose_card_name")),
+    (
+        re.compile(r"\bexiled with (?:~|it\b|them\b)|\bthe exiled cards?\b"),
+        lambda verb: verb.startswith("exile"),
+    ),
+)
+"""607.2a–d: words that name what another ability of the face chose or exiled, and which phrases
+choose or exile (every "exile …" phrase: exile, exile_zone, exile_face_down…)."""
+
+
+def _linked(abilities: tuple[Ability, ...], text: str) -> tuple[Ability, ...]:
+    """Abilities linked by rule 607: one that speaks of "the chosen …" or "the exiled card" and the
+    others that choose or exile (both are told of each other)."""
+    links: dict[int, set[int]] = {}
+    verbs = [
+        {
+            n.verb
+            for step in (*a.effects, *(s for m in a.modes for s in m.effects))
+            for n in walk(step)
+            if isinstance(n, Action)
+        }
+        for a in abilities
+    ]
+    for index, ability in enumerate(abilities):
+        own = text[ability.span.start : ability.span.end]
+        for words, doing in _LINKS:
+            if not words.search(own):
+                continue
+            for other, done in enumerate(verbs):
+                if other != index and any(doing(verb) for verb in done):
+                    links.setdefault(index, set()).add(other)
+                    links.setdefault(other, set()).add(index)
+    if not links:
+        return abilities
+    return tuple(
+        replace(a, linked=tuple(sorted(links[i]))) if i in links else a for i, a in enumerate(abilities)
+    )
+
+
+_TARGET = re.compile("target", re.IGNORECASE)
+"""Every phrase that names a target says it ("Target creature", "any target", "targets")."""
+
+
+def _targeted(abilities: list[Ability], text: str) -> tuple[Ability, ...]:
+    """The abilities with their targets numbered; an ability's lines (its modes and die-result
+    rows too) run to where the next ability starts."""
+    ends = [ability.span.start for ability in abilities[1:]] + [len(text)] if abilities else []
+    return tuple(
+        _with_targets(ability) if _TARGET.search(text, ability.span.start, end) else ability
+        for ability, end in zip(abilities, ends, strict=True)
+    )
+
+
 def _with_targets(ability: Ability) -> Ability:
     """The ability's targets numbered in text order: its own steps' (die-result rows included),
-    then each mode's after them (:func:`carddb.oracle.targets.number_targets`)."""
+    then each mode's after them (:func:`carddb.oracle.targets.number_targets`). Every phrase that
+    names a target says "target": the callers walk only abilities whose text does."""
     effects, targets = number_targets(ability.effects)
     modes = []
     for mode in ability.modes:
@@ -439,7 +494,8 @@ def _cost_actions(value: object) -> list[CostItem]:
 def _quoted(text: str, offset: int) -> Ability:
     """A quoted ability granted by another ("It has \"{T}: Add {C}.\""), parsed as a line that
     starts at ``offset`` of the face's text."""
-    return _with_targets(_line_ability(text, offset, spell=False))
+    ability = _line_ability(text, offset, spell=False)
+    return _with_targets(ability) if _TARGET.search(text) else ability
 
 
 set_quoted_parser(_quoted)

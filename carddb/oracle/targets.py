@@ -62,13 +62,17 @@ class _Finder:
     def __init__(self, first: int) -> None:
         self.next = first
         self.slots: list[TargetSlot] = []
+        self.reflexive = 0
+        """Inside a reflexive trigger ("When you do, …"): its targets are its own (603.12)."""
 
     def add(
         self, description: str, kind: TargetKind, low: int = 1, high: int | None = 1, **flags: bool
     ) -> int:
         slot = self.next
         self.next += 1
-        self.slots.append(TargetSlot(slot, description, low, high, kind, **flags))
+        self.slots.append(
+            TargetSlot(slot, description, low, high, kind, reflexive=self.reflexive > 0, **flags)
+        )
         return slot
 
     def visit(self, node: object) -> object:
@@ -137,6 +141,14 @@ class _Finder:
             return node
         if node.verb in DIVIDED:
             return self.divided(node)
+        if node.verb == REFLEXIVE:
+            self.reflexive += 1
+            try:
+                return dataclasses.replace(
+                    node, args=tuple((role, self.visit(value)) for role, value in node.args)
+                )
+            finally:
+                self.reflexive -= 1
         args: list[tuple[str, object]] = []
         for role, value in node.args:
             if isinstance(value, str) and slot is None and _targeted_possessive(value):
@@ -175,6 +187,10 @@ class _Finder:
         if isinstance(what, Noun | Pronoun):
             return node  # among creatures named before, not targets
         return dataclasses.replace(node, slot=self.add("any target", TargetKind.ANY, low, high, divided=True))
+
+
+REFLEXIVE = "reflexive_trigger"
+"""The phrase of a reflexive triggered ability (603.12), "when you do, …", inside another's effect."""
 
 
 def _same_or(node: object, **fields: object) -> object:
