@@ -547,9 +547,10 @@ def test_cli_json(sqlite_url: str) -> None:
     result = CliRunner().invoke(cli, ["--db", sqlite_url, "search", "Blitz", "--json", "--lang", "de"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert data["total"] == 1
-    assert data["cards"][0]["name"] == "Dämonischer Blitz"
-    assert data["cards"][0]["english_name"] == "Demon Bolt"
+    assert (data["object"], data["total_cards"], data["has_more"]) == ("list", 1, False)
+    card = data["data"][0]
+    assert (card["object"], card["name"], card["lang"]) == ("card", "Demon Bolt", "de")
+    assert card["printed_name"] == "Dämonischer Blitz"
 
 
 def test_cli_error_names_the_value_and_points_at_it(
