@@ -30,17 +30,22 @@ MAX_PAGE = 1_000_000
 @click.option(
     "--order",
     metavar="ORDER",
-    default="name",
-    show_default=True,
-    help="Sort by one of the orders the query's order: takes (name, cmc or mv, set, released, ...).",
+    help="Sort by one of the orders the query's order: takes (name, the default; mv, set, released, ...).",
 )
 @pass_context
 def search_command(
-    obj: Context, query: tuple[str, ...], lang: str | None, as_json: bool, limit: int, page: int, order: str
+    obj: Context,
+    query: tuple[str, ...],
+    lang: str | None,
+    as_json: bool,
+    limit: int,
+    page: int,
+    order: str | None,
 ) -> None:
     """Find cards with a Scryfall-style QUERY: t:creature c:r mv<=3 o:haste (see docs/query-syntax.md)."""
     db = obj.reader()
-    result = db.search(joined(query), lang=lang, limit=limit, page=page, order=order)
+    chosen = {"order": order} if order is not None else {}  # none given: the query's order:, else by name
+    result = db.search(joined(query), lang=lang, limit=limit, page=page, **chosen)
     if as_json:
         click.echo(json_text(search_json(db, result)))
     else:
