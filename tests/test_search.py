@@ -525,10 +525,11 @@ def test_cli_pages(sqlite_url: str) -> None:
 def test_cli_json(sqlite_url: str) -> None:
     result = CliRunner().invoke(cli, ["--db", sqlite_url, "search", "Blitz", "--json", "--lang", "de"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)  # a Scryfall list object of card objects
-    assert data["total_cards"] == 1
-    assert data["data"][0]["printed_name"] == "Dämonischer Blitz"
-    assert data["data"][0]["name"] == "Demon Bolt"
+    data = json.loads(result.output)
+    assert (data["object"], data["total_cards"], data["has_more"]) == ("list", 1, False)
+    card = data["data"][0]
+    assert (card["object"], card["name"], card["lang"]) == ("card", "Demon Bolt", "de")
+    assert card["printed_name"] == "Dämonischer Blitz"
 
 
 def test_cli_error_names_the_value_and_points_at_it(
