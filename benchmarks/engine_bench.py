@@ -4,7 +4,8 @@ Imports the sample data shipped with carddb (``data/sample``) into a temporary S
 
 * runs every scenario file of ``tests/scenarios`` ``--repeat`` times and prints scenarios per
   second (card definitions are cached across runs, as in a test session);
-* builds a two-player game whose libraries hold every card of the sample (``--copies`` of each),
+* builds a two-player game whose libraries hold every card of the sample the engine executes
+  entirely (``--copies`` of each; the others are named: a game never holds an ability nobody executes),
   and plays ``--actions`` random actions with a seeded random decider; after every action the game
   is checked (no card lost or duplicated between zones; a refused action left the game unchanged).
   Prints actions per second, how many were accepted and refused, the turns played and peak memory.
@@ -24,10 +25,12 @@ import time
 from pathlib import Path
 
 import carddb
-from carddb.engine.cards import CardPool
-from carddb.engine.errors import EngineError
-from carddb.engine.random_play import new_game, random_play
-from carddb.engine.scenario import run_file
+from carddb.engine.catalog import CATALOG
+from carddb.engine.core.cards import CardPool
+from carddb.engine.core.errors import EngineError
+from carddb.engine.query.executable import card_missing
+from carddb.engine.scenario.random_play import new_game, random_play
+from carddb.engine.scenario.runner import run_file
 from carddb.measure import peak_memory_mb
 from carddb.resources import sample_dir
 
@@ -59,7 +62,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"scenarios/s      {runs / seconds:,.0f}" + (f"  ({failures} failed)" if failures else ""))
 
         names = sorted({view.name for view in _sample_cards(db)})
-        deck = [pool.get(name) for name in names for _ in range(args.copies)]
+        honest = [name for name in names if not card_missing(pool.get(name), CATALOG)]
+        left_out = sorted(set(names) - set(honest))
+        print(f"random-play deck {len(honest)} of {len(names)} sample cards", end="")
+        print(f" (not executable: {', '.join(left_out)})" if left_out else "")
+        deck = [pool.get(name) for name in honest for _ in range(args.copies)]
         game = new_game(deck)
         started = time.perf_counter()
         try:

@@ -100,6 +100,11 @@ COMMANDS: dict[str, LazyCommand] = {
         "search_command",
         "Find cards with a Scryfall-style QUERY: t:creature c:r mv<=3 o:haste (see docs/query-syntax.md).",
     ),
+    "serve": LazyCommand(
+        "carddb.commands.serve",
+        "serve_command",
+        "Serve the database read-only over HTTP: the Scryfall card API and web pages.",
+    ),
 }
 
 

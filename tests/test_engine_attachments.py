@@ -1,4 +1,4 @@
-"""Auras and Equipment (:mod:`carddb.engine.attachments`): what executes, casting an Aura, Equip,
+"""Auras and Equipment (:mod:`carddb.engine.rules.attachments`): what executes, casting an Aura, Equip,
 "enchanted creature" in effects and static abilities, the state-based actions of attachments, and
 the scenario keys ``attached`` and ``attached_to``."""
 
@@ -8,16 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from carddb.engine import game as play
-from carddb.engine.abilities import keywords_of
-from carddb.engine.attachments import as_activated, aura_spell, enchant_noun
-from carddb.engine.cards import CardDef, CardPool
-from carddb.engine.decisions import ScriptedDecider
-from carddb.engine.errors import IllegalActionError, TargetError
-from carddb.engine.executable import face_missing, missing
-from carddb.engine.scenario import ScenarioError, run_file
-from carddb.engine.state import Game, Player, Step
-from carddb.engine.triggers import settle
+from carddb.engine.actions import play
+from carddb.engine.catalog import CATALOG, face_missing, missing
+from carddb.engine.core.cards import CardDef, CardPool
+from carddb.engine.core.decisions import ScriptedDecider
+from carddb.engine.core.errors import IllegalActionError, TargetError
+from carddb.engine.core.state import Game, Player, StackItem, Step
+from carddb.engine.query.abilities import keywords_of
+from carddb.engine.rules.attachments import as_activated, aura_spell, enchant_noun
+from carddb.engine.rules.targets import target_nouns
+from carddb.engine.rules.triggers import settle
+from carddb.engine.scenario.runner import ScenarioError, run_file
 from carddb.oracle.model import Kind
 
 HOLY = CardDef(
@@ -37,7 +38,7 @@ SWAMP = CardDef("Swamp", "Basic Land — Swamp")
 
 
 def two_players() -> Game:
-    return Game({"Alice": Player("Alice"), "Bob": Player("Bob")}, "Alice", Step.MAIN1)
+    return Game({"Alice": Player("Alice"), "Bob": Player("Bob")}, "Alice", Step.MAIN1, catalog=CATALOG)
 
 
 def face(text: str, type_line: str = "Enchantment — Aura") -> list[str]:
@@ -67,10 +68,10 @@ def test_what_the_engine_cannot_do_is_refused() -> None:
 def test_an_aura_spell_targets_what_enchant_allows() -> None:
     spell = aura_spell(APPETITE)
     assert spell is not None and spell.kind is Kind.SPELL and not missing(spell)
-    (noun,) = play.target_nouns(spell)
+    (noun,) = target_nouns(spell)
     assert noun.description == "creature" and noun.targeted
     assert [q.verb for q in noun.qualifiers] == ["you_control"]
-    assert enchant_noun(APPETITE) is not None and not enchant_noun(APPETITE).targeted  # type: ignore[union-attr]
+    assert enchant_noun(APPETITE, CATALOG) is not None and not enchant_noun(APPETITE, CATALOG).targeted  # type: ignore[union-attr]
     assert aura_spell(BEARS) is None
 
 
@@ -113,7 +114,7 @@ def test_a_refused_equip_leaves_the_game_unchanged() -> None:
     giant = game.create(GIANT, "Alice", "battlefield")
     game.create(PLAINS, "Alice", "battlefield")
     bone.attached_to = bears.id
-    game.stack.append(play.StackItem(giant.id, "Alice", 0, []))  # anything on the stack
+    game.stack.append(StackItem(giant.id, "Alice", 0, []))  # anything on the stack
     before = game.fingerprint()
     with pytest.raises(IllegalActionError, match="only as a sorcery"):
         play.activate(game, ScriptedDecider(), "Alice", bone, 2, [[giant]])

@@ -1,4 +1,4 @@
-"""Combat (carddb.engine.combat): the combat steps, declaring attackers and blockers, combat
+"""Combat (carddb.engine.rules.combat): the combat steps, declaring attackers and blockers, combat
 damage with the combat keywords, attack and block triggers, and that refused declarations leave
 the game unchanged. The scenario files ``tests/scenarios/combat_*.toml`` show each rule on real
 cards; these tests cover what scenarios do not reach easily."""
@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import pytest
 
-from carddb.engine import combat
-from carddb.engine import game as play
-from carddb.engine.cards import CardDef
-from carddb.engine.decisions import ScriptedDecider
-from carddb.engine.errors import CostError, IllegalActionError
-from carddb.engine.executable import missing
-from carddb.engine.state import Game, Player, Step
+from carddb.engine.actions import combat as fighting
+from carddb.engine.actions import play, turn
+from carddb.engine.catalog import CATALOG, missing
+from carddb.engine.core.cards import CardDef
+from carddb.engine.core.decisions import ScriptedDecider
+from carddb.engine.core.errors import CostError, IllegalActionError
+from carddb.engine.core.state import Game, Player, Step
+from carddb.engine.rules import combat
+from carddb.engine.rules.sba import state_based_actions
 
 BEARS = CardDef("Grizzly Bears", "Creature — Bear", mana_cost="{1}{G}", power="2", toughness="2")
 ANGEL = CardDef("Serra Angel", "Creature — Angel", "Flying, vigilance", "{3}{W}{W}", "4", "4")
@@ -22,7 +24,7 @@ WURM = CardDef("Craw Wurm", "Creature — Wurm", mana_cost="{4}{G}{G}", power="6
 
 
 def two_players() -> Game:
-    return Game({"Alice": Player("Alice"), "Bob": Player("Bob")}, "Alice", Step.MAIN1)
+    return Game({"Alice": Player("Alice"), "Bob": Player("Bob")}, "Alice", Step.MAIN1, catalog=CATALOG)
 
 
 @pytest.mark.parametrize(
@@ -67,7 +69,7 @@ def test_an_illegal_attack_changes_nothing_not_even_the_step() -> None:
     bears.since_turn = 1  # came under Alice's control this turn
     before = game.fingerprint()
     with pytest.raises(IllegalActionError, match="summoning sickness"):
-        combat.attack(game, ScriptedDecider(), "Alice", [bears])
+        fighting.attack(game, ScriptedDecider(), "Alice", [bears])
     assert game.fingerprint() == before and game.step is Step.MAIN1
 
 
@@ -75,7 +77,7 @@ def test_only_the_active_player_attacks() -> None:
     game = two_players()
     bears = game.create(BEARS, "Bob", "battlefield")
     with pytest.raises(IllegalActionError, match="active player"):
-        combat.attack(game, ScriptedDecider(), "Bob", [bears])
+        fighting.attack(game, ScriptedDecider(), "Bob", [bears])
 
 
 def test_a_summoning_sick_creature_cannot_pay_a_tap_cost() -> None:
@@ -93,11 +95,11 @@ def test_a_summoning_sick_creature_cannot_pay_a_tap_cost() -> None:
 def test_a_creature_that_leaves_the_battlefield_leaves_combat() -> None:
     game = two_players()
     bears = game.create(BEARS, "Alice", "battlefield")
-    combat.attack(game, ScriptedDecider(), "Alice", [bears])
+    fighting.attack(game, ScriptedDecider(), "Alice", [bears])
     assert game.combat is not None and bears.id in game.combat.attackers
     game.move(bears, "hand")
     assert bears.id not in game.combat.attackers
-    play.advance(game, ScriptedDecider(), Step.MAIN2)
+    turn.advance(game, ScriptedDecider(), Step.MAIN2)
     assert game.players["Bob"].life == 20 and game.combat is None
 
 
@@ -106,10 +108,10 @@ def test_a_blocked_attacker_whose_blocker_left_deals_no_damage() -> None:
     wurm = game.create(WURM, "Alice", "battlefield")
     bears = game.create(BEARS, "Bob", "battlefield")
     decider = ScriptedDecider()
-    combat.attack(game, decider, "Alice", [wurm])
-    combat.block(game, decider, "Bob", [(bears, wurm)])
+    fighting.attack(game, decider, "Alice", [wurm])
+    fighting.block(game, decider, "Bob", [(bears, wurm)])
     game.move(bears, "hand")  # bounced after blocks: the Wurm stays blocked (rule 506.4)
-    play.advance(game, decider, Step.MAIN2)
+    turn.advance(game, decider, Step.MAIN2)
     assert game.players["Bob"].life == 20 and wurm.damage == 0
 
 
@@ -118,14 +120,14 @@ def test_deathtouch_applies_to_noncombat_damage_too() -> None:
     rats = game.create(RATS, "Alice", "battlefield")
     wurm = game.create(WURM, "Bob", "battlefield")
     combat.deal_damage(game, rats, wurm, 1)
-    play.state_based_actions(game)
+    state_based_actions(game)
     assert wurm.zone == "graveyard" and not wurm.deathtouched
 
 
 def test_advancing_to_a_skipped_step_is_refused() -> None:
     game = two_players()
     with pytest.raises(IllegalActionError, match="never reaches"):
-        play.advance(game, ScriptedDecider(), Step.COMBAT_DAMAGE)
+        turn.advance(game, ScriptedDecider(), Step.COMBAT_DAMAGE)
     assert game.step is Step.MAIN1 and game.turn == 1
 
 
@@ -134,7 +136,7 @@ def test_blocking_needs_declared_attackers() -> None:
     bears = game.create(BEARS, "Bob", "battlefield")
     angel = game.create(ANGEL, "Alice", "battlefield")
     with pytest.raises(IllegalActionError, match="declare attackers"):
-        combat.block(game, ScriptedDecider(), "Bob", [(bears, angel)])
+        fighting.block(game, ScriptedDecider(), "Bob", [(bears, angel)])
 
 
 def test_attack_triggers_see_the_attacker_as_that_creature() -> None:
@@ -146,6 +148,6 @@ def test_attack_triggers_see_the_attacker_as_that_creature() -> None:
     captain = game.create(paladin, "Alice", "battlefield")
     bears = game.create(BEARS, "Alice", "battlefield")
     decider = ScriptedDecider()
-    combat.attack(game, decider, "Alice", [bears])
+    fighting.attack(game, decider, "Alice", [bears])
     play.resolve_all(game, decider)
     assert (bears.power, captain.power) == (3, 2)

@@ -5,12 +5,18 @@ from __future__ import annotations
 
 import pytest
 
-from carddb.engine import game as play
-from carddb.engine.cards import CardDef
-from carddb.engine.decisions import RandomDecider, ScriptedDecider
-from carddb.engine.errors import CostError, IllegalActionError, NotExecutableError, UnscriptedDecisionError
-from carddb.engine.random_play import new_game, random_play
-from carddb.engine.state import Game, Player, Step
+from carddb.engine.actions import play, turn
+from carddb.engine.catalog import CATALOG, face_missing
+from carddb.engine.core.cards import CardDef
+from carddb.engine.core.decisions import RandomDecider, ScriptedDecider
+from carddb.engine.core.errors import (
+    CostError,
+    IllegalActionError,
+    NotExecutableError,
+    UnscriptedDecisionError,
+)
+from carddb.engine.core.state import Game, Player, Step
+from carddb.engine.scenario.random_play import new_game, random_play
 
 RIFT = CardDef(
     "Underdark Rift",
@@ -32,7 +38,7 @@ PORTENT = CardDef(
 
 
 def two_players() -> Game:
-    return Game({"Alice": Player("Alice"), "Bob": Player("Bob")}, "Alice", Step.MAIN1)
+    return Game({"Alice": Player("Alice"), "Bob": Player("Bob")}, "Alice", Step.MAIN1, catalog=CATALOG)
 
 
 def test_a_scripted_decider_answers_in_order_and_refuses_what_it_was_not_told() -> None:
@@ -209,7 +215,7 @@ def test_life_equal_to_another_objects_power_is_not_executable_yet() -> None:
     card = CardDef("Sample Blessing", "Instant", text)
     assert any(
         "characteristics" in problem or "unimplemented" in problem
-        for problem in play.face_missing(card.parsed)
+        for problem in face_missing(card.parsed)
     )
 
 
@@ -226,7 +232,7 @@ def test_a_delayed_ability_waits_for_the_next_end_step() -> None:
     play.activate(game, decider, "Alice", source, 1)
     play.resolve_all(game, decider)
     assert [o.name for o in game.permanents("Alice")] == ["Sample Flamecaller", "Elemental Token"]
-    play.advance(game, decider, Step.END)
+    turn.advance(game, decider, Step.END)
     assert len(game.stack) == 1  # the delayed ability triggered
     play.resolve_all(game, decider)
     assert [o.name for o in game.permanents("Alice")] == ["Sample Flamecaller"]
@@ -249,7 +255,7 @@ def test_control_gained_until_end_of_turn_returns_at_cleanup() -> None:
     play.cast(game, decider, "Alice", spell, [[bears]])
     play.resolve_all(game, decider)
     assert (bears.controller, bears.tapped) == ("Alice", False)
-    play.advance(game, decider, Step.CLEANUP)
+    turn.advance(game, decider, Step.CLEANUP)
     assert bears.controller == "Bob"
 
 
@@ -264,8 +270,8 @@ def test_a_permanent_that_doesnt_untap_stays_tapped() -> None:
     game = two_players()
     golem = game.create(colossus, "Alice", "battlefield")
     golem.tapped = True
-    play.advance(game, ScriptedDecider(), Step.UNTAP)  # Bob's turn
-    play.advance(game, ScriptedDecider(), Step.UNTAP)  # Alice's again
+    turn.advance(game, ScriptedDecider(), Step.UNTAP)  # Bob's turn
+    turn.advance(game, ScriptedDecider(), Step.UNTAP)  # Alice's again
     assert golem.tapped
 
 
@@ -356,7 +362,7 @@ def test_a_granted_ability_can_be_activated() -> None:
     forest = game.create(FOREST, "Alice", "battlefield")
     aura = game.create(spirit, "Alice", "battlefield")
     aura.attached_to = forest.id
-    play.advance(game, ScriptedDecider(), Step.MAIN2)  # any action lets the continuous effects apply
+    turn.advance(game, ScriptedDecider(), Step.MAIN2)  # any action lets the continuous effects apply
     assert len(forest.granted) == 1
     play.activate(game, ScriptedDecider(), "Alice", forest, 2)  # its own Forest ability is the first
     assert game.players["Alice"].mana_pool == ["C", "C"]
@@ -396,4 +402,4 @@ def test_protection_from_a_colour_stops_its_targeting_and_damage() -> None:
     spell = game.create(bolt, "Alice", "hand")
     with pytest.raises(IllegalActionError, match="not a legal target"):
         play.cast(game, ScriptedDecider(), "Alice", spell, [[knight]])
-    assert play.face_missing(KNIGHT.parsed) == []
+    assert face_missing(KNIGHT.parsed) == []

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from carddb.engine import game as play
-from carddb.engine.cards import CardDef
-from carddb.engine.context import Context
-from carddb.engine.decisions import ScriptedDecider
-from carddb.engine.errors import TargetError
-from carddb.engine.executable import missing
-from carddb.engine.execution import execute
-from carddb.engine.state import Game, GameObject, Player, Step
-from carddb.engine.triggers import settle
+from carddb.engine.actions import play, turn
+from carddb.engine.catalog import CATALOG, missing
+from carddb.engine.core.cards import CardDef
+from carddb.engine.core.context import Context
+from carddb.engine.core.decisions import ScriptedDecider
+from carddb.engine.core.errors import TargetError
+from carddb.engine.core.state import Game, GameObject, Player, Step
+from carddb.engine.rules.execution import execute
+from carddb.engine.rules.triggers import settle
 from carddb.oracle.model import Kind
 
 BEARS = CardDef("Grizzly Bears", "Creature — Bear", mana_cost="{1}{G}", power="2", toughness="2")
@@ -24,7 +24,7 @@ SHOCK = CardDef("Shock", "Instant", "Shock deals 2 damage to any target.", mana_
 
 
 def two_players() -> Game:
-    return Game({"Alice": Player("Alice"), "Bob": Player("Bob")}, "Alice", Step.MAIN1)
+    return Game({"Alice": Player("Alice"), "Bob": Player("Bob")}, "Alice", Step.MAIN1, catalog=CATALOG)
 
 
 def lands(game: Game, card: CardDef, count: int, player: str = "Alice") -> None:
@@ -209,7 +209,7 @@ def test_an_upkeep_trigger_stops_advancing_at_the_upkeep() -> None:
     game.create(card, "Alice", "battlefield")
     game.create(FOREST, "Alice", "library")
     game.create(FOREST, "Alice", "library")
-    play.advance(game, ScriptedDecider(), Step.MAIN1)
+    turn.advance(game, ScriptedDecider(), Step.MAIN1)
     assert game.step is Step.UPKEEP and len(game.stack) == 1
     play.pass_priority(game, ScriptedDecider())
     assert game.players["Alice"].life == 19 and len(game.in_zone("hand", "Alice")) == 1

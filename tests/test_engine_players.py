@@ -8,16 +8,15 @@ from __future__ import annotations
 
 import pytest
 
-from carddb.engine import game as _game  # noqa: F401  (registers the handlers)
-from carddb.engine.cards import CardDef
-from carddb.engine.context import Context
-from carddb.engine.decisions import ScriptedDecider
-from carddb.engine.errors import EngineError
-from carddb.engine.executable import missing
-from carddb.engine.nouns import NAMED_FORMS, TARGET_FORMS, controlling_players, defending_players
-from carddb.engine.state import Combat, Game, Player, Step
+from carddb.engine.catalog import CATALOG, missing
+from carddb.engine.core.cards import CardDef
+from carddb.engine.core.context import Context
+from carddb.engine.core.decisions import ScriptedDecider
+from carddb.engine.core.errors import EngineError
+from carddb.engine.core.state import Combat, Game, Player, Step
+from carddb.engine.query.nouns import NAMED_FORMS, TARGET_FORMS, controlling_players, defending_players
 from carddb.oracle.model import Action
-from carddb.oracle.phrases import find
+from carddb.oracle.phrases import find, form_index
 
 BEARS = CardDef("Grizzly Bears", "Creature — Bear", mana_cost="{1}{G}", power="2", toughness="2")
 
@@ -28,7 +27,7 @@ def problems(type_line: str, text: str) -> list[list[str]]:
 
 def three_players(step: Step = Step.MAIN1) -> Game:
     names = ("Alice", "Bob", "Carol")
-    return Game({name: Player(name) for name in names}, "Alice", step)
+    return Game({name: Player(name) for name in names}, "Alice", step, catalog=CATALOG)
 
 
 def test_the_grammar_has_no_controller_qualifier_the_engine_does_not_resolve() -> None:
@@ -43,19 +42,19 @@ def test_the_grammar_has_no_controller_qualifier_the_engine_does_not_resolve() -
         ctx.slots[id(qualifier)] = ["Carol"]
         allowed = controlling_players(ctx, qualifier)
         written = find("opponent_controls", form)
-        if form == 8:  # "each player controls": every player, rightly
+        if qualifier.form_name == "each_player":  # "each player controls": every player, rightly
             assert allowed is None
         else:
             assert allowed is not None and allowed != list(game.players), written
     assert forms == 10
 
 
-@pytest.mark.parametrize("form", sorted(TARGET_FORMS | NAMED_FORMS | {5}))
-def test_a_reference_with_nothing_to_name_is_an_error_not_everyone(form: int) -> None:
+@pytest.mark.parametrize("name", sorted(TARGET_FORMS | NAMED_FORMS | {"its_controller"}))
+def test_a_reference_with_nothing_to_name_is_an_error_not_everyone(name: str) -> None:
     game = three_players()
     ctx = Context(game, ScriptedDecider(), "Alice", game.create(BEARS, "Alice", "battlefield"))
     with pytest.raises(EngineError):
-        controlling_players(ctx, Action("opponent_controls", (), form))
+        controlling_players(ctx, Action("opponent_controls", (), form_index("opponent_controls", name)))
 
 
 def test_that_player_needs_a_player_named_before_it() -> None:
@@ -109,7 +108,7 @@ def test_defending_player_is_the_player_the_creature_attacks() -> None:
 
 
 def test_in_a_two_player_game_the_nonactive_player_defends_during_combat() -> None:
-    game = Game({"Alice": Player("Alice"), "Bob": Player("Bob")}, "Alice", Step.COMBAT)
+    game = Game({"Alice": Player("Alice"), "Bob": Player("Bob")}, "Alice", Step.COMBAT, catalog=CATALOG)
     source = game.create(BEARS, "Alice", "battlefield")
     assert defending_players(Context(game, ScriptedDecider(), "Alice", source)) == ["Bob"]
 

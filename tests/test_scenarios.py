@@ -14,8 +14,8 @@ from click.testing import CliRunner
 
 import carddb
 from carddb.cli import cli
-from carddb.engine.cards import CardPool
-from carddb.engine.scenario import ScenarioError, run_file
+from carddb.engine.core.cards import CardPool
+from carddb.engine.scenario.runner import ScenarioError, run_file
 from carddb.resources import sample_dir
 
 SCENARIOS = Path(__file__).parent / "scenarios"
@@ -300,3 +300,90 @@ def test_cli_exits_2_when_a_file_is_invalid(sample_url: str, tmp_path: Path) -> 
     assert code == 2
     assert out.splitlines()[0].startswith(f"INVALID {broken}: not valid TOML")
     assert f"FAIL {failing}" in out
+
+
+# -- bounded input (fuzzing the runner found each of these) ------------------------------------------
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (('["Island", "Forest"]', '["Island x100000000"]'), "'Island' x100000000: at most 1000 copies"),
+        (('["Island", "Forest"]', '["Island x100000000000000000000"]'), "'Island' x100000… (21 digits)"),
+        (('advance = "draw"', "pass = 1000000000000"), "pass must be true or a number of rounds (1 to 1"),
+        (('advance = "draw"', 'advance = "draw"\nrolls = [10000000000]'), "rolls must be a list of integers"),
+        (('[players.Bob]', '[players.Bob]\nlife = 100000000000000000000'), "life must be an integer"),
+    ],
+)
+def test_huge_counts_are_invalid_at_once(
+    tmp_path: Path, pool: CardPool, change: tuple[str, str], message: str
+) -> None:
+    path = write(tmp_path, MINIMAL.replace(*change, 1))
+
+    with pytest.raises(ScenarioError) as raised:
+        run_file(path, pool)
+    assert str(path) in str(raised.value) and message in str(raised.value)
+
+
+def test_too_many_cards_in_the_game_is_invalid(tmp_path: Path, pool: CardPool) -> None:
+    many = ", ".join(['"Island x1000"'] * 11)
+    path = write(tmp_path, MINIMAL.replace('["Island", "Forest"]', f"[{many}]", 1))
+
+    with pytest.raises(ScenarioError, match="more than 10000 cards in the game"):
+        run_file(path, pool)
+
+
+def test_an_array_nested_100000_deep_is_invalid_not_a_recursion_error(tmp_path: Path, pool: CardPool) -> None:
+    path = write(tmp_path, MINIMAL + "deep = " + "[" * 100_000 + "]" * 100_000 + "\n")
+
+    with pytest.raises(ScenarioError, match="nested too deeply"):
+        run_file(path, pool)
+
+
+def test_cli_goes_on_after_an_invalid_file_and_exits_2(sample_url: str, tmp_path: Path) -> None:
+    text = MINIMAL.replace('["Island", "Forest"]', '["Island x100000000000000000000"]')
+    huge = write(tmp_path, text, "a.toml")
+
+    code, out = invoke(sample_url, huge, write(tmp_path, MINIMAL, "b.toml"))
+
+    assert code == 2
+    assert out.splitlines()[0].startswith(f"INVALID {huge}: [players.Alice] library: 'Island' x")
+    assert out.splitlines()[1].startswith(f"PASS {tmp_path / 'b.toml'}")
+
+
+MADNESS = MINIMAL.replace(
+    "[players.Bob]",
+    '[cards."Fiery Temper"]\ntype = "Instant"\nmana_cost = "{1}{R}{R}"\n'
+    'text = "Fiery Temper deals 3 damage to any target.\\nMadness {R}"\n\n'
+    '[players.Bob]\nhand = ["Fiery Temper"]',
+)
+
+
+def test_a_scenario_needing_an_unsupported_ability_is_not_executable(tmp_path: Path, pool: CardPool) -> None:
+    result = run_file(write(tmp_path, MADNESS), pool)
+
+    assert not result.passed
+    assert result.not_executable == "not executable: Fiery Temper: keyword madness"
+
+
+def test_cli_exits_3_when_a_scenario_is_not_executable(sample_url: str, tmp_path: Path) -> None:
+    refused = write(tmp_path, MADNESS, "m.toml")
+
+    code, out = invoke(sample_url, refused, write(tmp_path, MINIMAL, "b.toml"))
+
+    assert code == 3
+    assert out.splitlines()[:2] == [
+        f"NOT EXECUTABLE {refused}  Alice draws for her turn",
+        "    not executable: Fiery Temper: keyword madness",
+    ]
+    assert out.splitlines()[2].startswith("PASS")
+
+
+def test_expect_not_executable_passes_only_on_that_refusal(tmp_path: Path, pool: CardPool) -> None:
+    expected = MADNESS + '\n[expect]\nnot_executable = "Fiery Temper: keyword madness"\n'
+    wrong = MADNESS + '\n[expect]\nnot_executable = "keyword dredge"\n'
+    ran = MINIMAL + '\n[expect]\nnot_executable = "keyword dredge"\n'
+
+    assert run_file(write(tmp_path, expected, "a.toml"), pool).passed
+    mismatch = run_file(write(tmp_path, wrong, "b.toml"), pool).differences
+    assert "not_executable: expected 'keyword dredge'" in mismatch[0]
+    unrefused = run_file(write(tmp_path, ran, "c.toml"), pool).differences
+    assert unrefused[0].startswith("not_executable: expected")

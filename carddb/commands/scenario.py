@@ -8,8 +8,8 @@ import click
 
 import carddb
 from carddb.commands.context import Context
-from carddb.engine.cards import CardPool
-from carddb.engine.scenario import ScenarioError, run_file
+from carddb.engine.core.cards import CardPool
+from carddb.engine.scenario.runner import ScenarioError, run_file
 
 
 @click.group("scenario")
@@ -23,9 +23,11 @@ def scenario_group() -> None:
 @click.pass_obj
 def scenario_run(obj: Context, paths: tuple[Path, ...], db_url: str | None) -> None:
     """Run scenario files: one line each, pass or fail with what differs. Exit 0 when all pass,
-    1 when any fails, 2 when a file is invalid."""
+    1 when any fails, 2 when a file is invalid, 3 when a scenario needs an ability the engine
+    does not execute, 70 when the engine itself broke on a file (docs/scenarios.md). Every file
+    is run whatever happened to the ones before it."""
     pool = CardPool(carddb.open(db_url, read_only=True) if db_url else obj.reader())
-    failed = invalid = 0
+    failed = invalid = refused = broken = 0
     for path in paths:
         try:
             result = run_file(path, pool)
@@ -33,8 +35,17 @@ def scenario_run(obj: Context, paths: tuple[Path, ...], db_url: str | None) -> N
             invalid += 1
             click.echo(f"INVALID {error}")
             continue
+        except Exception as error:  # an engine bug: reported for this file, and the batch goes on
+            broken += 1
+            click.echo(f"ERROR {path}: internal error: {type(error).__name__}: {error}")
+            continue
+        if result.not_executable is not None:
+            refused += 1
+            click.echo(f"NOT EXECUTABLE {path}  {result.title}")
+            click.echo(f"    {result.not_executable}")
+            continue
         click.echo(f"{'PASS' if result.passed else 'FAIL'} {path}  {result.title}")
         for difference in result.differences:
             click.echo(f"    {difference}")
         failed += not result.passed
-    raise SystemExit(2 if invalid else 1 if failed else 0)
+    raise SystemExit(70 if broken else 2 if invalid else 1 if failed else 3 if refused else 0)

@@ -1,9 +1,8 @@
-"""The rules engine: parsed abilities executed in a game (issue 4).
+"""The rules engine: parsed abilities executed in a game.
 
-``state`` holds players, zones and objects; ``decisions`` is the one source of choices and die
-rolls; ``cards`` builds card definitions (from the database or a scenario); ``mana`` pays costs;
-``execution`` executes an ability's steps, ``nouns`` resolves its noun phrases and ``handlers`` has
-one handler per phrase verb (registered in ``registry``); ``executable`` says what has no handler;
-``game`` puts spells and abilities on the stack and resolves them; ``scenario`` runs TOML scenario
-files.
+Layers, top to bottom (each imports only those below it; docs/architecture.md): ``scenario``
+(TOML scenarios, random play), ``catalog`` (everything the engine knows, joined from the modules'
+sections), ``actions`` (casting, activating, the turn), ``effects`` (the verb handlers), ``rules``
+(execution, targets, costs, continuous effects, triggers, combat…), ``query`` (noun phrases, what
+an object has, what is missing) and ``core`` (state, decisions, cards, context, errors).
 """

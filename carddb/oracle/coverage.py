@@ -154,7 +154,7 @@ def measure(
         parse = parse_oracle
     face_missing: Callable[[ParsedFace], list[str]] | None = None
     if engine:
-        from carddb.engine.game import face_missing  # registers the handlers too
+        from carddb.engine.catalog import face_missing
     lacking: Counter[str] = Counter()
     executable = 0
     shapes: Counter[str] = Counter()

@@ -1,0 +1,242 @@
+"""Playing: casting spells, activating abilities, playing lands, passing priority, resolving the
+stack and moving through the steps of a turn. Every action either happens entirely or raises an
+:class:`~carddb.engine.core.errors.EngineError` and leaves the game exactly as it was."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from carddb.engine.actions.turn import next_step
+from carddb.engine.core.catalog import Section
+from carddb.engine.core.context import Context, Ref
+from carddb.engine.core.decisions import Decider
+from carddb.engine.core.errors import (
+    CostError,
+    IllegalActionError,
+    NotExecutableError,
+)
+from carddb.engine.core.state import Event, Game, GameObject, StackItem, atomic
+from carddb.engine.query.abilities import abilities_of, ability_at, keywords_of
+from carddb.engine.query.executable import additional_cost, missing
+from carddb.engine.rules import attachments, cycling, mana
+from carddb.engine.rules.costs import pay_additional_costs, pay_costs, pay_loyalty
+from carddb.engine.rules.execution import execute, execute_steps
+from carddb.engine.rules.flashback import flashback_cost
+from carddb.engine.rules.targets import (
+    choose_targets,
+    chosen_steps,
+    record_target,
+    still_legal,
+    target_nouns,
+)
+from carddb.engine.rules.timing import RESTRICTIONS, sorcery_speed
+from carddb.engine.rules.triggers import about_event, settle
+from carddb.engine.rules.ward import resolve_ward, ward_triggers
+from carddb.engine.rules.zones import put
+from carddb.oracle.model import (
+    Ability,
+    Kind,
+)
+
+__all__ = ["activate", "cast", "pass_priority", "play_land", "resolve_all"]
+
+
+def _activated(ability: Ability) -> Ability:
+    """The activated ability a keyword stands for (Equip, Cycling), or the ability itself."""
+    return cycling.as_activated(attachments.as_activated(ability))
+
+
+
+# -- actions ------------------------------------------------------------------------------------
+def _executable(game: Game, obj: GameObject, ability: Ability) -> None:
+    problems = missing(ability, game.catalog)
+    if problems:
+        raise NotExecutableError(obj.name, problems)
+
+
+def activate(
+    game: Game,
+    decider: Decider,
+    player: str,
+    obj: GameObject,
+    index: int,
+    targets: Sequence[Sequence[Ref]] = (),
+    *,
+    x: int | None = None,
+    pay_with: Sequence[GameObject] | None = None,
+    modes: Sequence[int] = (),
+) -> None:
+    """Activate the ``index``-th (1-based) ability of ``obj``, listed as the card's text lists them
+    (``modes``: the chosen modes of a modal ability, 1-based)."""
+    with atomic(game):
+        abilities = abilities_of(obj)
+        from_hand = 1 <= index <= len(abilities) and cycling.cycling_keyword(abilities[index - 1]) is not None
+        if from_hand and (obj.zone != "hand" or obj.owner != player):
+            raise IllegalActionError(
+                f"{obj.name} is not in {player}'s hand (cycling is activated from there)"
+            )
+        if not from_hand and (obj.zone != "battlefield" or obj.controller != player):
+            raise IllegalActionError(f"{player} controls no {obj.name} on the battlefield")
+        if not 1 <= index <= len(abilities):
+            raise IllegalActionError(f"{obj.name} has no ability {index} (it has {len(abilities)})")
+        ability = _activated(abilities[index - 1])  # Equip {N}, Cycling {N}: the abilities they stand for
+        if ability.kind not in (Kind.ACTIVATED, Kind.MANA, Kind.LOYALTY):
+            raise IllegalActionError(f"ability {index} of {obj.name} is not an activated ability")
+        _executable(game, obj, ability)
+        if ability.kind is Kind.LOYALTY:
+            pay_loyalty(game, player, obj, ability, x)
+        for restriction in ability.restrictions:
+            RESTRICTIONS[restriction.verb](game, player, obj, index - 1)
+        ctx = Context(game, decider, player, obj)
+        chosen = choose_targets(game, ctx, ability, targets, modes)
+        pay_costs(game, decider, player, obj, ability.cost, x=x, pay_with=pay_with)
+        if any(restriction.verb == "once_each_turn" for restriction in ability.restrictions):
+            game.once_each_turn[(obj.id, index - 1)] = game.turn
+        item = StackItem(obj.id, player, index - 1, chosen, x, list(modes))
+        if ability.kind is Kind.MANA:
+            _resolve_item(game, decider, item)
+            settle(game, decider)
+        else:
+            game.stack.append(item)
+            game.pending.extend(ward_triggers(game, item))  # becoming a target (702.21)
+            game.log.append(f"{player} activates {obj.name}")
+            settle(game, decider)  # abilities triggered by paying the cost go on the stack above it
+
+
+def cast(
+    game: Game,
+    decider: Decider,
+    player: str,
+    obj: GameObject,
+    targets: Sequence[Sequence[Ref]] = (),
+    *,
+    x: int | None = None,
+    pay_with: Sequence[GameObject] | None = None,
+    modes: Sequence[int] = (),
+) -> None:
+    """Cast ``obj`` from its owner's hand, or from their graveyard for its flashback cost (an
+    alternative cost, 601.2b: no X) (``modes``: the chosen modes of a modal spell, 1-based)."""
+    with atomic(game):
+        card = obj.card
+        flashback = flashback_cost(card) if obj.zone == "graveyard" else None
+        if obj.owner != player or (obj.zone != "hand" and flashback is None):
+            raise IllegalActionError(f"{obj.name} is not in {player}'s hand")
+        if flashback is not None and x is not None and "{X}" not in flashback:
+            raise CostError(f"{obj.name}: X is 0 when the alternative cost has no X (601.2f, 107.3)")
+        if "Land" in card.types:
+            raise IllegalActionError(f"{obj.name} is a land: play it, don't cast it")
+        if "Instant" not in card.types and "flash" not in keywords_of(obj):
+            sorcery_speed(game, player, obj)
+        spell = spell_ability(obj)
+        if spell is not None:
+            _executable(game, obj, spell)
+        ctx = Context(game, decider, player, obj)
+        chosen = choose_targets(game, ctx, spell, targets, modes) if spell is not None else []
+        mana.pay(game, player, card.mana_symbols if flashback is None else flashback, x=x, named=pay_with)
+        pay_additional_costs(game, decider, player, obj)  # 601.2h: every cost, in full
+        from_zone = obj.zone
+        game.move(obj, "stack")
+        obj.flashback = flashback is not None
+        item = StackItem(obj.id, player, None, chosen, x, list(modes))
+        game.stack.append(item)
+        game.pending.extend(ward_triggers(game, item))  # becoming a target (702.21)
+        game.log.append(f"{player} casts {obj.name}")
+        game.events.append(Event("cast", obj, from_zone, "stack", player))
+        settle(game, decider)
+
+
+def spell_ability(obj: GameObject) -> Ability | None:
+    """An instant's or sorcery's text as one ability (its lines joined)."""
+    if obj.card.is_permanent:
+        return attachments.aura_spell(obj.card)  # an Aura spell targets what it will enchant
+    abilities = [a for a in obj.card.abilities if a.kind is Kind.SPELL and additional_cost(a) is None]
+    if len(abilities) == 1:
+        return abilities[0]
+    effects = tuple(step for ability in abilities for step in ability.effects)
+    return Ability(Kind.SPELL, abilities[0].span, effects=effects) if abilities else None
+
+
+def play_land(game: Game, player: str, obj: GameObject, decider: Decider | None = None) -> None:
+    with atomic(game):
+        if "Land" not in obj.card.types or obj.zone != "hand" or obj.owner != player:
+            raise IllegalActionError(f"{obj.name} is not a land in {player}'s hand")
+        sorcery_speed(game, player, obj)
+        if game.players[player].lands_played:
+            raise IllegalActionError(f"{player} has already played a land this turn")
+        game.players[player].lands_played += 1
+        put(game, obj, "battlefield", cause="play", decider=decider)
+        settle(game, decider)
+
+
+def resolve_top(game: Game, decider: Decider) -> None:
+    """All players passed: the top of the stack resolves."""
+    if not game.stack:
+        raise IllegalActionError("the stack is empty")
+    item = game.stack.pop()
+    _resolve_item(game, decider, item)
+    settle(game, decider)
+
+
+def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
+    if item.ward is not None:
+        resolve_ward(game, decider, item)
+        return
+    if item.delayed is not None:
+        waiting = item.delayed
+        source = game.objects.get(waiting.source.id, waiting.source)
+        ctx = Context(game, decider, waiting.controller, source)
+        # the objects "it" named, as they are now (gone ones are not affected)
+        ctx.it = [
+            ref if isinstance(ref, str) else game.objects[ref.id]
+            for ref in waiting.it
+            if isinstance(ref, str) or ref.id in game.objects
+        ]
+        execute(ctx, waiting.body)
+        return
+    source = game.objects[item.source]
+    # an Equip or Cycling keyword stands for its activated ability
+    ability = spell_ability(source) if item.is_spell else _activated(ability_at(source, item.ability or 0))
+    ctx = Context(game, decider, item.controller, source)
+    if item.event is not None:  # "it", "that player", "that creature": what the event was about
+        about_event(ctx, item.event, ability.trigger if ability is not None else None)
+    if item.x is not None:
+        ctx.bindings["X"] = item.x
+    if ability is not None:
+        nouns = target_nouns(ability, item.modes)
+        legal_any = not nouns
+        it, mentions = list(ctx.it), list(ctx.mentions)
+        for noun, refs in zip(nouns, item.targets, strict=False):
+            still = [ref for ref in refs if still_legal(game, ctx, noun, ref)]
+            record_target(ctx, noun, still)
+            legal_any = legal_any or bool(still)
+        ctx.it, ctx.mentions = it, mentions  # the steps name things afresh, in their order
+        if legal_any:
+            execute_steps(ctx, chosen_steps(ability, item.modes) if ability.modes else ability.effects)
+        else:
+            game.log.append(f"{source.name}: every target is illegal, nothing happens")
+    if item.is_spell:
+        fizzled = ability is not None and not legal_any  # an Aura spell with an illegal target (608.3b)
+        zone = "battlefield" if source.card.is_permanent and not fizzled else "graveyard"
+        put(game, source, zone, cause="resolve", decider=decider)
+        if source.card.is_permanent:
+            source.controller = item.controller
+
+
+
+def resolve_all(game: Game, decider: Decider) -> None:
+    with atomic(game):
+        while game.stack:
+            resolve_top(game, decider)
+
+
+def pass_priority(game: Game, decider: Decider) -> None:
+    """Every player passes once: the top of the stack resolves, or the game goes to the next step."""
+    with atomic(game):
+        if game.stack:
+            resolve_top(game, decider)
+        else:
+            next_step(game, decider)
+
+
+SECTION = Section("actions.play", keywords=frozenset({"flash"}))
+"""Flash (702.8) is read when a spell is cast."""

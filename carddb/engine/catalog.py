@@ -1,0 +1,73 @@
+"""The engine's catalog, built here and only here: every module that implements part of the rules
+declares its ``SECTION`` (:class:`~carddb.engine.core.catalog.Section`), and :data:`CATALOG` joins
+them, refusing an entry declared twice. Adding a verb, a keyword or a replacement is adding it to
+one module's section (and, for a new module, one line below).
+
+:func:`face_missing` and :func:`missing` say, from this catalog alone, what the engine cannot
+execute (``carddb coverage --engine``); :func:`new_game` starts a game that uses it."""
+
+from __future__ import annotations
+
+from carddb.engine.actions import play
+from carddb.engine.core.catalog import Catalog
+from carddb.engine.core.state import Game, Player, Step
+from carddb.engine.effects import cards, conditions, damage, life, mana, permanents, tokens
+from carddb.engine.query import characteristics, executable, nouns
+from carddb.engine.rules import (
+    attachments,
+    combat,
+    continuous,
+    costs,
+    cycling,
+    destruction,
+    execution,
+    flashback,
+    prevention,
+    protection,
+    timing,
+    triggers,
+    ward,
+)
+from carddb.oracle.model import Ability, ParsedFace
+
+CATALOG = Catalog.of(
+    characteristics.SECTION,
+    nouns.SECTION,
+    attachments.SECTION,
+    combat.SECTION,
+    continuous.SECTION,
+    costs.SECTION,
+    cycling.SECTION,
+    destruction.SECTION,
+    execution.SECTION,
+    flashback.SECTION,
+    prevention.SECTION,
+    protection.SECTION,
+    timing.SECTION,
+    triggers.SECTION,
+    ward.SECTION,
+    cards.SECTION,
+    conditions.SECTION,
+    damage.SECTION,
+    life.SECTION,
+    mana.SECTION,
+    permanents.SECTION,
+    tokens.SECTION,
+    play.SECTION,
+)
+"""Everything the engine executes."""
+
+
+def missing(ability: Ability) -> list[str]:
+    """What of ``ability`` the engine cannot execute (empty: all of it)."""
+    return executable.missing(ability, CATALOG)
+
+
+def face_missing(face: ParsedFace) -> list[str]:
+    """What of a whole face the engine cannot execute (empty: all of it)."""
+    return executable.face_missing(face, CATALOG)
+
+
+def new_game(players: dict[str, Player], active: str, step: Step = Step.MAIN1) -> Game:
+    """A game (no objects yet) that executes with :data:`CATALOG`."""
+    return Game(players, active, step, catalog=CATALOG)

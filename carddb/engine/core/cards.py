@@ -1,0 +1,154 @@
+"""Card definitions for the engine: a card's characteristics and its parsed abilities, built from a
+face in the database or from a scenario's own ``[cards."Name"]`` table."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache, cached_property
+from typing import TYPE_CHECKING
+
+from carddb.engine.core.errors import UnknownCardError
+from carddb.errors import AmbiguousCardError, CardNotFoundError
+from carddb.oracle import parse_oracle
+from carddb.oracle.model import Ability, Keyword, Kind, ParsedFace, Span, Unimplemented
+
+if TYPE_CHECKING:
+    from carddb.database import Database
+
+CARD_TYPES = (
+    "Artifact", "Battle", "Creature", "Enchantment", "Instant", "Kindred", "Land", "Planeswalker",
+    "Sorcery", "Tribal",
+)  # fmt: skip
+SUPERTYPES = ("Basic", "Legendary", "Snow", "World", "Ongoing")
+BASIC_LAND_MANA = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
+"""Rule 305.6: a land with a basic land type has "{T}: Add {the type's color}."."""
+_SYMBOL = re.compile(r"\{[^{}]+\}")
+_REMINDER = re.compile(r"\([^()]*\)")
+
+
+@dataclass(frozen=True)
+class CardDef:
+    """What the engine knows of a card: its (front) face's characteristics and abilities."""
+
+    name: str
+    type_line: str
+    text: str = ""
+    mana_cost: str = ""
+    power: str | None = None
+    toughness: str | None = None
+    loyalty: str | None = None
+    colors: tuple[str, ...] | None = None
+    """A colour indicator, or the colours a token's text gives it ("white Knight"); None: the
+    colours come from the mana cost (:func:`carddb.engine.query.characteristics.card_colors`)."""
+    parsed: ParsedFace = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        text = self.text
+        printed = _REMINDER.sub("", text)  # a basic land's text is only reminder text
+        for subtype, color in BASIC_LAND_MANA.items():
+            if subtype in self.subtypes and f"{{T}}: Add {{{color}}}." not in printed:
+                text = f"{{T}}: Add {{{color}}}.\n{text}" if text else f"{{T}}: Add {{{color}}}."
+        object.__setattr__(self, "parsed", parse_oracle(text, self.name, self.type_line))
+
+    def __deepcopy__(self, memo: dict[int, object]) -> CardDef:
+        return self  # immutable: a game's snapshot shares its card definitions
+
+    @property
+    def abilities(self) -> tuple[Ability, ...]:
+        return self.parsed.abilities
+
+    @cached_property
+    def _types(self) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+        left, _, right = self.type_line.partition("—")
+        words = left.split()
+        return (
+            tuple(w for w in words if w in SUPERTYPES),
+            tuple(w for w in words if w not in SUPERTYPES),
+            tuple(right.split()),
+        )
+
+    @property
+    def supertypes(self) -> tuple[str, ...]:
+        return self._types[0]
+
+    @property
+    def types(self) -> tuple[str, ...]:
+        return self._types[1]
+
+    @property
+    def subtypes(self) -> tuple[str, ...]:
+        return self._types[2]
+
+    @property
+    def mana_symbols(self) -> tuple[str, ...]:
+        return tuple(_SYMBOL.findall(self.mana_cost))
+
+    @property
+    def is_permanent(self) -> bool:
+        return not ({"Instant", "Sorcery"} & set(self.types))
+
+
+@cache
+def parse_ability(text: str, type_line: str) -> Ability | None:
+    """The one ability ``text`` parses to (None: the grammar does not parse it entirely). Keyword
+    abilities that stand for an ability (Equip, Cycling) are read this way."""
+    parsed = parse_oracle(text, None, type_line)
+    if not parsed.complete or len(parsed.abilities) != 1:
+        return None
+    return parsed.abilities[0]
+
+
+def refused_ability(kind: Kind, text: str, reason: str) -> Ability:
+    """An ability the engine refuses (``executable.missing`` names ``text``)."""
+    return Ability(kind, Span(0, 0), unparsed=(Unimplemented(text, Span(0, 0), reason),))
+
+
+def sole_keyword(ability: Ability) -> Keyword | None:
+    """The keyword of a line that is one keyword with a parameter ("Equip {2}", "Cycling {1}")."""
+    if ability.kind is Kind.KEYWORD and len(ability.keywords) == 1 and ability.keywords[0].parameter:
+        return ability.keywords[0]
+    return None
+
+
+class CardPool:
+    """Card definitions by name: a scenario's own cards first, then the database's (English text)."""
+
+    def __init__(self, database: Database | None = None, extra: Mapping[str, CardDef] | None = None) -> None:
+        self.database = database
+        self.extra = {name.casefold(): card for name, card in (extra or {}).items()}
+        self._cache: dict[str, CardDef] = {}
+
+    def with_cards(self, extra: Mapping[str, CardDef]) -> CardPool:
+        """This pool with more cards of its own (a scenario's), sharing the database's cache."""
+        pool = CardPool(self.database, {**self.extra, **{n.casefold(): c for n, c in extra.items()}})
+        pool._cache = self._cache
+        return pool
+
+    def get(self, name: str) -> CardDef:
+        key = name.casefold()
+        if key in self.extra:
+            return self.extra[key]
+        if key in self._cache:
+            return self._cache[key]
+        if self.database is None:
+            raise UnknownCardError(name, tuple(card.name for card in self.extra.values())[:3])
+        try:
+            view = self.database.card(name, lang="en")
+        except CardNotFoundError as error:
+            raise UnknownCardError(name, error.suggestions) from error
+        except AmbiguousCardError as error:
+            raise UnknownCardError(name, error.candidates) from error
+        face = view.faces[0]
+        card = CardDef(
+            name=view.english_name,
+            type_line=face.type_line,
+            text=face.text or "",
+            mana_cost=face.mana_cost or "",
+            power=face.power,
+            toughness=face.toughness,
+            loyalty=face.loyalty,
+        )
+        self._cache[key] = card
+        return card

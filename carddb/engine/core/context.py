@@ -1,0 +1,41 @@
+"""What executing one ability knows (:class:`Context`), and what its steps speak of (:data:`Ref`).
+
+Its own module because every part that executes or checks an ability needs it (noun phrases,
+steps, handlers, triggers, static abilities) and it needs none of them."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from carddb.engine.core.decisions import Decider
+from carddb.engine.core.state import Game, GameObject
+
+Ref = GameObject | str
+"""An object, or a player by name."""
+
+
+@dataclass
+class Context:
+    """What executing one ability knows: the game, who controls the ability, its source, its
+    chosen targets (by the noun that named them), values bound so far (X, the die result) and the
+    objects "it" and "them" refer to."""
+
+    game: Game
+    decider: Decider
+    controller: str
+    source: GameObject
+    slots: dict[int, list[Ref]] = field(default_factory=dict)
+    bindings: dict[str, int] = field(default_factory=dict)
+    it: list[Ref] = field(default_factory=list)
+    mentions: list[list[Ref]] = field(default_factory=list)
+    """What the noun phrases resolved so far named, in order: "that creature", "those creatures"
+    name the most recent of them that such a phrase describes."""
+    event_refs: list[Ref] = field(default_factory=list)
+    """What the event that triggered the ability was about ("that player", "that creature")."""
+    duration: object = None
+    """The duration of the clause being executed ("until end of turn"), for its handlers."""
+    no_regeneration: bool = False
+    """The step being executed is followed by "It can't be regenerated." (608.2c: later text
+    modifies earlier text): what it destroys is destroyed even with a regeneration shield."""
+    rng: random.Random = field(default_factory=lambda: random.Random(0))

@@ -1,0 +1,503 @@
+"""Game state: players in turn order, zones, game objects, the stack and the turn's step.
+
+Every card in a game is one :class:`GameObject` with an id; each zone is an ordered list of ids
+(a library's first id is its top card). An object's ``zone`` always names the list that holds it:
+:meth:`Game.move` is the only place that moves objects, so no card is ever lost or duplicated
+(:meth:`Game.check` proves it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+from carddb.engine.core.cards import CardDef
+from carddb.engine.core.catalog import Catalog
+from carddb.engine.core.errors import EngineError, IllegalActionError
+from carddb.oracle.model import Ability
+
+PLAYER_ZONES = ("library", "hand", "graveyard", "exile", "command")
+SHARED_ZONES = ("battlefield", "stack")
+ZONES = PLAYER_ZONES + SHARED_ZONES
+
+
+class Step(StrEnum):
+    UNTAP = "untap"
+    UPKEEP = "upkeep"
+    DRAW = "draw"
+    MAIN1 = "main1"
+    COMBAT = "combat"
+    """The beginning of combat step; the combat phase's other steps follow (rule 506.1)."""
+    DECLARE_ATTACKERS = "declare_attackers"
+    DECLARE_BLOCKERS = "declare_blockers"
+    FIRST_STRIKE_DAMAGE = "first_strike_damage"
+    COMBAT_DAMAGE = "combat_damage"
+    END_OF_COMBAT = "end_of_combat"
+    MAIN2 = "main2"
+    END = "end"
+    CLEANUP = "cleanup"
+
+    @property
+    def is_main(self) -> bool:
+        return self in (Step.MAIN1, Step.MAIN2)
+
+
+STEPS = tuple(Step)
+COMBAT_STEPS = (
+    Step.COMBAT,
+    Step.DECLARE_ATTACKERS,
+    Step.DECLARE_BLOCKERS,
+    Step.FIRST_STRIKE_DAMAGE,
+    Step.COMBAT_DAMAGE,
+    Step.END_OF_COMBAT,
+)
+"""The steps of the combat phase (506.1)."""
+
+
+@dataclass
+class GameObject:
+    id: int
+    card: CardDef
+    owner: str
+    controller: str
+    zone: str
+    tapped: bool = False
+    counters: dict[str, int] = field(default_factory=dict)
+    token: bool = False
+    face_down: bool = False
+    damage: int = 0
+    until_end_of_turn: list[tuple[int, int]] = field(default_factory=list)
+    """Power/toughness changes that end at cleanup."""
+    keywords_until_end_of_turn: list[str] = field(default_factory=list)
+    restrictions_until_end_of_turn: list[str] = field(default_factory=list)
+    """"Can't block", "can't attack", "can't be blocked" this turn: the phrase verbs."""
+    skip_untaps: int = 0
+    """Untap steps this permanent does not untap in ("doesn't untap during its controller's next
+    untap step")."""
+    loyalty_turn: int = 0
+    """The turn a loyalty ability of this permanent was last activated (once each turn, 606.3)."""
+    controller_after_turn: str | None = None
+    """Who controls it again when the turn ends ("gain control of … until end of turn")."""
+    static_pt: list[tuple[int, int]] = field(default_factory=list)
+    static_keywords: list[str] = field(default_factory=list)
+    granted: list[Ability] = field(default_factory=list)
+    """Abilities static abilities give it ("Enchanted land has "{T}: Add {C}.""), recomputed."""
+    granted_until_end_of_turn: list[Ability] = field(default_factory=list)
+    """Abilities it gained until end of turn ("It gains "{T}: …" until end of turn.")."""
+    """Changes from static abilities (kept current by :mod:`carddb.engine.rules.continuous`)."""
+    attached_to: int | None = None
+    """The permanent an Aura enchants or an Equipment equips (:mod:`carddb.engine.rules.attachments`)."""
+    since_turn: int = 0
+    """The turn since which its controller has controlled it continuously (summoning sickness)."""
+    flashback: bool = False
+    """Cast with its flashback cost: exiled instead of leaving the stack any other way (702.34a)."""
+    deathtouched: bool = False
+    """Dealt damage by a source with deathtouch since state-based actions were last checked."""
+
+    @property
+    def name(self) -> str:
+        return self.card.name
+
+    @property
+    def power(self) -> int | None:
+        return self._stat(self.card.power, 0)
+
+    @property
+    def toughness(self) -> int | None:
+        return self._stat(self.card.toughness, 1)
+
+    def _stat(self, printed: str | None, index: int) -> int | None:
+        if printed is None or not printed.lstrip("-").isdigit():
+            return None
+        value = int(printed) + sum(change[index] for change in self.until_end_of_turn + self.static_pt)
+        for kind, count in self.counters.items():
+            if "/" in kind:
+                value += int(kind.split("/")[index]) * count
+        return value
+
+    def is_a(self, card_type: str) -> bool:
+        return card_type in self.card.types or card_type in self.card.subtypes
+
+
+def _starting_loyalty(obj: GameObject) -> None:
+    """A planeswalker enters the battlefield with its printed loyalty in loyalty counters (306.5b)."""
+    loyalty = obj.card.loyalty
+    if obj.is_a("Planeswalker") and loyalty is not None and loyalty.isdigit():
+        obj.counters["loyalty"] = int(loyalty)
+
+
+@dataclass
+class Player:
+    name: str
+    life: int = 20
+    zones: dict[str, list[int]] = field(default_factory=lambda: {zone: [] for zone in PLAYER_ZONES})
+    mana_pool: list[str] = field(default_factory=list)
+    """Mana symbols without braces: "C", "G"."""
+    lands_played: int = 0
+    lost: bool = False
+    """Lost the game (0 or less life, rule 704.5a; drew from an empty library, 704.5b)."""
+    draws_this_turn: int = 0
+    """Cards drawn this turn ("whenever you draw your second card each turn")."""
+    drew_from_empty: bool = False
+    """Attempted to draw from an empty library since state-based actions were last checked."""
+
+
+@dataclass
+class Event:
+    """Something that happened, for triggered abilities (:mod:`carddb.engine.rules.triggers`): an object
+    moved ("move"), a spell was cast ("cast"), a step began ("step"), damage was dealt ("damage")."""
+
+    kind: str
+    obj: GameObject | None = None
+    from_zone: str = ""
+    to_zone: str = ""
+    player: str = ""
+    """The object's controller before the event (a move, a cast), or the active player (a step)."""
+    other: GameObject | str | None = None
+    """What was dealt damage."""
+    amount: int = 0
+    combat: bool = False
+    """Combat damage (:mod:`carddb.engine.rules.combat`)."""
+
+
+@dataclass
+class Shield:
+    """A prevention effect until end of turn (615): damage dealt to ``to`` (an object id or a
+    player, None: anything) by ``by`` (an object id, None: any source), combat damage only or all;
+    ``amount`` None prevents all of it, a number the next that much."""
+
+    to: int | str | None = None
+    by: int | None = None
+    combat_only: bool = False
+    amount: int | None = None
+
+
+@dataclass
+class Delayed:
+    """A delayed triggered ability ("Exile it at the beginning of the next end step."): created by
+    a resolving ability, it triggers once, the next time ``condition`` happens."""
+
+    condition: object
+    """The condition phrase (an Action of the condition table)."""
+    body: object
+    """The step to run."""
+    controller: str
+    source: GameObject
+    it: list[GameObject | str]
+    """What "it" named when the delayed ability was created."""
+
+
+@dataclass(frozen=True)
+class Ward:
+    """A ward triggered ability (702.21) waiting to counter the spell or ability it names: that
+    item's source, ability index (None: a spell) and controller, and the cost ("{2}", "3 life")."""
+
+    source: int
+    ability: int | None
+    controller: str
+    cost: str
+
+
+@dataclass
+class StackItem:
+    """A spell (``ability`` None) or an activated or triggered ability on the stack."""
+
+    source: int
+    controller: str
+    ability: int | None
+    targets: list[list[GameObject | str]]
+    """One list per target slot: objects or player names."""
+    x: int | None = None
+    modes: list[int] = field(default_factory=list)
+    event: Event | None = None
+    """What triggered a triggered ability ("it" in its text names the event's object)."""
+    delayed: Delayed | None = None
+    """A delayed triggered ability (its steps are not one of the source's abilities)."""
+    ward: Ward | None = None
+    """A ward trigger (:mod:`carddb.engine.rules.ward`): its source is the warded permanent."""
+
+    @property
+    def is_spell(self) -> bool:
+        return self.ability is None and self.delayed is None and self.ward is None
+
+
+@dataclass
+class Combat:
+    """This turn's combat (:mod:`carddb.engine.rules.combat`): who attacks whom and who blocks what."""
+
+    attackers: dict[int, str] = field(default_factory=dict)
+    """Attacking creature → the player it attacks."""
+    blockers: dict[int, list[int]] = field(default_factory=dict)
+    """Blocking creature → the attackers it blocks."""
+    order: dict[int, list[int]] = field(default_factory=dict)
+    """Attacker → its blockers in damage assignment order."""
+    blocked: set[int] = field(default_factory=set)
+    """Attackers that became blocked (they stay blocked when their blockers leave, rule 506.4)."""
+    dealt_first: set[int] = field(default_factory=set)
+    """Creatures that dealt first-strike combat damage."""
+    declared: bool = False
+
+    def copy(self) -> Combat:
+        return Combat(
+            dict(self.attackers),
+            {k: list(v) for k, v in self.blockers.items()},
+            {k: list(v) for k, v in self.order.items()},
+            set(self.blocked),
+            set(self.dealt_first),
+            self.declared,
+        )
+
+    def remove(self, object_id: int) -> None:
+        """An object leaves combat (rule 506.4)."""
+        self.attackers.pop(object_id, None)
+        self.blockers.pop(object_id, None)
+        for blockers in self.order.values():
+            if object_id in blockers:
+                blockers.remove(object_id)
+        self.order.pop(object_id, None)
+        for attackers in self.blockers.values():
+            if object_id in attackers:
+                attackers.remove(object_id)
+
+
+@dataclass
+class Game:
+    players: dict[str, Player]
+    active: str
+    step: Step = Step.MAIN1
+    turn: int = 1
+    objects: dict[int, GameObject] = field(default_factory=dict)
+    battlefield: list[int] = field(default_factory=list)
+    stack: list[StackItem] = field(default_factory=list)
+    """Bottom first: the top of the stack is the last item."""
+    log: list[str] = field(default_factory=list)
+    pending: list[StackItem] = field(default_factory=list)
+    """Triggered abilities waiting to be put on the stack."""
+    next_id: int = 1
+    events: list[Event] = field(default_factory=list)
+    """Events not yet looked at for triggered abilities."""
+    delayed: list[Delayed] = field(default_factory=list)
+    """Delayed triggered abilities waiting for their moment."""
+    shields: list[Shield] = field(default_factory=list)
+    """Prevention effects that last until end of turn."""
+    combat: Combat | None = None
+    """The combat of the current combat phase (None outside one)."""
+    once_each_turn: dict[tuple[int, int], int] = field(default_factory=dict)
+    """(object id, ability index) → the turn an ability with "Activate only once each turn" was
+    last activated (602.5b: whoever controlled it)."""
+    catalog: Catalog = field(kw_only=True)
+    """What the engine knows how to do (:mod:`carddb.engine.catalog` builds the full one)."""
+
+    # -- objects and zones
+    def create(self, card: CardDef, owner: str, zone: str, *, token: bool = False) -> GameObject:
+        if owner not in self.players:
+            raise EngineError(f"no player named {owner!r}")
+        obj = GameObject(self.next_id, card, owner, owner, zone, token=token)
+        if token:  # made during the game: it has just come under its controller's control
+            obj.since_turn = self.turn
+            self.events.append(Event("move", obj, "", zone, owner))  # it enters (111.1, 603.6a)
+        self.next_id += 1
+        self.objects[obj.id] = obj
+        self.zone_list(zone, owner).append(obj.id)
+        if zone == "battlefield":
+            _starting_loyalty(obj)
+        return obj
+
+    def zone_list(self, zone: str, player: str) -> list[int]:
+        if zone == "battlefield":
+            return self.battlefield
+        if zone == "stack":
+            return [item.source for item in self.stack if item.is_spell]
+        if zone not in PLAYER_ZONES:
+            raise EngineError(f"no zone named {zone!r}")
+        return self.players[player].zones[zone]
+
+    def move(self, obj: GameObject, zone: str, position: int | None = None) -> None:
+        """Move ``obj`` to ``zone`` (its owner's, for player zones); ``position`` counts from the top
+        of a library (0 = top; None = the end of the list: a library's bottom)."""
+        self.events.append(Event("move", obj, obj.zone, zone, obj.controller))
+        if obj.zone != "stack":
+            self.zone_list(obj.zone, obj.owner).remove(obj.id)
+        if obj.zone == "battlefield" and zone != "battlefield":
+            obj.tapped = False
+            obj.counters.clear()
+            obj.damage = 0
+            obj.until_end_of_turn.clear()
+            obj.keywords_until_end_of_turn.clear()
+            obj.restrictions_until_end_of_turn.clear()
+            obj.granted_until_end_of_turn.clear()
+            if self.once_each_turn:  # a new object (400.7): its abilities were never activated
+                self.once_each_turn = {k: t for k, t in self.once_each_turn.items() if k[0] != obj.id}
+            obj.controller = obj.owner
+            obj.attached_to = None
+            if self.combat is not None:
+                self.combat.remove(obj.id)
+        if zone == "battlefield" and obj.zone != "battlefield":
+            obj.since_turn = self.turn
+            _starting_loyalty(obj)
+        obj.zone = zone
+        if zone == "stack":
+            return
+        target = self.zone_list(zone, obj.owner)
+        if position is None or position >= len(target):
+            target.append(obj.id)
+        else:
+            target.insert(position, obj.id)
+
+    def in_zone(self, zone: str, player: str) -> list[GameObject]:
+        return [self.objects[i] for i in self.zone_list(zone, player)]
+
+    def permanents(self, controller: str | None = None) -> list[GameObject]:
+        return [
+            self.objects[i]
+            for i in self.battlefield
+            if controller is None or self.objects[i].controller == controller
+        ]
+
+    def opponents(self, player: str) -> list[str]:
+        return [name for name in self.players if name != player]
+
+    @property
+    def winners(self) -> list[str]:
+        return [p.name for p in self.players.values() if not p.lost]
+
+    @property
+    def over(self) -> bool:
+        """At most one player is still in the game (a one-player scenario never ends this way)."""
+        return len(self.players) > 1 and len(self.winners) <= 1
+
+    @property
+    def turn_order(self) -> list[str]:
+        names = list(self.players)
+        start = names.index(self.active)
+        return names[start:] + names[:start]
+
+    def snapshot(self) -> Snapshot:
+        """A copy to go back to (:meth:`restore`): objects, players, zones and the stack copied;
+        card definitions (immutable) and the log (only appended to) shared."""
+        objects = {
+            i: replace(
+                o,
+                counters=dict(o.counters),
+                until_end_of_turn=list(o.until_end_of_turn),
+                keywords_until_end_of_turn=list(o.keywords_until_end_of_turn),
+                restrictions_until_end_of_turn=list(o.restrictions_until_end_of_turn),
+                granted=list(o.granted),
+                granted_until_end_of_turn=list(o.granted_until_end_of_turn),
+            )
+            for i, o in self.objects.items()
+        }
+        players = {
+            name: replace(p, zones={z: list(ids) for z, ids in p.zones.items()}, mana_pool=list(p.mana_pool))
+            for name, p in self.players.items()
+        }
+        stack = [
+            replace(item, targets=[list(t) for t in item.targets], modes=list(item.modes))
+            for item in self.stack
+        ]
+        copy = replace(
+            self,
+            players=players,
+            objects=objects,
+            battlefield=list(self.battlefield),
+            stack=stack,
+            pending=list(self.pending),
+            events=list(self.events),
+            delayed=list(self.delayed),
+            shields=[replace(shield) for shield in self.shields],
+            combat=self.combat.copy() if self.combat is not None else None,
+            once_each_turn=dict(self.once_each_turn),
+        )
+        copy.log = self.log
+        return Snapshot(copy, len(self.log))
+
+    def restore(self, snapshot: Snapshot) -> None:
+        """Go back to ``snapshot`` (taken by :meth:`snapshot` of this game)."""
+        log = self.log
+        del log[snapshot.log_length :]
+        self.__dict__.update(snapshot.state.__dict__)
+        self.log = log
+        # stack items and targets refer to objects of the snapshot: they are the restored ones
+        # because objects are looked up by id everywhere but in targets, which keep identities
+        for item in self.stack:
+            item.targets = [
+                [self.objects.get(r.id, r) if isinstance(r, GameObject) else r for r in t]
+                for t in item.targets
+            ]
+
+    def fingerprint(self) -> tuple[object, ...]:
+        """Everything a game action can change, cheap to compare: equal fingerprints, same game."""
+        objects = tuple(
+            (o.id, o.zone, o.controller, o.tapped, tuple(sorted(o.counters.items())), o.damage,
+             tuple(o.until_end_of_turn), tuple(o.keywords_until_end_of_turn),
+             tuple(o.restrictions_until_end_of_turn), len(o.granted), len(o.granted_until_end_of_turn),
+             o.face_down, o.attached_to, o.skip_untaps,
+             o.controller_after_turn)
+            for o in self.objects.values()
+        )  # fmt: skip
+        players = tuple(
+            (
+                p.name,
+                p.life,
+                tuple(p.mana_pool),
+                p.lands_played,
+                p.lost,
+                p.drew_from_empty,
+                tuple(tuple(z) for z in p.zones.values()),
+            )
+            for p in self.players.values()
+        )
+        stack = tuple((i.source, i.controller, i.ability, i.x, repr(i.targets)) for i in self.stack)
+        fight = repr(self.combat)
+        once = tuple(sorted(self.once_each_turn.items()))
+        return (
+            self.active,
+            self.step,
+            self.turn,
+            tuple(self.battlefield),
+            objects,
+            players,
+            stack,
+            fight,
+            once,
+        )
+
+    def check(self) -> None:
+        """Every object is in exactly the zone it says, once (raises :class:`EngineError` if not)."""
+        seen: dict[int, str] = {}
+        places = [("battlefield", self.battlefield)]
+        places += [(f"{p.name}:{z}", ids) for p in self.players.values() for z, ids in p.zones.items()]
+        places += [("stack", [item.source for item in self.stack if item.is_spell])]
+        for place, ids in places:
+            for object_id in ids:
+                if object_id in seen:
+                    raise EngineError(f"object {object_id} is in {seen[object_id]} and {place}")
+                seen[object_id] = place
+        for obj in self.objects.values():
+            if obj.id not in seen:
+                raise EngineError(f"{obj.name} ({obj.id}) is in no zone")
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A game as it was (:meth:`Game.snapshot`), and how long its shared log was then."""
+
+    state: Game
+    log_length: int
+
+
+@contextmanager
+def atomic(game: Game) -> Iterator[None]:
+    """On an error, put the game back exactly as it was. A game that is over takes no action."""
+    if game.over:
+        raise IllegalActionError(f"the game is over: {', '.join(game.winners) or 'nobody'} won")
+    saved = game.snapshot()
+    try:
+        yield
+    except EngineError:
+        game.restore(saved)
+        raise
+
+

@@ -1,0 +1,67 @@
+"""Helpers the verb handlers share: the objects an action names, its zone, the amount of a stat it reads."""
+
+from __future__ import annotations
+
+from carddb.engine.core.context import Context, Ref
+from carddb.engine.core.state import GameObject
+from carddb.engine.query.nouns import (
+    objects,
+    resolve,
+)
+from carddb.engine.rules import mana
+from carddb.oracle.model import Action
+from carddb.oracle.phrases import find
+
+
+def target_objects(ctx: Context, action: Action, role: str = "what") -> list[GameObject]:
+    return list(objects(resolve(ctx, action.arg(role))))
+
+
+def zone_of(action: Action, role: str) -> str | None:
+    zone = action.arg(role)
+    if isinstance(zone, Action) and zone.verb == "zone":
+        return {"hand": "hand", "graveyard": "graveyard", "library": "library"}.get(str(zone.arg("zone")))
+    return None
+
+
+
+
+def template_text(action: Action) -> str:
+    form = find(action.verb, action.form)
+    return form.text if form is not None else ""
+
+
+STAT_WORDS = ("power", "toughness", "mana value")
+
+
+def stat_amount(ctx: Context, subject: list[Ref], action: Action) -> int:
+    """The number a "… equal to {whose} power/toughness/mana value" or "… equal to the number of
+    {what}" phrase means."""
+    what = action.arg("what")
+    if what is not None:
+        return len(resolve(ctx, what))
+    text = template_text(action)
+    stat = next(word for word in STAT_WORDS if f" {word}" in text)
+    owner = possessor(ctx, subject, str(action.arg("whose")))
+    if owner is None:
+        return 0
+    if stat == "mana value":
+        return mana.need(owner.card.mana_symbols, 0).total
+    number = owner.power if stat == "power" else owner.toughness
+    return max(0, number or 0)
+
+
+def possessor(ctx: Context, subject: list[Ref], whose: str) -> GameObject | None:
+    if whose == "~'s":
+        return ctx.source
+    if whose == "its":
+        return next(objects(subject), None) or next(objects(ctx.it), None) or ctx.source
+    attached = ctx.source.attached_to
+    return ctx.game.objects.get(attached) if attached is not None else None
+
+
+
+
+def parse_pt(text: str) -> tuple[int, int]:
+    power, toughness = text.split("/")
+    return int(power), int(toughness)

@@ -1,0 +1,243 @@
+"""Conditions ("if you control…", "if you do", "unless … pays") and noun qualifiers ("in a graveyard",
+"with flying", "with power 2 or less"), and "you may"."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from carddb.engine.core.catalog import Section
+from carddb.engine.core.context import Context, Ref
+from carddb.engine.core.errors import CostError, EngineError
+from carddb.engine.core.forms import is_form, named
+from carddb.engine.core.state import GameObject
+from carddb.engine.query.abilities import keyword_list, keywords_of
+from carddb.engine.query.nouns import (
+    IN_ZONE_WITHOUT_A_ZONE,
+    candidates_for,
+    counter_kind,
+    matches,
+    objects,
+    players,
+    resolve,
+    value,
+    zone_owners,
+)
+from carddb.engine.rules.mana import mana_value
+from carddb.oracle.model import Action, Noun, Number, X
+
+
+def _counters_at_least(ctx: Context, condition: Action) -> bool:
+    kind = counter_kind(condition.arg("counter"))
+    needed = value(ctx, condition.arg("amount"))
+    return any(obj.counters.get(kind, 0) >= needed for obj in objects(resolve(ctx, condition.arg("what"))))
+
+
+
+_ = Number  # re-exported types used by handlers' annotations
+
+
+# -- optional actions and their conditions ---------------------------------------------------------
+def may(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "You may draw a card": the player answers yes or no; "if you do" asks afterwards."""
+    inner = action.arg("action")
+    assert isinstance(inner, Action)
+    handler = ctx.game.catalog.verbs[inner.verb]
+    did = False
+    for player in players(ctx, subject):
+        answer = ctx.decider.choose(f"{player}: {inner.verb.replace('_', ' ')}?", ["yes", "no"])
+        if answer == "yes":
+            try:
+                handler(ctx, subject, inner)
+            except CostError as error:  # a payment that cannot be made: not done
+                ctx.game.log.append(f"{player} cannot: {error}")
+                continue
+            did = True
+    ctx.bindings["did"] = int(did)
+
+
+def _did(ctx: Context, condition: Action) -> bool:
+    if "did" not in ctx.bindings:
+        raise EngineError("nothing optional was done before 'if you do'")
+    return bool(ctx.bindings["did"]) == is_form(condition, "do", "no_one_does")
+
+
+
+
+
+
+# -- conditions about the game -----------------------------------------------------------------------
+def _existing(ctx: Context, phrase: object) -> list[Ref]:
+    """What a condition's noun phrase names, without choosing among them ("a creature" is any)."""
+    if isinstance(phrase, Noun) and not phrase.targeted and id(phrase) not in ctx.slots:
+        return [obj for obj in candidates_for(ctx, phrase) if matches(ctx, obj, phrase)]
+    saved = ctx.it
+    found = resolve(ctx, phrase)
+    ctx.it = saved
+    return found
+
+
+def _controls(ctx: Context, condition: Action) -> bool:
+    who = list(players(ctx, _existing(ctx, condition.arg("who"))))
+    what = condition.arg("what")
+    assert isinstance(what, Noun)
+    wanted = [what]
+    other = condition.arg("other")
+    if isinstance(other, Noun):
+        wanted.append(other)
+    found = any(
+        matches(ctx, obj, noun) for noun in wanted for player in who for obj in ctx.game.permanents(player)
+    )
+    return not found if is_form(condition, "controls_no", "control_no") else found
+
+
+
+
+def _counter_kind(spec: object) -> tuple[str, int]:
+    assert isinstance(spec, Action)
+    kind = counter_kind(spec.arg("kind"))
+    amount = spec.arg("amount")
+    return kind, amount.value if isinstance(amount, Number) else 1
+
+
+def _is_state(ctx: Context, condition: Action) -> bool:
+    form = condition.form_name or ""
+    if form == "your_turn":
+        return ctx.game.active == ctx.controller
+    if form == "not_your_turn":
+        return ctx.game.active != ctx.controller
+    if form in ("have_no_cards_in_hand", "has_no_cards_in_hand", "life_or_more", "life_or_less"):
+        who = list(players(ctx, _existing(ctx, condition.arg("who"))))
+        if form in ("have_no_cards_in_hand", "has_no_cards_in_hand"):
+            return all(not ctx.game.players[p].zones["hand"] for p in who)
+        amount = value(ctx, condition.arg("amount"))
+        lives = [ctx.game.players[p].life for p in who]
+        return any(life >= amount if form == "life_or_more" else life <= amount for life in lives)
+    things = list(objects(_existing(ctx, condition.arg("what"))))
+    checks: dict[str, Callable[[GameObject], bool]] = {
+        "tapped": lambda obj: obj.tapped,
+        "untapped": lambda obj: not obj.tapped,
+        "creature": lambda obj: obj.is_a("Creature"),
+        "on_battlefield": lambda obj: obj.zone == "battlefield",
+        "in_your_graveyard": lambda obj: obj.zone == "graveyard" and obj.owner == ctx.controller,
+        "of_type": lambda obj: _is_type(ctx, obj, condition.arg("type")),
+        "has_keywords": lambda obj: set(keyword_list(str(condition.arg("keywords")))) <= keywords_of(obj),
+        "has_counters": lambda obj: (
+            obj.counters.get(_counter_kind(condition.arg("counters"))[0], 0)
+            >= _counter_kind(condition.arg("counters"))[1]
+        ),
+    }
+    checks["counters_on"] = checks["has_counters"]
+    return any(checks[form](obj) for obj in things)
+
+
+def _is_type(ctx: Context, obj: GameObject, noun: object) -> bool:
+    return isinstance(noun, Noun) and matches(ctx, obj, noun)
+
+
+
+
+def _is_more(ctx: Context, condition: Action) -> bool:
+    """ "If it's a land card": the object named last is what the noun describes."""
+    what = condition.arg("what")
+    assert isinstance(what, Noun)
+    return any(matches(ctx, obj, what) for obj in objects(ctx.it))
+
+
+
+
+def _controls_count(ctx: Context, condition: Action) -> bool:
+    who = list(players(ctx, _existing(ctx, condition.arg("who"))))
+    what = condition.arg("what")
+    assert isinstance(what, Noun)
+    amount = value(ctx, condition.arg("amount"))
+    for player in who:
+        count = sum(1 for obj in ctx.game.permanents(player) if matches(ctx, obj, what))
+        at_least = is_form(condition, "control_or_more", "controls_or_more")
+        if (count >= amount) if at_least else (count <= amount):
+            return True
+    return False
+
+
+
+
+# -- noun qualifiers ---------------------------------------------------------------------------------
+def _in_zone(ctx: Context, ref: Ref, qualifier: Action) -> bool:
+    if isinstance(ref, str):
+        return False
+    zone = qualifier.arg("zone")
+    if isinstance(zone, Action):
+        return ref.zone == zone.arg("zone") and ref.owner in zone_owners(ctx, zone)
+    wanted = IN_ZONE_WITHOUT_A_ZONE[qualifier.form_name or ""]
+    return ref.zone == wanted
+
+
+def _with_keywords(ctx: Context, ref: Ref, q: Action) -> bool:
+    return isinstance(ref, GameObject) and (
+        set(keyword_list(str(q.arg("keywords")))) <= keywords_of(ref)
+    ) == is_form(q, "with")
+
+WITH_STAT = {
+    "power_or_less": ("power", True), "power_or_greater": ("power", False),
+    "toughness_or_less": ("toughness", True), "toughness_or_greater": ("toughness", False),
+    "mana_value_or_less": ("mana value", True), "mana_value_or_greater": ("mana value", False),
+    "cmc_or_less": ("mana value", True), "cmc_or_greater": ("mana value", False),
+}  # fmt: skip
+"""``with_power`` forms comparing a stat: which stat, and whether it is "or less"."""
+
+
+def _with_power(ctx: Context, ref: Ref, qualifier: Action) -> bool:
+    if isinstance(ref, str):
+        return False
+    form = qualifier.form_name or ""
+    if form == "mana_value_x_or_less":
+        have: int | None = mana_value(ref)
+        return have is not None and have <= value(ctx, X())
+    if form == "greatest_power":
+        mine = [obj.power or 0 for obj in ctx.game.permanents(ctx.controller) if obj.is_a("Creature")]
+        return (
+            ref.controller == ctx.controller and ref.power is not None and ref.power == max(mine, default=0)
+        )
+    stat, at_most = WITH_STAT[form]
+    have = ref.power if stat == "power" else ref.toughness if stat == "toughness" else mana_value(ref)
+    if have is None:
+        return False
+    amount = value(ctx, qualifier.arg("amount"))
+    return have <= amount if at_most else have >= amount
+
+
+SECTION = Section(
+    "effects.conditions",
+    verbs={
+        "may": may,
+    },
+    conditions={
+        "counters_at_least": _counters_at_least,
+        "did": _did,
+        "controls": _controls,
+        "is_state": _is_state,
+        "is_more": _is_more,
+        "controls_count": _controls_count,
+    },
+    qualifiers={
+        "in_zone": _in_zone,
+        "with_keywords": _with_keywords,
+        "with_power": _with_power,
+    },
+    forms={
+        "did": named("did", "do", "dont", "no_one_does"),
+        "is_state": named(
+            "is_state", "tapped", "untapped", "creature", "on_battlefield", "in_your_graveyard",
+            "your_turn", "not_your_turn", "of_type", "has_keywords", "has_counters", "counters_on",
+            "have_no_cards_in_hand", "has_no_cards_in_hand", "life_or_more", "life_or_less",
+        ),
+        "is_more": named("is_more", "it_is"),
+        "controls_count": named(
+            "controls_count", "control_or_more", "controls_or_more", "control_or_fewer", "controls_or_fewer"
+        ),
+        "in_zone": named(
+            "in_zone", "in_zone", "from_zone", "from_a_graveyard", "in_a_graveyard", "in_any_graveyard",
+            "from_any_graveyard", "in_exile",
+        ),
+        "with_power": named("with_power", *WITH_STAT, "greatest_power", "mana_value_x_or_less"),
+    },
+)

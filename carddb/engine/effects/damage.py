@@ -1,0 +1,115 @@
+"""Damage: dealing it, fighting, and preventing it."""
+
+from __future__ import annotations
+
+from carddb.engine.core.catalog import Section
+from carddb.engine.core.context import Context, Ref
+from carddb.engine.core.forms import is_form
+from carddb.engine.core.state import Shield
+from carddb.engine.effects.common import (
+    stat_amount,
+    target_objects,
+    template_text,
+)
+from carddb.engine.query.nouns import (
+    objects,
+    refers_to_named_players,
+    resolve,
+    speaking_of,
+    value,
+)
+from carddb.engine.rules import combat
+from carddb.oracle.model import Action, Pronoun
+
+
+def _keys(refs: list[Ref]) -> list[int | str]:
+    return [ref if isinstance(ref, str) else ref.id for ref in refs]
+
+
+def prevent_next_damage(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "Prevent the next 3 damage that would be dealt to any target this turn." (615.7)"""
+    amount = value(ctx, action.arg("amount"))
+    for key in _keys(resolve(ctx, action.arg("to"))):
+        ctx.game.shields.append(Shield(to=key, amount=amount))
+
+
+def prevent_all_damage(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "Prevent all combat damage that would be dealt this turn." and the forms that name what is
+    dealt damage or what deals it (the clause's "this turn": shields end at cleanup)."""
+    text = template_text(action)
+    combat_only = "combat damage" in text
+    to = _keys(resolve(ctx, action.arg("to"))) if action.arg("to") is not None else [None]
+    by_refs = action.arg("by") if action.arg("by") is not None else action.arg("what")
+    by = [k for k in _keys(resolve(ctx, by_refs)) if isinstance(k, int)] if by_refs is not None else [None]
+    both = action.arg("what") is not None  # "dealt to and dealt by ~": two shields
+    for key in to if not both else [None]:
+        for source in by:
+            ctx.game.shields.append(Shield(to=key, by=source, combat_only=combat_only))
+    if both:
+        for key in _keys(resolve(ctx, action.arg("what"))):
+            ctx.game.shields.append(Shield(to=key, combat_only=combat_only))
+
+
+
+
+
+def deal_damage(ctx: Context, subject: list[Ref], action: Action) -> None:
+    amount = value(ctx, action.arg("amount"))
+    for ref in resolve(ctx, action.arg("to")):
+        source = next(objects(subject), ctx.source)
+        combat.deal_damage(ctx.game, source, ref, amount)  # deathtouch and lifelink apply
+
+
+
+
+def deal_damage_equal(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "~ deals damage to target creature equal to its power"; when the number speaks of the
+    player dealt damage ("to each player equal to the number of lands they control", "to each
+    opponent equal to the number of Islands that player controls"), it is counted for each one."""
+    source = next(objects(subject), ctx.source)
+    to = action.arg("to")
+    if refers_to_named_players(action.arg("what")) and not (isinstance(to, Pronoun) and to.word == "you"):
+        for ref in resolve(ctx, to):
+            if isinstance(ref, str):
+                with speaking_of(ctx, ref):
+                    amount = stat_amount(ctx, subject, action)
+            else:
+                amount = stat_amount(ctx, subject, action)
+            combat.deal_damage(ctx.game, source, ref, amount)
+        return
+    amount = stat_amount(ctx, subject, action)
+    for ref in resolve(ctx, action.arg("to")):
+        combat.deal_damage(ctx.game, source, ref, amount)
+
+
+
+
+def fight(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "~ fights target creature", "Target creature you control fights target creature you don't
+    control", "… fight each other" (701.12): each deals damage equal to its power to the other, at
+    the same time; if one of them has left the battlefield, is no longer a creature, or was an
+    illegal target (its slot is empty), neither deals damage. A creature fighting itself deals
+    itself twice its power (701.12c). The damage is not combat damage."""
+    if is_form(action, "each_other"):  # the subject names both
+        fighters = list(objects(subject))
+    else:
+        fighters = [*list(objects(subject))[:1], *target_objects(ctx, action)[:1]]
+    if len(fighters) != 2 or any(obj.zone != "battlefield" or not obj.is_a("Creature") for obj in fighters):
+        ctx.game.log.append("no fight: a creature is missing")
+        return
+    first, second = fighters
+    powers = (max(0, first.power or 0), max(0, second.power or 0))
+    combat.deal_damage(ctx.game, first, second, powers[0])
+    combat.deal_damage(ctx.game, second, first, powers[1])
+
+
+SECTION = Section(
+    "effects.damage",
+    verbs={
+        "prevent_next_damage": prevent_next_damage,
+        "prevent_all_damage": prevent_all_damage,
+        "deal_damage": deal_damage,
+        "deal_damage_equal": deal_damage_equal,
+        "fight": fight,
+    },
+)

@@ -1,0 +1,69 @@
+"""Mana: adding it to a pool, paying it as part of an effect ("unless its controller pays {3}")."""
+
+from __future__ import annotations
+
+from carddb.engine.core.catalog import Section
+from carddb.engine.core.context import Context, Ref
+from carddb.engine.core.errors import CostError, EngineError
+from carddb.engine.core.forms import is_form, named
+from carddb.engine.query.nouns import (
+    players,
+    resolve,
+    value,
+)
+from carddb.engine.rules import mana
+from carddb.engine.rules.mana import COLORS, mana_symbols
+from carddb.oracle.model import Action
+
+
+def add_mana(ctx: Context, subject: list[Ref], action: Action) -> None:
+    for player in players(ctx, subject):
+        pool = ctx.game.players[player].mana_pool
+        symbols = [s.strip("{}") for s in mana_symbols(action)]
+        if is_form(action, "symbols", "adds_symbols"):
+            pool.extend(symbols)
+        elif is_form(action, "one_of_two", "one_of_three"):
+            pool.append(ctx.decider.choose("add which mana?", symbols))
+        elif is_form(action, "any_color"):
+            for _ in range(value(ctx, action.arg("amount"))):
+                pool.append(ctx.decider.choose("add mana of which color?", list(COLORS)))
+        else:
+            raise EngineError(f"cannot add mana as {action!r}")
+
+
+
+
+
+def pay_mana(ctx: Context, subject: list[Ref], action: Action) -> None:
+    for player in players(ctx, subject):
+        mana.pay(ctx.game, player, mana_symbols(action), x=ctx.bindings.get("X"))
+
+
+def _pays(ctx: Context, condition: Action) -> bool:
+    """ "… unless its controller pays {3}": that player chooses whether to pay, and pays if able."""
+    paid = False
+    for player in players(ctx, resolve(ctx, condition.arg("who"))):
+        symbols = mana_symbols(condition)
+        if ctx.decider.choose(f"{player}: pay {''.join(symbols)}?", ["yes", "no"]) == "yes":
+            try:
+                mana.pay(ctx.game, player, symbols)
+                paid = True
+            except CostError as error:
+                ctx.game.log.append(f"{player} cannot pay: {error}")
+    return paid
+
+
+SECTION = Section(
+    "effects.mana",
+    verbs={
+        "add_mana": add_mana,
+        "pay_mana": pay_mana,
+    },
+    conditions={
+        "pays": _pays,
+    },
+    forms={
+        "add_mana": named("add_mana", "symbols", "one_of_two", "one_of_three", "any_color", "adds_symbols"),
+        "pays": named("pays", "pays", "pay"),
+    },
+)

@@ -1,0 +1,229 @@
+"""Permanents: tapping, counters, P/T changes, keywords and abilities gained, control, restrictions,
+destroying, exiling, returning, sacrificing, countering."""
+
+from __future__ import annotations
+
+from carddb.engine.core.catalog import Handler, Section
+from carddb.engine.core.context import Context, Ref
+from carddb.engine.core.errors import EngineError
+from carddb.engine.core.forms import is_form, named
+from carddb.engine.effects.common import (
+    parse_pt,
+    target_objects,
+    zone_of,
+)
+from carddb.engine.query.abilities import CANT_BE_REGENERATED, REGENERATION
+from carddb.engine.query.nouns import (
+    amount_of,
+    counter_kind,
+    matches,
+    objects,
+    players,
+    resolve,
+    value,
+)
+from carddb.engine.rules.destruction import destroy
+from carddb.engine.rules.zones import put
+from carddb.oracle.model import Ability, Action, Noun, Pronoun, SelfRef
+
+
+def cant_this_turn(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "Target creature can't block this turn.": until end of turn (the clause's duration; the
+    forms with an object, "can't block creatures with flying", are not executable)."""
+    for obj in objects(subject):
+        obj.restrictions_until_end_of_turn.append(action.verb)
+
+
+
+
+
+
+def doesnt_untap(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "It doesn't untap during its controller's next untap step.": the next untap step of
+    whoever controls it then (502.3) skips it."""
+    for obj in objects(subject):
+        if obj.zone == "battlefield":
+            obj.skip_untaps += 1
+
+
+def gain_control(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """Gain control of objects; with "until end of turn" (the clause's duration) it goes back at
+    cleanup."""
+    for player in players(ctx, subject):
+        for obj in target_objects(ctx, action):
+            if obj.zone != "battlefield" or obj.controller == player:
+                continue
+            if ctx.duration is not None and obj.controller_after_turn is None:
+                obj.controller_after_turn = obj.controller
+            obj.controller = player
+            obj.since_turn = ctx.game.turn  # a creature whose control changed is summoning sick
+
+
+
+
+
+
+
+def gains_ability(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "It gains "{T}: …" until end of turn.": the quoted ability is its own until cleanup (the
+    static "has" forms are continuous effects, carddb.engine.rules.continuous)."""
+    ability = action.arg("ability")
+    if not isinstance(ability, Ability):
+        raise EngineError("the granted ability was not understood")
+    for obj in objects(subject):
+        obj.granted_until_end_of_turn.append(ability)
+
+
+
+
+def _move_all(zone: str) -> Handler:
+    def handler(ctx: Context, subject: list[Ref], action: Action) -> None:
+        for obj in target_objects(ctx, action):
+            put(ctx.game, obj, zone, decider=ctx.decider)
+
+    return handler
+
+
+def destroy_handler(ctx: Context, subject: list[Ref], action: Action) -> None:
+    for obj in target_objects(ctx, action):
+        destroy(ctx.game, obj, regenerate=not ctx.no_regeneration)
+
+
+def cant_be_regenerated(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "It can't be regenerated this turn.": its regeneration shields are not applied until
+    cleanup (701.15c). Without a duration ("Destroy target creature. It can't be regenerated.") the
+    sentence modifies the destruction before it, which :func:`carddb.engine.rules.execution.execute_steps`
+    ran without regeneration (608.2c): nothing is left to do."""
+    if ctx.duration is None:
+        return
+    for obj in objects(subject):
+        if obj.zone == "battlefield":
+            obj.restrictions_until_end_of_turn.append(CANT_BE_REGENERATED)
+
+
+def regenerate(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """The next time it would be destroyed this turn, it is tapped and its damage removed instead."""
+    for obj in target_objects(ctx, action):
+        if obj.zone == "battlefield":
+            obj.keywords_until_end_of_turn.append(REGENERATION)
+
+
+
+
+def return_to(ctx: Context, subject: list[Ref], action: Action) -> None:
+    zone = zone_of(action, "to") or ("battlefield" if action.verb == "return_from" else None)
+    if zone is None:
+        raise EngineError(f"cannot tell where {action.verb} puts the card")
+    for obj in target_objects(ctx, action):
+        put(ctx.game, obj, zone, decider=ctx.decider)
+        if zone == "battlefield":  # "return … to the battlefield tapped" / "under your control"
+            returned = action.verb == "return_from"
+            obj.tapped = returned and is_form(action, "to_battlefield_tapped")
+            yours = returned and is_form(action, "under_your_control")
+            obj.controller = ctx.controller if yours else obj.owner
+
+
+
+
+def counter(ctx: Context, subject: list[Ref], action: Action) -> None:
+    for obj in target_objects(ctx, action):
+        ctx.game.stack = [item for item in ctx.game.stack if item.source != obj.id or not item.is_spell]
+        obj.zone = "stack"
+        put(ctx.game, obj, "graveyard", cause="countered", decider=ctx.decider)
+
+
+def tap(ctx: Context, subject: list[Ref], action: Action) -> None:
+    for obj in target_objects(ctx, action):
+        obj.tapped = action.verb == "tap"
+
+
+def counters(ctx: Context, subject: list[Ref], action: Action) -> None:
+    spec = action.arg("counters")
+    assert isinstance(spec, Action)
+    kind = counter_kind(spec.arg("kind"))
+    count = value(ctx, spec.arg("amount")) if spec.arg("amount") is not None else ctx.bindings["result"]
+    sign = 1 if action.verb == "put_counters" else -1
+    for obj in target_objects(ctx, action):
+        obj.counters[kind] = max(0, obj.counters.get(kind, 0) + sign * count)
+        if obj.counters[kind] == 0:
+            del obj.counters[kind]
+
+
+
+
+def gets(ctx: Context, subject: list[Ref], action: Action) -> None:
+    change = parse_pt(str(action.arg("pt")))
+    for obj in objects(subject):
+        obj.until_end_of_turn.append(change)
+
+
+def gains(ctx: Context, subject: list[Ref], action: Action) -> None:
+    for obj in objects(subject):
+        obj.keywords_until_end_of_turn.append(str(action.arg("keywords")))
+
+
+def tap_or_untap(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "Tap or untap target permanent.": the ability's controller chooses, for each object."""
+    for obj in target_objects(ctx, action):
+        if obj.zone == "battlefield":
+            answer = ctx.decider.choose(f"{ctx.controller}: tap or untap {obj.name}?", ["tap", "untap"])
+            obj.tapped = answer == "tap"
+
+
+
+
+def sacrifice(ctx: Context, subject: list[Ref], action: Action) -> None:
+    what = action.arg("what")
+    for player in players(ctx, subject):
+        if isinstance(what, SelfRef | Pronoun):
+            for obj in objects(resolve(ctx, what)):
+                if obj.zone == "battlefield" and obj.controller == player:
+                    put(ctx.game, obj, "graveyard", cause="sacrifice", decider=ctx.decider)
+            continue
+        assert isinstance(what, Noun)
+        choices = [obj for obj in ctx.game.permanents(player) if matches(ctx, obj, what)]
+        for _ in range(min(amount_of(ctx, what), len(choices))):
+            name = ctx.decider.choose(f"{player} sacrifices which?", [obj.name for obj in choices])
+            chosen = next(obj for obj in choices if obj.name == name)
+            choices.remove(chosen)
+            put(ctx.game, chosen, "graveyard", cause="sacrifice", decider=ctx.decider)
+
+
+SECTION = Section(
+    "effects.permanents",
+    verbs={
+        "cant_block": cant_this_turn,
+        "cant_attack": cant_this_turn,
+        "cant_be_blocked": cant_this_turn,
+        "doesnt_untap": doesnt_untap,
+        "doesnt_untap_their_controller": doesnt_untap,
+        "gain_control": gain_control,
+        "has_ability": gains_ability,
+        "destroy": destroy_handler,
+        "cant_be_regenerated": cant_be_regenerated,
+        "regenerate": regenerate,
+        "exile": _move_all("exile"),
+        "return_to_hand": _move_all("hand"),
+        "return_from": return_to,
+        "put_into_zone": return_to,
+        "counter": counter,
+        "tap": tap,
+        "untap": tap,
+        "put_counters": counters,
+        "remove_counters": counters,
+        "gets": gets,
+        "gains": gains,
+        "tap_or_untap": tap_or_untap,
+        "sacrifice": sacrifice,
+    },
+    forms={
+        "doesnt_untap": named(
+            "doesnt_untap", "untap_step", "untap_steps", "next_untap_step", "next_untap_step_plural"
+        ),
+        "doesnt_untap_their_controller": named(
+            "doesnt_untap_their_controller", "its_controllers_next", "their_controllers_next",
+            "their_controllers_next_steps",
+        ),
+    },
+    static_verbs=frozenset({"doesnt_untap"}),
+)

@@ -1,0 +1,442 @@
+"""What the engine can execute: :func:`missing` tells, before anything happens, which parts of an
+ability have no handler (an ability is executed entirely or refused); :func:`face_missing` the same
+for a whole face (``carddb coverage --engine``). Some verbs are supported for some of their forms
+only, durations only with verbs whose effect lasts until end of turn.
+
+Its own module because it reads every table the engine fills in (:mod:`carddb.engine.core.catalog`) and
+the vocabulary of noun phrases (:mod:`carddb.engine.query.nouns`) but executes nothing: it is asked before
+anything happens, and by the coverage count without a game at all."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from carddb.engine.core.cards import CardDef
+from carddb.engine.core.catalog import Catalog
+from carddb.engine.core.errors import NotExecutableError
+from carddb.engine.core.forms import is_form
+from carddb.engine.core.state import GameObject
+from carddb.engine.query.abilities import keyword_list
+from carddb.engine.query.nouns import (
+    CONTEXT_FORMS,
+    NAMED_FORMS,
+    OWNER_NAMING,
+    PRONOUNS,
+    TARGET_FORMS,
+    attached_reference,
+    known_description,
+)
+from carddb.oracle.model import (
+    Ability,
+    Action,
+    Clause,
+    Conditional,
+    Keyword,
+    Kind,
+    Noun,
+    ParsedFace,
+    Pronoun,
+    RollDie,
+    SelfRef,
+    Sequence,
+    TableRow,
+    Unimplemented,
+    walk,
+)
+from carddb.oracle.phrases import find
+
+EXECUTABLE_KINDS = {Kind.SPELL, Kind.ACTIVATED, Kind.MANA, Kind.TRIGGERED, Kind.LOYALTY}
+ZONE_OWNERS = {
+    "your", "its owner's", "their owner's", "their owners'", "its controller's", "their", "that player's",
+    "an opponent's", "each opponent's", "a player's", "each player's", None,
+}  # fmt: skip
+"""Whose zones a ``zone`` phrase may name (:func:`carddb.engine.query.nouns.zone_owners` knows them)."""
+SUPPORTED_CONDITIONALS = {"if", "unless", "where X is", "then", "at"}
+DELAYED = {
+    ("beginning", "next_end_step"), ("beginning", "next_turns_upkeep"), ("beginning", "your_next_upkeep"),
+    ("beginning", "end_of_combat"), ("end_of_combat", "end_of_combat"),
+}  # fmt: skip
+"""The moments a delayed triggered ability may wait for: the next end step, the next turn's upkeep,
+your next upkeep, the end of combat."""
+POSSESSORS = {"its", "~'s", "enchanted creature's", "equipped creature's"}
+"""Whose power, toughness or mana value a phrase may read (``{whose:poss}`` of a stat phrase)."""
+ADDITIVE = {
+    "gets", "gain_life", "lose_life", "draw", "deal_damage", "create_creature_token", "put_counters",
+    "mill", "add_mana", "scry", "surveil", "discard",
+}  # fmt: skip
+"""Verbs that "for each X" may repeat: doing them N times is doing them once N-fold."""
+SUPPORTED_DURATIONS: frozenset[object] = frozenset({"until end of turn", "this turn"})
+UNTIL_END_OF_TURN = {
+    "gets", "gains", "cant_block", "cant_attack", "cant_be_blocked", "gain_control", "prevent_next_damage",
+    "prevent_all_damage", "has_ability", "cant_be_regenerated",
+}  # fmt: skip
+"""The verbs whose handlers last until end of turn: the only ones a duration may go with."""
+
+
+UNBOUND_COUNTS = frozenset({"that many", "twice that many"})
+"""Determiners whose number comes from an earlier step ("that many"), which is not carried over."""
+
+
+def face_missing(face: ParsedFace, catalog: Catalog) -> list[str]:
+    """What keeps a whole face from executing: every ability must (empty: it does)."""
+    problems: list[str] = []
+    for ability in face.abilities:
+        for problem in missing(ability, catalog):
+            if problem not in problems:
+                problems.append(problem)
+    return problems
+
+
+USED_KINDS = frozenset({Kind.SPELL, Kind.ACTIVATED, Kind.MANA, Kind.LOYALTY})
+"""Abilities that do something only when a player uses them: refused then (casting, activating),
+like every ability, when :func:`missing` names a part of them."""
+
+
+USED_KEYWORDS = frozenset({
+    "flashback", "cycling", "equip", "kicker", "multikicker", "buyback", "entwine", "escape", "unearth",
+    "embalm", "eternalize", "ninjutsu", "foretell", "overload", "spectacle", "surge", "emerge", "evoke",
+    "dash", "blitz", "prowl", "transmute", "scavenge", "outlast", "level up", "reinforce", "channel",
+    "bloodrush", "forecast", "retrace", "jump-start", "awaken", "disturb", "encore", "replicate",
+    "splice", "fortify", "reconfigure", "boast", "plainscycling", "islandcycling", "swampcycling",
+    "mountaincycling", "forestcycling", "landcycling", "basic landcycling", "typecycling", "morph",
+    "megamorph", "craft", "bargain", "offspring", "squad", "mobilize", "specialize",
+})  # fmt: skip
+"""Keywords that give a player a choice when they cast or activate something (an alternative or
+additional cost, an ability activated from a hand or graveyard): they change nothing until used,
+and using them is refused as long as :func:`missing` names them (702.34 flashback, 702.33 kicker…)."""
+
+
+def _used_only(ability: Ability) -> bool:
+    if ability.kind in USED_KINDS:
+        return True
+    return ability.kind is Kind.KEYWORD and all(
+        keyword.name.lower().split(" {")[0] in USED_KEYWORDS for keyword in ability.keywords
+    )
+
+
+def card_missing(card: CardDef, catalog: Catalog) -> list[str]:
+    """What keeps a card from being in a game honestly: every ability on it that the rules apply
+    by themselves, whether or not anybody asks (static, triggered, replacement, keyword: ward,
+    madness, dredge…), must be in the catalog. A Class has the abilities before its first level
+    line (leveling up is an activated ability, refused when used). Empty: nothing is missing."""
+    problems: list[str] = []
+    for ability in card.abilities:
+        if ability.kind is Kind.LEVEL and "Class" in card.subtypes:
+            break
+        if _used_only(ability):
+            continue
+        for problem in missing(ability, catalog):
+            if problem not in problems:
+                problems.append(problem)
+    return problems
+
+
+def check_object(obj: GameObject, catalog: Catalog) -> None:
+    """Refuse an object with an ability nobody executes (:class:`NotExecutableError`), when a game
+    is set up and whenever an object comes into it."""
+    problems = card_missing(obj.card, catalog)
+    if problems:
+        raise NotExecutableError(obj.name, problems)
+
+
+def additional_cost(ability: Ability) -> Action | None:
+    """The cost of "As an additional cost to cast this spell, sacrifice a creature." (601.2b): a
+    line that declares a cost of the spell it is on, not an effect (None: not such a line)."""
+    if ability.kind not in (Kind.SPELL, Kind.STATIC) or len(ability.effects) != 1:
+        return None
+    step = ability.effects[0]
+    if not isinstance(step, Clause) or len(step.predicates) != 1:
+        return None
+    predicate = step.predicates[0]
+    if not isinstance(predicate, Action) or predicate.verb != "additional_cost":
+        return None
+    cost = predicate.arg("cost")
+    return cost if isinstance(predicate.arg("what"), SelfRef) and isinstance(cost, Action) else None
+
+
+def missing(ability: Ability, catalog: Catalog) -> list[str]:
+    """The parts of ``ability`` the engine cannot execute (empty: it executes entirely)."""
+    cost = additional_cost(ability)
+    if cost is not None:  # paid as the spell is cast (the cost phrase itself is checked as a cost)
+        return [] if cost.verb in catalog.costs else [f"cost {cost.verb!r}"]
+    problems: list[str] = []
+    if ability.kind is Kind.KEYWORD:
+        return [p for k in ability.keywords for p in _keyword_problems(k, catalog)]
+    if ability.kind is Kind.STATIC:
+        problems.extend(_static_problems(ability, catalog))
+    elif ability.kind is Kind.REPLACEMENT:
+        verbs = {n.verb for step in ability.effects for n in walk(step) if isinstance(n, Action)}
+        if not verbs & catalog.replacements:
+            return ["replacement effect"]
+        return []  # applied as a whole where its event happens (the catalog's replacements)
+    elif ability.kind not in EXECUTABLE_KINDS:
+        problems.append(f"{ability.kind.value} ability")
+    if ability.choose and not ability.modes:
+        problems.append("modes")
+    if ability.kind is Kind.TRIGGERED:
+        trigger = ability.trigger
+        if not (isinstance(trigger, Action) and trigger.verb in catalog.triggers):
+            verb = trigger.verb if isinstance(trigger, Action) else "?"
+            problems.append(f"trigger {verb!r}")
+        else:
+            forms = catalog.triggers[trigger.verb][1]
+            if forms is not None and trigger.form_name not in forms:
+                problems.append(f"trigger {trigger.verb!r} form {trigger.form_name or trigger.form}")
+    for item in ability.cost:
+        if isinstance(item, Action) and item.verb not in catalog.costs:
+            problems.append(f"cost {item.verb!r}")
+    roots: list[object] = [*ability.unparsed, *ability.effects, *ability.cost, *ability.restrictions]
+    if isinstance(ability.trigger, Action):
+        roots.extend(v for _, v in ability.trigger.args)
+    roots.extend(mode.effects for mode in ability.modes)
+    static = ability.kind is Kind.STATIC
+    nodes = [node for root in roots for node in walk(root)]
+    in_trigger = (
+        {id(node) for _, v in ability.trigger.args for node in walk(v)}
+        if isinstance(ability.trigger, Action)
+        else set()
+    )
+    for node in nodes:
+        problem = _controller_problem(node, static, id(node) in in_trigger)
+        if problem and problem not in problems:
+            problems.append(problem)
+    if not static:
+        for problem in _antecedent_problems(ability, catalog):
+            if problem not in problems:
+                problems.append(problem)
+    # a delayed ability's moment is checked as such (DELAYED), not as a condition to evaluate
+    moments = {id(n.condition) for n in nodes if isinstance(n, Conditional) and n.word == "at"}
+    for root in roots:
+        for node in walk(root):
+            if static and isinstance(node, Conditional) and node.word == "as long as":
+                continue
+            if id(node) in moments:
+                continue
+            problem = _problem(node, catalog, static)
+            if problem and problem not in problems:
+                problems.append(problem)
+    return problems
+
+
+def _keyword_problems(keyword: Keyword, catalog: Catalog) -> list[str]:
+    check = catalog.keyword_checks.get(keyword.name.lower().split(" ")[0])
+    if check is not None:
+        return check(keyword, catalog)
+    return [] if keyword.name.lower() in catalog.keywords else [f"keyword {keyword.name.lower()}"]
+
+
+def _granted_problem(node: object, catalog: Catalog) -> str | None:
+    """A quoted ability given to another object executes when it itself would."""
+    if isinstance(node, Ability):
+        inner = missing(node, catalog)
+        return f"granted {inner[0]}" if inner else None
+    return None
+
+
+def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None:
+    granted = _granted_problem(node, catalog)
+    if granted is not None:
+        return granted
+    if isinstance(node, Unimplemented):
+        return f"unimplemented text {node.text!r}"
+    if isinstance(node, Action) and node.verb == "zone" and node.arg("owner") not in ZONE_OWNERS:
+        return f"zone of {node.arg('owner')}"
+    whose = node.arg("whose") if isinstance(node, Action) else None
+    if isinstance(whose, str) and whose not in POSSESSORS:
+        return f"{whose} characteristics"
+    if isinstance(node, Action):
+        form = find(node.verb, node.form)
+        if form is None:
+            return None
+        tables: dict[str, Mapping[str, Any]] = {
+            "pred": catalog.verbs, "cond": catalog.conditions, "qualifier": catalog.qualifiers
+        }
+        known = tables.get(form.family)
+        if form.family == "restriction":
+            known_restriction = node.verb in catalog.restrictions
+            return None if known_restriction else f"restriction {node.verb!r}"
+        applied = static and node.verb in catalog.static_verbs  # continuous.py applies it
+        if known is not None and node.verb not in known and not applied:
+            return f"{form.family} {node.verb!r}"
+        forms = catalog.forms.get(node.verb)
+        if forms is not None and node.form_name not in forms:
+            return f"{form.family} {node.verb!r} form {node.form_name or node.form}"
+        keywords = node.arg("keywords")
+        if node.verb in ("has", "gains", "with_keywords", "loses") and isinstance(keywords, str):
+            unknown = [
+                k
+                for k in keyword_list(keywords)
+                if k not in catalog.keywords and not any(check(k) for check in catalog.granted_keywords)
+            ]
+            if unknown and node.verb != "with_keywords":
+                return f"keyword {unknown[0]}"
+    if isinstance(node, Conditional) and node.word not in SUPPORTED_CONDITIONALS:
+        return f"{node.word!r} clause"
+    if isinstance(node, Conditional) and node.word == "at":
+        moment = node.condition
+        if not (isinstance(moment, Action) and (moment.verb, moment.form_name) in DELAYED):
+            return "'at' clause"
+    if isinstance(node, Clause) and node.for_each is not None:
+        verbs = {p.verb for p in node.predicates if isinstance(p, Action)}
+        if not verbs <= ADDITIVE or len(verbs) != len(node.predicates):
+            return "for each"
+    if isinstance(node, Clause) and node.duration is not None:
+        verbs = {p.verb for p in node.predicates if isinstance(p, Action)}
+        if node.duration not in SUPPORTED_DURATIONS or not verbs <= UNTIL_END_OF_TURN:
+            return f"duration {node.duration!r}"
+    if isinstance(node, Noun) and (
+        not known_description(node.description) or attached_reference(node) is False
+    ):
+        return f"description {node.description!r}"
+    if isinstance(node, Noun) and UNBOUND_COUNTS & set(node.determiners):
+        # "search for that many basic land cards": the number an earlier step counted is not
+        # carried over, and a noun without its number would name every candidate
+        return "'that many'"
+    return None
+
+
+def _controller_problem(node: object, static: bool, in_trigger: bool) -> str | None:
+    """Player references the engine cannot resolve: pronouns it does not know ("the rest", "he or
+    she"); "target player controls" in a target's own description (its player must be chosen
+    before the target it describes); and references that need what a resolving ability knows (its
+    targets, what it named, "it") where there is none: in a static ability or a trigger
+    condition."""
+    if isinstance(node, Pronoun) and node.word not in PRONOUNS:
+        return f"pronoun {node.word!r}"
+    if (
+        isinstance(node, Noun)
+        and node.targeted
+        and any(q.verb == "opponent_controls" and q.form_name in TARGET_FORMS for q in node.qualifiers)
+    ):
+        return "target player of a target"
+    if isinstance(node, Action) and node.verb == "opponent_controls" and node.form_name in CONTEXT_FORMS:
+        form = find(node.verb, node.form)
+        text = form.text if form is not None else node.verb
+        if static:
+            return f"{text!r} in a static ability"
+        if in_trigger:
+            return f"{text!r} in a trigger condition"
+    return None
+
+
+_NAMING_PRONOUNS = {
+    "its controller", "its owner", "their controller", "their controllers", "their owner", "their owners",
+    "defending player", "your opponents", "any target",
+}  # fmt: skip
+
+
+def _antecedent_problems(ability: Ability, catalog: Catalog) -> list[str]:
+    """ "That player", "they control", "that opponent controls" name the players named before them
+    (:func:`carddb.engine.query.nouns.named_players`): in an ability no event triggered, a player must be
+    named earlier in the text ("target player", "each opponent", "a creature an opponent controls",
+    "its controller", "its owner's hand"), or in the trigger condition (:func:`_trigger_names_player`),
+    or nothing says who is meant. A delayed ability ("… at the beginning of the next upkeep")
+    remembers only what "it" named."""
+    problems: list[str] = []
+
+    def visit(node: object, named: bool) -> bool:
+        needs, names = _player_reference(node)
+        if needs and not named and not problems:
+            problems.append("'that player' names no player")
+        named = named or names
+        if isinstance(node, Conditional) and node.word == "at":
+            visit(node.body, False)
+            return named
+        for child in _children(node):
+            named = visit(child, named)
+        return named
+
+    named = visit(ability.effects, visit(ability.cost, _trigger_names_player(ability.trigger, catalog)))
+    for mode in ability.modes:  # each mode reads on from the text before the modes
+        visit(mode.effects, named)
+    return problems
+
+
+def _trigger_names_player(trigger: object, catalog: Catalog) -> bool:
+    """Whether the event of a trigger condition names a player "that player" may mean
+    (:func:`carddb.engine.rules.triggers.about_event`): the player dealt damage or the controller of the
+    source that dealt it to you, whose step begins, who cast a spell, who controlled (or owns the
+    zone of) what moved, who rolled, who is attacked. Not when the event is about the source itself
+    ("When ~ leaves the battlefield, that player …" means a player another ability chose)."""
+    if not isinstance(trigger, Action):
+        return False
+    verb = trigger.verb
+    forms = catalog.triggers[verb][1] if verb in catalog.triggers else frozenset()
+    if forms is not None and trigger.form_name not in forms:
+        return True  # a trigger the engine does not watch for: reported as such
+    if verb == "deals_damage":
+        to = trigger.arg("to")
+        if isinstance(to, Pronoun):
+            return to.word in ("you", "defending player", "your opponents")
+        return to is None or (isinstance(to, Noun) and _player_reference(to)[1])
+    if verb in ("beginning", "roll_dice", "gains_life_trigger", "draws_trigger"):
+        return True
+    if verb in ("casts", "enters", "dies", "leaves", "either_enters", "either_dies"):
+        return not isinstance(trigger.arg("what"), SelfRef)
+    return verb == "attacks_trigger" and is_form(trigger, "attacks")
+
+
+def _player_reference(node: object) -> tuple[bool, bool]:
+    """Whether ``node`` needs a player named before it, and whether it names one."""
+    if isinstance(node, Pronoun):
+        return False, node.word in _NAMING_PRONOUNS
+    if isinstance(node, Noun):
+        words = {w.lower().rstrip("s") for w in node.description.split()}
+        if node.description.endswith(("'s controller", "'s owner")):  # "that creature's controller"
+            return False, True
+        if not words & {"player", "opponent"}:
+            return False, False
+        return bool({"that", "those"} & set(node.determiners)), True
+    if isinstance(node, Action) and node.verb == "opponent_controls":
+        names = node.form_name not in NAMED_FORMS and not is_form(node, "each_player")
+        return node.form_name in NAMED_FORMS, names
+    if isinstance(node, Action) and node.verb == "zone":  # "its owner's hand", "target player's library"
+        owner = str(node.arg("owner") or "")
+        return False, owner in OWNER_NAMING or owner.endswith(("player's", "opponent's"))
+    return False, False
+
+
+def _children(node: object) -> tuple[object, ...]:
+    """The nodes below ``node`` in the order the text names them (a condition written after its
+    body, "… unless they pay {1}", "where X is …", after it)."""
+    if isinstance(node, tuple | list):
+        return tuple(node)
+    if isinstance(node, Clause):
+        return (node.subject, *node.predicates, node.for_each)
+    if isinstance(node, SelfRef | Noun):
+        return node.qualifiers
+    if isinstance(node, Sequence):
+        return node.steps
+    if isinstance(node, Conditional):
+        late = node.after or node.word == "where X is"
+        return (node.body, node.condition) if late else (node.condition, node.body)
+    if isinstance(node, RollDie):
+        return node.table
+    if isinstance(node, TableRow):
+        return node.effects
+    if isinstance(node, Action):
+        return tuple(value for _, value in node.args)
+    return ()
+
+
+def _static_problems(ability: Ability, catalog: Catalog) -> list[str]:
+    """A static ability executes when each sentence is a clause (perhaps under "as long as") whose
+    predicates the engine applies continuously."""
+    problems: list[str] = []
+    for step in ability.effects:
+        body = step
+        if isinstance(step, Conditional) and step.word == "as long as":
+            body = step.body
+        if not isinstance(body, Clause) or body.duration is not None or body.for_each is not None:
+            problems.append("static ability")
+            continue
+        for predicate in body.predicates:
+            if not isinstance(predicate, Action) or predicate.verb not in catalog.static_verbs:
+                verb = predicate.verb if isinstance(predicate, Action) else "clause"
+                problems.append(f"static {verb!r}")
+            elif predicate.verb == "additional_cost":
+                problems.append("additional cost")  # one not of the spell itself (missing() reads those)
+    if not ability.effects:
+        problems.append("static ability")
+    return problems

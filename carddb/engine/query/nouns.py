@@ -1,0 +1,555 @@
+"""Noun phrases resolved to the objects and players they name as an ability resolves ("target
+creature", "each opponent", "it", "the top three cards of your library"), whether an object is
+what a phrase describes (:func:`matches`), and the numbers phrases carry (:func:`value`: "two
+cards", "X", "the number of creatures you control").
+
+Numbers live here because the two need each other: "X cards" is resolved by counting, and "the
+number of creatures you control" is counted by resolving. The vocabulary of descriptions
+(:func:`known_description`, :func:`attached_reference`) is here too, so that what is matched and
+what :mod:`carddb.engine.query.executable` accepts are read from the same words."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from carddb.engine.core import forms
+from carddb.engine.core.catalog import Section
+from carddb.engine.core.context import Context, Ref
+from carddb.engine.core.errors import EngineError
+from carddb.engine.core.forms import is_form
+from carddb.engine.core.state import COMBAT_STEPS, Game, GameObject, Step
+from carddb.engine.query.characteristics import colors_of
+from carddb.oracle.model import (
+    Action,
+    Count,
+    Noun,
+    Number,
+    Pronoun,
+    SelfRef,
+    Var,
+    X,
+    walk,
+)
+
+COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
+_TYPE_WORDS = {
+    "artifact": "Artifact", "creature": "Creature", "enchantment": "Enchantment", "land": "Land",
+    "planeswalker": "Planeswalker", "instant": "Instant", "sorcery": "Sorcery", "battle": "Battle",
+}  # fmt: skip
+_ANY_OBJECT = {"permanent", "card", "spell", "token", "source", "object"}
+_PLAYERS = {"player", "opponent"}
+_STATES = {"tapped", "untapped", "other", "another", "nontoken"}
+_STATES |= {"attacking", "blocking", "blocked", "unblocked"}  # carddb.engine.query.nouns.in_combat_as
+_SUPERTYPE_WORDS = {
+    "basic": "Basic",
+    "legendary": "Legendary",
+    "snow": "Snow",
+    "nonbasic": "",
+    "nonlegendary": "",
+}
+ATTACHED_WORDS = {"enchanted", "equipped"}
+"""``enchanted creature``, ``equipped creature``: the object the source is attached to."""
+
+
+def attached_reference(noun: Noun) -> bool | None:
+    """Whether ``noun`` is "enchanted creature", "equipped creature", "enchanted land"…: one object,
+    the one the source is attached to (True); None if it says nothing of attachments; False for the
+    forms the engine does not know ("target enchanted permanent", "equipped creatures you control",
+    "enchanted player")."""
+    words = noun.description.lower().split()
+    if not set(words) & ATTACHED_WORDS:
+        return None
+    return (
+        words[0] in ATTACHED_WORDS
+        and len(words) == 2
+        and not noun.determiners
+        and not noun.qualifiers
+        and not words[1].endswith(("s", "'s"))
+        and words[1] not in _PLAYERS
+    )
+
+
+def known_description(description: str) -> bool:
+    for alternative in Noun((), description).alternatives:
+        for word in alternative.split():
+            lowered = word.lower().rstrip("s") if word.lower() not in ("sorceries",) else "sorcery"
+            if (
+                lowered in _SUPERTYPE_WORDS
+                or lowered in _TYPE_WORDS
+                or lowered in _ANY_OBJECT
+                or lowered in _PLAYERS
+                or lowered in COLOR_WORDS
+                or lowered in _STATES
+                or (_negated(word) is not None and known_description(_negated(word) or ""))
+                or lowered in ATTACHED_WORDS
+                or word[:1].isupper()
+            ):
+                continue
+            return False
+    return True
+
+
+def value(ctx: Context, quantity: object) -> int:
+    """A number: digits, X (bound by the spell's X, a roll or a where-clause), a count."""
+    if isinstance(quantity, Number):
+        return quantity.value
+    if isinstance(quantity, X):
+        if "X" in ctx.bindings:
+            return ctx.bindings["X"]
+        if "result" in ctx.bindings:
+            return ctx.bindings["result"]
+        raise EngineError("X has no value here")
+    if isinstance(quantity, Var):
+        return ctx.bindings[quantity.name]
+    if isinstance(quantity, Count) and quantity.what == "cards in your hand":
+        return len(ctx.game.players[ctx.controller].zones["hand"])
+    if isinstance(quantity, Action) and quantity.verb == "the_result":
+        return ctx.bindings["result"]
+    if isinstance(quantity, Action) and quantity.verb == "number_of":
+        return len(resolve(ctx, quantity.arg("what")))
+    raise EngineError(f"cannot count {quantity!r}")
+
+
+def amount_of(ctx: Context, noun: object) -> int:
+    """How many a noun phrase asks for: "a card" 1, "two cards" 2, "X cards" X."""
+    if isinstance(noun, Noun):
+        amount = noun.amount
+        if amount is not None:
+            return value(ctx, amount)
+    return 1
+
+
+def resolve(ctx: Context, phrase: object) -> list[Ref]:
+    """The objects or players a noun phrase names, as the ability resolves."""
+    if isinstance(phrase, SelfRef):
+        found: list[Ref] = [ctx.source]
+    elif isinstance(phrase, Pronoun) and id(phrase) in ctx.slots:  # "any target"
+        found = list(ctx.slots[id(phrase)])
+    elif isinstance(phrase, Pronoun):
+        found = _pronoun(ctx, phrase.word)
+    elif isinstance(phrase, Noun) and phrase.determiners == ("this",):  # in a granted ability
+        found = [ctx.source]
+    elif isinstance(phrase, Noun) and id(phrase) in ctx.slots:
+        found = list(ctx.slots[id(phrase)])
+    elif isinstance(phrase, Noun):
+        found = _described(ctx, phrase)
+    elif isinstance(phrase, Action) and phrase.verb == "top_cards":
+        found = list(_top_cards(ctx, phrase))
+    else:
+        raise EngineError(f"cannot resolve {phrase!r}")
+    if not (isinstance(phrase, Pronoun) and phrase.word == "you"):
+        ctx.it = found
+        ctx.mentions.append(found)
+        if isinstance(phrase, Noun):
+            _mention_controllers(ctx, phrase, found)
+    return found
+
+
+def _mention_controllers(ctx: Context, noun: Noun, found: list[Ref]) -> None:
+    """ "Target creature an opponent controls …, that player": a phrase naming objects by the player
+    who controls them names that player too, as a mention after the objects' (so that "that player"
+    finds them and "that creature" still finds the objects)."""
+    named: list[Ref] = []
+    for qualifier in noun.qualifiers:
+        if qualifier.verb != "opponent_controls" or qualifier.form_name not in NAMING_FORMS:
+            continue
+        if qualifier.form_name in TARGET_FORMS:
+            named.extend(ctx.slots.get(id(qualifier), []))
+        else:
+            named.extend(obj.controller for obj in objects(found))
+    if named:
+        ctx.mentions.append(list(dict.fromkeys(named)))
+
+
+def zone_owners(ctx: Context, zone: object) -> list[str]:
+    """Whose zone a ``zone`` action names: "your library" → the controller; "its owner's" → the
+    owner of "it"; "their"/"that player's" → the players named last; no owner → everyone."""
+    owner = zone.arg("owner") if isinstance(zone, Action) else None
+    if owner == "your":
+        return [ctx.controller]
+    if owner in ("its owner's", "their owner's", "their owners'"):
+        return list(dict.fromkeys(obj.owner for obj in objects(ctx.it)))
+    if owner == "its controller's":
+        return list(dict.fromkeys(obj.controller for obj in objects(ctx.it)))
+    if owner in ("their", "that player's", "his or her"):
+        return list(dict.fromkeys(players(ctx, ctx.it)))
+    if owner in ("an opponent's", "each opponent's"):
+        return ctx.game.opponents(ctx.controller)
+    if owner is None or owner in ("a player's", "each player's"):
+        return list(ctx.game.players)
+    raise EngineError(f"cannot tell whose zone {owner!r} is")
+
+
+OWNER_NAMING = frozenset({"its owner's", "their owner's", "their owners'", "its controller's"})
+"""Whose zone a ``zone`` phrase names by the objects it speaks of: a player "that player" may refer
+to afterwards ("Return target permanent to its owner's hand. Then that player discards a card.")."""
+
+
+def mention_zone_owners(ctx: Context, action: Action) -> None:
+    """After ``action`` put what "it" names into its owner's (or controller's) zone, those players
+    are named."""
+    for _, arg in action.args:
+        if isinstance(arg, Action) and arg.verb == "zone" and arg.arg("owner") in OWNER_NAMING:
+            owners = zone_owners(ctx, arg)
+            if owners:
+                ctx.mentions.append(list(owners))
+
+
+def _top_cards(ctx: Context, action: Action) -> Iterator[GameObject]:
+    count = value(ctx, action.arg("amount"))
+    for player in zone_owners(ctx, action.arg("zone")):
+        yield from ctx.game.in_zone("library", player)[:count]
+
+
+PRONOUNS = frozenset({
+    "you", "it", "them", "they", "itself", "each of them", "its controller", "its owner",
+    "their controller", "their controllers", "their owner", "their owners", "defending player",
+    "your opponents", "any target",
+})  # fmt: skip
+"""The pronouns the engine resolves (``any target`` is a target slot); the grammar's others ("the
+rest", "he or she", "they and you", "its controller and you") are not executable."""
+
+
+def _pronoun(ctx: Context, word: str) -> list[Ref]:
+    if word == "you":
+        return [ctx.controller]
+    if word in ("it", "them", "they", "itself", "each of them"):
+        return list(ctx.it)
+    if word in ("its controller", "its owner"):
+        first = list(objects(ctx.it))[:1]
+        return [obj.controller if word == "its controller" else obj.owner for obj in first]
+    if word in ("their controller", "their controllers", "their owner", "their owners"):
+        owners = "owner" in word
+        return list(dict.fromkeys(obj.owner if owners else obj.controller for obj in objects(ctx.it)))
+    if word == "defending player":
+        return list(defending_players(ctx))
+    if word == "your opponents":
+        return list(ctx.game.opponents(ctx.controller))
+    raise EngineError(f"cannot resolve the pronoun {word!r}")
+
+
+def defending_players(ctx: Context) -> list[str]:
+    """ "Defending player" (506.2, 508.5): the player the attacking creature the ability speaks of
+    attacks (the creature the triggering event was about, "Whenever a Dragon you control attacks";
+    the source; the creature the source is attached to); else the one player creatures attack; in
+    a two-player game, during combat, the nonactive player. Outside the combat phase there is none
+    (an empty list); when several players are attacked and nothing says which one is meant, the
+    ability cannot be executed."""
+    game = ctx.game
+    if game.step not in COMBAT_STEPS:
+        return []
+    attacking = game.combat.attackers if game.combat is not None else {}
+    meant: list[GameObject] = [*objects(ctx.event_refs), ctx.source]
+    if ctx.source.attached_to is not None and ctx.source.attached_to in game.objects:
+        meant.append(game.objects[ctx.source.attached_to])
+    for obj in meant:
+        if obj.id in attacking:
+            return [attacking[obj.id]]
+    attacked = list(dict.fromkeys(attacking.values()))
+    if len(attacked) == 1:
+        return attacked
+    opponents = game.opponents(game.active)
+    if len(opponents) == 1:
+        return opponents
+    if not attacked:
+        return []
+    raise EngineError(f"which defending player is meant is not known ({', '.join(attacked)} are attacked)")
+
+
+def named_players(ctx: Context) -> list[str]:
+    """ "That player", "they" in "… they control": the players named last (the most recent mention
+    that holds players, :attr:`Context.mentions`), else the player the triggering event was about
+    ("At the beginning of each player's upkeep, … that player"). Never everyone: with no player
+    to refer to, the ability cannot be executed."""
+    for named in reversed(ctx.mentions):
+        found = [ref for ref in named if isinstance(ref, str)]
+        if found:
+            return found
+    found = [ref for ref in ctx.event_refs if isinstance(ref, str)]
+    if found:
+        return found[:1]
+    raise EngineError("'that player' / 'they' names no player here")
+
+
+@contextmanager
+def speaking_of(ctx: Context, ref: Ref) -> Iterator[None]:
+    """While a handler deals with one player of several ("each player … they control", "each
+    opponent … that player controls"), "they" and "that player" name that player."""
+    marker = [ref]
+    ctx.mentions.append(marker)
+    try:
+        yield
+    finally:  # what was named meanwhile stays named
+        ctx.mentions[:] = [named for named in ctx.mentions if named is not marker]
+
+
+def _described(ctx: Context, noun: Noun) -> list[Ref]:
+    words = {w.lower().rstrip("s") for w in noun.description.split()}
+    if {"that", "those"} & set(noun.determiners):
+        return _antecedent(ctx, noun)
+    if words & _PLAYERS:
+        players = list(ctx.game.players)
+        if "opponent" in words:
+            players = ctx.game.opponents(ctx.controller)
+        return [p for p in players if all(_qualifies(ctx, p, q) for q in noun.qualifiers)]
+    candidates = [obj for obj in candidates_for(ctx, noun) if matches(ctx, obj, noun)]
+    return choose_some(ctx, noun, candidates)
+
+
+def _antecedent(ctx: Context, noun: Noun) -> list[Ref]:
+    """ "That creature", "those creatures", "that player": what the ability named last that the
+    phrase describes ("Tap target creature. That creature doesn't untap …"); before anything was
+    named, what the triggering event was about ("Whenever ~ blocks a creature, that creature …");
+    otherwise nothing."""
+    for named in reversed(ctx.mentions):
+        found = [ref for ref in named if matches(ctx, ref, noun)]
+        if found:
+            return found if "those" in noun.determiners or len(found) == 1 else found[:1]
+    found = [ref for ref in ctx.event_refs if ref is not ctx.source and matches(ctx, ref, noun)][:1]
+    if not found and _names_players(noun):  # an object may be gone; a player is never just missing
+        raise EngineError(f"'that {noun.description}' names no player here")
+    return found
+
+
+def _names_players(noun: Noun) -> bool:
+    return bool({w.lower().rstrip("s") for w in noun.description.split()} & _PLAYERS)
+
+
+IN_ZONE_WITHOUT_A_ZONE = {
+    "from_a_graveyard": "graveyard", "in_a_graveyard": "graveyard", "in_any_graveyard": "graveyard",
+    "from_any_graveyard": "graveyard", "in_exile": "exile",
+}  # fmt: skip
+"""The ``in_zone`` forms that name a kind of zone without a ``zone`` phrase ("in a graveyard")."""
+
+
+def noun_zone(noun: Noun) -> str:
+    """Where the objects a noun names are: the zone of its ``in``/``from`` qualifier, the stack for
+    spells, else the battlefield."""
+    for qualifier in noun.qualifiers:
+        if qualifier.verb == "in_zone":
+            zone = qualifier.arg("zone")
+            if isinstance(zone, Action):
+                return str(zone.arg("zone"))
+            return IN_ZONE_WITHOUT_A_ZONE.get(qualifier.form_name or "", "battlefield")
+    if noun.description.endswith(("spell", "spells")):
+        return "stack"
+    return "battlefield"
+
+
+def candidates_for(ctx: Context, noun: Noun) -> list[GameObject]:
+    zone = noun_zone(noun)
+    if zone == "battlefield":
+        return ctx.game.permanents()
+    if zone == "stack":
+        return [ctx.game.objects[item.source] for item in ctx.game.stack if item.is_spell]
+    return [obj for player in ctx.game.players for obj in ctx.game.in_zone(zone, player)]
+
+
+def choose_some(ctx: Context, noun: Noun, candidates: list[GameObject]) -> list[Ref]:
+    """ "a card", "two creatures": the controller chooses that many (all, when fewer); "each",
+    "all" and plural descriptions without a number name every one."""
+    amount = noun.amount
+    if amount is None or not noun.determiners or "each" in noun.determiners or "all" in noun.determiners:
+        return list(candidates)
+    count = value(ctx, amount)
+    if count >= len(candidates):
+        return list(candidates)
+    chosen: list[Ref] = []
+    left = list(candidates)
+    for _ in range(count):
+        name = ctx.decider.choose(f"{ctx.controller} chooses {noun.description}", _names(left))
+        picked = next(obj for obj in left if obj.name == name)
+        left.remove(picked)
+        chosen.append(picked)
+    return chosen
+
+
+def _names(found: list[GameObject]) -> list[str]:
+    return list(dict.fromkeys(obj.name for obj in found))
+
+
+def matches(ctx: Context, ref: Ref, noun: Noun) -> bool:
+    """Whether ``ref`` is what ``noun`` describes (its types, colours, states and qualifiers)."""
+    if isinstance(ref, str):
+        words = {w.lower().rstrip("s") for w in noun.description.split()}
+        if "opponent" in words:
+            return ref != ctx.controller
+        return bool(words & _PLAYERS)
+    if "another" in noun.determiners and ref is ctx.source:
+        return False
+    if not any(_is(ctx, ref, alternative) for alternative in noun.alternatives):
+        return False
+    return all(_qualifies(ctx, ref, qualifier) for qualifier in noun.qualifiers)
+
+
+def _negated(word: str) -> str | None:
+    """ "nonsnow" → "snow", "non-Human" → "Human", "nontoken" → "token" (None: not a negation)."""
+    if word.lower().startswith("non") and len(word) > 4 and word.lower() != "none":
+        return word[3:].lstrip("-")
+    return None
+
+
+def _is(ctx: Context, obj: GameObject, alternative: str) -> bool:
+    for word in alternative.split():
+        negated = _negated(word)
+        if negated is not None:  # "nonsnow land": each word of the description must hold (205.4b)
+            if _is(ctx, obj, negated):
+                return False
+            continue
+        lowered = word.lower()
+        singular = "sorcery" if lowered == "sorceries" else lowered.rstrip("s")
+        if singular in _PLAYERS:  # "that player", "target player or planeswalker": not an object
+            return False
+        if singular in _TYPE_WORDS:
+            if _TYPE_WORDS[singular] not in obj.card.types:
+                return False
+        elif singular in _SUPERTYPE_WORDS:
+            wanted = _SUPERTYPE_WORDS[singular] or _SUPERTYPE_WORDS[singular[3:]]
+            if (wanted in obj.card.supertypes) == singular.startswith("non"):
+                return False
+        elif singular.startswith("non") and singular[3:].lstrip("-") in _TYPE_WORDS:
+            if _TYPE_WORDS[singular[3:].lstrip("-")] in obj.card.types:
+                return False
+        elif (
+            (singular == "tapped" and not obj.tapped)
+            or (singular == "untapped" and obj.tapped)
+            or (singular in ("other", "another") and obj is ctx.source)
+            or (singular == "token" and not obj.token)
+        ):
+            return False
+        elif singular in ATTACHED_WORDS:
+            if obj.id != ctx.source.attached_to:
+                return False
+        elif singular in ("attacking", "blocking", "blocked", "unblocked"):
+            if not in_combat_as(ctx.game, obj, singular):
+                return False
+        elif singular in COLOR_WORDS:
+            if COLOR_WORDS[singular] not in colors_of(obj):
+                return False
+        elif (
+            word[:1].isupper() and word.rstrip("s") not in obj.card.subtypes and word not in obj.card.subtypes
+        ):
+            return False
+    return True
+
+
+def _qualifies(ctx: Context, ref: Ref, qualifier: Action) -> bool:
+    check = ctx.game.catalog.qualifiers.get(qualifier.verb)
+    if check is None:
+        raise EngineError(f"cannot check the qualifier {qualifier.verb!r}")
+    return check(ctx, ref, qualifier)
+
+
+def _controller(ref: Ref) -> str:
+    return ref.controller if isinstance(ref, GameObject) else ref
+
+
+def _you_control(ctx: Context, ref: Ref, qualifier: Action) -> bool:
+    """ "you control", "you don't control", "you own", "you both own and control"."""
+    controlled = _controller(ref) == ctx.controller
+    if is_form(qualifier, "you_own", "you_own_and_control"):
+        owned = isinstance(ref, GameObject) and ref.owner == ctx.controller
+        return owned and (controlled or is_form(qualifier, "you_own"))
+    return controlled == is_form(qualifier, "you_control")
+
+
+
+TARGET_FORMS = forms.named("opponent_controls", "target_player", "target_opponent")
+""" ``opponent_controls`` forms whose player is a target: "target player controls", "target
+opponent controls" (:func:`carddb.engine.rules.targets.target_nouns` lists them as targets)."""
+NAMED_FORMS = forms.named("opponent_controls", "that_player", "they", "that_opponent")
+""" ``opponent_controls`` forms naming the players named last (:func:`named_players`): "that
+player controls", "they control", "that opponent controls"."""
+NAMING_FORMS = forms.named(
+    "opponent_controls", "an_opponent", "target_player", "target_opponent", "that_opponent"
+)
+""" ``opponent_controls`` forms that name a player "that player" may refer to afterwards ("an
+opponent controls", "target player controls", "target opponent controls", "that opponent
+controls")."""
+CONTEXT_FORMS = TARGET_FORMS | NAMED_FORMS | forms.named("opponent_controls", "its_controller")
+""" ``opponent_controls`` forms that need what an ability resolving knows (its targets, what it named,
+"it"): not executable in static abilities and trigger conditions."""
+
+
+def controlling_players(ctx: Context, qualifier: Action) -> list[str] | None:
+    """The players an ``opponent_controls`` qualifier lets control what it describes (None: any
+    player, "each player controls"): the controller's opponents, the target player, the players
+    named last, the controller of "it", the defending player."""
+    form = qualifier.form_name
+    if is_form(qualifier, "an_opponent", "your_opponents"):
+        return ctx.game.opponents(ctx.controller)
+    if form in TARGET_FORMS:
+        if id(qualifier) not in ctx.slots:
+            raise EngineError("the target player of 'target player controls' was not chosen")
+        return [ref for ref in ctx.slots[id(qualifier)] if isinstance(ref, str)]
+    if form in NAMED_FORMS:
+        return named_players(ctx)
+    if is_form(qualifier, "its_controller"):
+        controllers = list(dict.fromkeys(obj.controller for obj in objects(ctx.it)))
+        if not controllers:
+            raise EngineError("'its controller' names no object's controller here")
+        return controllers
+    if is_form(qualifier, "defending_player"):
+        return defending_players(ctx)
+    if is_form(qualifier, "each_player"):
+        return None
+    raise EngineError(f"cannot tell who controls 'opponent_controls' form {form}")
+
+
+def _opponent_controls(ctx: Context, ref: Ref, qualifier: Action) -> bool:
+    """Who controls what the noun describes: "an opponent controls", "target player controls",
+    "that player controls", "its controller controls", "defending player controls", "they
+    control" (the players named last: "Each player loses 1 life for each creature they control",
+    each player counts theirs), "each player controls"."""
+    allowed = controlling_players(ctx, qualifier)
+    return allowed is None or _controller(ref) in allowed
+
+
+
+
+def refers_to_named_players(node: object) -> bool:
+    """Whether a phrase speaks of the players named last ("the number of lands they control",
+    "Islands that player controls"): a handler that deals with several players evaluates it for
+    each of them (:func:`speaking_of`)."""
+    return any(
+        isinstance(n, Action) and n.verb == "opponent_controls" and n.form_name in NAMED_FORMS
+        for n in walk(node)
+    )
+
+
+def counter_kind(text: object) -> str:
+    """The kind of counter a phrase names: "+1/+1 counters" → "+1/+1", "a charge counter" → "charge"."""
+    return str(text).removesuffix("s").removesuffix(" counter")
+
+
+def objects(refs: list[Ref]) -> Iterator[GameObject]:
+    return (ref for ref in refs if isinstance(ref, GameObject))
+
+
+def players(ctx: Context, refs: list[Ref]) -> Iterator[str]:
+    for ref in refs:
+        yield ref if isinstance(ref, str) else ref.controller
+
+
+def in_combat_as(game: Game, obj: GameObject, word: str) -> bool:
+    """ "attacking", "blocking", "blocked" or "unblocked" (an attacking creature no creature
+    blocked, once blockers are declared): whether ``obj`` is that now."""
+    combat = game.combat
+    if combat is None:
+        return False
+    if word == "attacking":
+        return obj.id in combat.attackers
+    if word == "blocking":
+        return bool(combat.blockers.get(obj.id))
+    if word == "blocked":
+        return obj.id in combat.attackers and obj.id in combat.blocked
+    blockers_declared = game.step not in (Step.COMBAT, Step.DECLARE_ATTACKERS)
+    return obj.id in combat.attackers and obj.id not in combat.blocked and blockers_declared
+
+
+
+SECTION = Section(
+    "query.nouns",
+    qualifiers={"you_control": _you_control, "opponent_controls": _opponent_controls},
+)

@@ -1,0 +1,235 @@
+"""Executing the steps of an ability as it resolves: clauses (with their subject, "for each" and
+duration), sequences, conditionals ("if", "unless", "where X is", "then"; "at" makes a delayed
+triggered ability), and die rolls with their result tables and the extra dice of replacement
+effects. A clause's predicates go to their handlers in the game's catalog (``Game.catalog.verbs``).
+
+Die rolls are here and not in a module of their own because a result table's rows are steps again:
+rolling and executing call each other."""
+
+from __future__ import annotations
+
+from carddb.engine.core.catalog import Section
+from carddb.engine.core.context import Context, Ref
+from carddb.engine.core.errors import EngineError
+from carddb.engine.core.proposed import Proposed, Replacement
+from carddb.engine.core.state import Delayed, Event, Game
+from carddb.engine.query.abilities import active_abilities
+from carddb.engine.query.nouns import (
+    candidates_for,
+    counter_kind,
+    matches,
+    mention_zone_owners,
+    objects,
+    refers_to_named_players,
+    resolve,
+    speaking_of,
+    value,
+)
+from carddb.engine.rules.conditions import evaluate
+from carddb.engine.rules.continuous import refresh
+from carddb.engine.rules.replacement import replace
+from carddb.oracle.model import (
+    Action,
+    Clause,
+    Conditional,
+    Noun,
+    RollDie,
+    SelfRef,
+    Sequence,
+    walk,
+)
+
+
+def execute(ctx: Context, step: object) -> None:
+    """Execute one step (a sentence) of an ability."""
+    _execute(ctx, step)
+    refresh(ctx.game)
+
+
+def execute_steps(ctx: Context, steps: tuple[object, ...] | list[object]) -> None:
+    """Execute an ability's steps in order, reading each with the sentence after it where later
+    text modifies earlier text (608.2c): a step followed by "It can't be regenerated." destroys
+    without regeneration."""
+    for index, step in enumerate(steps):
+        following = steps[index + 1] if index + 1 < len(steps) else None
+        ctx.no_regeneration = _forbids_regeneration(following)
+        try:
+            execute(ctx, step)
+        finally:
+            ctx.no_regeneration = False
+
+
+def _forbids_regeneration(step: object) -> bool:
+    """ "It can't be regenerated." / "They can't be regenerated." (no duration: it is about the
+    destruction just before it)."""
+    return (
+        isinstance(step, Clause)
+        and step.duration is None
+        and bool(step.predicates)
+        and all(isinstance(p, Action) and p.verb == "cant_be_regenerated" for p in step.predicates)
+    )
+
+
+def _execute(ctx: Context, step: object) -> None:
+    if isinstance(step, Clause):
+        _clause(ctx, step)
+    elif isinstance(step, Sequence):
+        for index, item in enumerate(step.steps):
+            if index and _shuffle_after_declined_search(ctx, step, index):
+                continue
+            _execute(ctx, item)
+    elif isinstance(step, Conditional):
+        _conditional(ctx, step)
+    elif isinstance(step, RollDie):
+        _roll(ctx, step)
+    elif isinstance(step, Action):
+        raise EngineError(f"{step.verb!r} is not a step")
+    else:
+        raise EngineError(f"cannot execute {step!r}")
+
+
+def _shuffle_after_declined_search(ctx: Context, sequence: Sequence, index: int) -> bool:
+    """ "You may search your library for …, then shuffle.": the shuffle is part of the search; a
+    player who declines to search does not shuffle (701.19 searching; the optional search is one
+    action with its shuffle)."""
+    before, step = sequence.steps[index - 1], sequence.steps[index]
+    join = sequence.joins[index - 1] if index - 1 < len(sequence.joins) else ""
+    return (
+        "then" in join
+        and _only_verb(step) == "shuffle"
+        and _only_verb(before) == "may"
+        and ctx.bindings.get("did") == 0
+    )
+
+
+def _only_verb(step: object) -> str | None:
+    if isinstance(step, Clause) and len(step.predicates) == 1 and isinstance(step.predicates[0], Action):
+        return step.predicates[0].verb
+    return None
+
+
+def _clause(ctx: Context, clause: Clause) -> None:
+    subject: list[Ref] = [ctx.controller] if clause.subject is None else resolve(ctx, clause.subject)
+    if sum(isinstance(ref, str) for ref in subject) > 1 and refers_to_named_players(clause):
+        # "Each player creates a token for each untapped Forest they control", "Each opponent
+        # exiles a creature they control": each player does it, "they" naming that player
+        for ref in subject:
+            ctx.it = [ref]
+            with speaking_of(ctx, ref):
+                _clause_for(ctx, clause, [ref])
+        return
+    _clause_for(ctx, clause, subject)
+
+
+def _clause_for(ctx: Context, clause: Clause, subject: list[Ref]) -> None:
+    ctx.duration = clause.duration
+    times = 1 if clause.for_each is None else count_each(ctx, clause.for_each, subject)
+    for predicate in [p for _ in range(times) for p in clause.predicates]:
+        if isinstance(predicate, Clause):
+            _clause(ctx, predicate)
+            continue
+        handler = ctx.game.catalog.verbs.get(predicate.verb)
+        if handler is None:
+            raise EngineError(f"no handler for {predicate.verb!r}")
+        handler(ctx, subject, predicate)
+        mention_zone_owners(ctx, predicate)  # "… to its owner's hand. Then that player …"
+
+
+def count_each(ctx: Context, each: object, subject: list[Ref]) -> int:
+    """How many times "… for each X" repeats the clause: the objects or players X names, or the
+    counters of a kind on an object ("for each +1/+1 counter on ~"). "it" keeps naming the
+    subject."""
+    before = list(ctx.it)
+    if isinstance(each, Action) and each.verb == "counters_on":
+        kind = counter_kind(each.arg("kind"))
+        count = sum(obj.counters.get(kind, 0) for obj in objects(resolve(ctx, each.arg("what"))))
+    elif isinstance(each, Noun) and not each.determiners:
+        count = sum(1 for obj in candidates_for(ctx, each) if matches(ctx, obj, each))
+    else:
+        count = len(resolve(ctx, each))
+    ctx.it = before or list(subject)
+    return count
+
+
+def _conditional(ctx: Context, node: Conditional) -> None:
+    if node.word == "at":  # a delayed triggered ability: it waits for its moment
+        ctx.game.delayed.append(Delayed(node.condition, node.body, ctx.controller, ctx.source, list(ctx.it)))
+        return
+    if node.word == "where X is":
+        ctx.bindings["X"] = value(ctx, node.condition)
+        _execute(ctx, node.body)
+    elif node.word == "then":
+        _execute(ctx, node.body)
+    elif node.word in ("if", "unless"):
+        if node.after and isinstance(node.body, Clause):
+            _antecedent(ctx, node.body)
+        holds = evaluate(ctx, node.condition)
+        if holds == (node.word == "if"):
+            _execute(ctx, node.body)
+    else:
+        raise EngineError(f"cannot execute a {node.word!r} clause")
+
+
+def _antecedent(ctx: Context, body: Clause) -> None:
+    """ "Counter target spell unless its controller pays {3}": the condition, written after the
+    body, speaks of the body's object ("its"), so "it" names that object while it is evaluated."""
+    for predicate in body.predicates:
+        what = predicate.arg("what") if isinstance(predicate, Action) else None
+        if isinstance(what, SelfRef) or (isinstance(what, Noun) and id(what) in ctx.slots):
+            ctx.it = resolve(ctx, what)
+            return
+
+
+# -- dice ---------------------------------------------------------------------------------------
+def roll_dice(ctx: Context, sides: int, count: int, *, keep_lower: bool = False) -> int:
+    """Roll ``count`` dN for the controller: extra dice from replacement effects (Pixie Guide,
+    Barbarian Class) are rolled and the lowest ignored, as if never rolled. Returns the natural
+    result that counts (the highest when several are kept as one)."""
+    proposed = replace(ctx.game, Proposed("roll", ctx.controller, amount=count, sides=sides), ctx.decider)
+    count, extra = proposed.amount, proposed.extra
+    rolls = [ctx.decider.roll(sides, f"d{sides} for {ctx.source.name}") for _ in range(count + extra)]
+    kept = sorted(rolls, reverse=True)[:count]
+    ctx.game.log.append(f"{ctx.controller} rolls {rolls} (keeps {kept})")
+    # "whenever you roll one or more dice" sees only the dice that count
+    ctx.game.events.append(Event("roll", ctx.source, player=ctx.controller, amount=len(kept)))
+    return max(kept) if not keep_lower else min(kept)
+
+
+def _roll(ctx: Context, roll: RollDie) -> None:
+    natural = roll_dice(ctx, roll.sides, roll.count)
+    result = natural + (value(ctx, roll.modifier) if roll.modifier is not None else 0)
+    ctx.bindings["natural"] = natural
+    ctx.bindings[roll.bind] = result
+    for row in roll.table:
+        high = row.high if row.high is not None else (10**9 if row.open_ended else row.low)
+        if row.open_ended:
+            high = 10**9
+        if row.low <= result <= high:
+            for step in row.effects:
+                _execute(ctx, step)
+            break
+
+
+def extra_dice(game: Game, event: Proposed) -> list[Replacement]:
+    """ "If you would roll one or more dice, instead roll that many dice plus one and ignore the
+    lowest roll." (Pixie Guide, Barbarian Class): one more die each, for their controller's rolls
+    (706.6)."""
+    if event.kind != "roll":
+        return []
+    return [
+        Replacement(obj.name, ("extra die", obj.id, index), _one_more)
+        for obj in game.permanents(event.player)
+        for index, ability in active_abilities(obj)
+        if any(isinstance(n, Action) and n.verb == "roll_extra_die" for e in ability.effects for n in walk(e))
+    ]
+
+
+def _one_more(event: Proposed) -> Proposed:
+    event.extra += 1
+    return event
+
+
+SECTION = Section(
+    "rules.execution", replacements=frozenset({"roll_extra_die"}), replacement_effects=(extra_dice,)
+)
+"""Extra dice (Pixie Guide, Barbarian Class) are a replacement effect on die rolls."""

@@ -1,0 +1,98 @@
+"""Protection (702.16): "protection from red", from creatures, artifacts, enchantments, everything.
+What has protection from a quality can't be Damaged, Enchanted or equipped, Blocked or Targeted by
+anything with that quality (DEBT); the rest of the engine asks :func:`protected_from` and
+:func:`targetable`."""
+
+from __future__ import annotations
+
+import re
+
+from carddb.engine.core.catalog import Catalog, Section
+from carddb.engine.core.context import Context, Ref
+from carddb.engine.core.state import GameObject
+from carddb.engine.query.abilities import keyword_list, keywords_of
+from carddb.engine.query.characteristics import colors_of
+from carddb.engine.query.nouns import COLOR_WORDS
+from carddb.oracle.model import Keyword, Kind
+
+PROTECTION_QUALITIES = {
+    "white", "blue", "black", "red", "green", "creatures", "artifacts", "enchantments", "everything",
+    "multicolored", "monocolored",
+}  # fmt: skip
+"""What "protection from …" the engine applies (702.16)."""
+
+
+def _qualities(text: str) -> list[str]:
+    """ "white and from blue" → ["white", "blue"]."""
+    return [q.strip() for q in re.split(r",? and from |, from ", text) if q.strip()]
+
+
+def protections(obj: GameObject) -> list[str]:
+    """The qualities ``obj`` has protection from: printed keywords and granted ones."""
+    found: list[str] = []
+    for ability in obj.card.abilities:
+        if ability.kind is Kind.KEYWORD:
+            for keyword in ability.keywords:
+                if keyword.name == "Protection" and keyword.parameter:
+                    found.extend(_qualities(keyword.parameter))
+    for text in (*obj.keywords_until_end_of_turn, *obj.static_keywords):
+        for granted in keyword_list(text):
+            if granted.startswith("protection from "):
+                found.extend(_qualities(granted.removeprefix("protection from ")))
+    return found
+
+
+def protected_from(obj: GameObject, source: GameObject | None) -> bool:
+    """Whether ``obj`` has protection from ``source``: damage from it is prevented, and it can't be
+    blocked by it, targeted by it, or enchanted or equipped by it (the engine's DEBT)."""
+    if source is None or source is obj:
+        return False
+    colors = colors_of(source)
+    for quality in protections(obj):
+        if (
+            quality == "everything"
+            or COLOR_WORDS.get(quality) in colors
+            or (quality == "creatures" and source.is_a("Creature"))
+            or (quality == "artifacts" and source.is_a("Artifact"))
+            or (quality == "enchantments" and source.is_a("Enchantment"))
+            or (quality == "multicolored" and len(colors) >= 2)
+            or (quality == "monocolored" and len(colors) == 1)
+        ):
+            return True
+    return False
+
+
+def known_protection(text: str) -> bool:
+    return (
+        text.startswith("protection from ")
+        and set(_qualities(text.removeprefix("protection from "))) <= PROTECTION_QUALITIES
+    )
+
+
+def _protection_problems(keyword: Keyword, catalog: Catalog) -> list[str]:
+    qualities = _qualities(keyword.parameter or "")
+    return [] if qualities and set(qualities) <= PROTECTION_QUALITIES else ["keyword protection"]
+
+
+
+
+def targetable(ctx: Context, ref: Ref) -> bool:
+    """Shroud: no spell or ability targets it; hexproof: none an opponent controls; protection:
+    nothing with that quality."""
+    if isinstance(ref, str):
+        return True
+    if protected_from(ref, ctx.source):
+        return False
+    keywords = keywords_of(ref)
+    if "shroud" in keywords:
+        return False
+    return not ("hexproof" in keywords and ref.controller != ctx.controller)
+
+
+SECTION = Section(
+    "rules.protection",
+    keywords=frozenset({"hexproof", "shroud"}),
+    keyword_checks={"protection": _protection_problems},
+    granted_keywords=(known_protection,),
+)
+"""Protection, and hexproof and shroud (:func:`targetable`)."""

@@ -1,0 +1,35 @@
+"""State-based actions (704)."""
+
+from __future__ import annotations
+
+from carddb.engine.core.state import Game
+from carddb.engine.rules import attachments
+from carddb.engine.rules.destruction import destroy
+from carddb.engine.rules.zones import put
+
+
+def state_based_actions(game: Game) -> None:
+    # Auras and Equipment first: an Aura whose creature dies in this check still sees it die (its
+    # "when enchanted creature dies" triggers) and goes to the graveyard in the next round
+    attachments.check(game)
+    for obj in [o for o in game.objects.values() if o.token and o.zone not in ("battlefield", "stack")]:
+        game.zone_list(obj.zone, obj.owner).remove(obj.id)  # a token off the battlefield ceases to exist
+        del game.objects[obj.id]
+    for obj in list(game.permanents()):
+        if obj.is_a("Planeswalker") and obj.counters.get("loyalty", 0) <= 0 and "loyalty" in obj.counters:
+            put(game, obj, "graveyard", cause="sba")  # 704.5i
+    for player in game.players.values():
+        if (player.life <= 0 or player.drew_from_empty) and not player.lost:
+            player.lost = True  # rules 704.5a and 704.5b
+            game.log.append(f"{player.name} loses the game")
+        player.drew_from_empty = False
+    for obj in list(game.permanents()):
+        toughness = obj.toughness
+        if obj.is_a("Creature") and toughness is not None and toughness <= 0:
+            put(game, obj, "graveyard", cause="sba")  # 704.5f
+        elif obj.is_a("Creature") and toughness is not None and obj.damage >= toughness:
+            destroy(game, obj)  # lethal damage destroys: indestructible and regeneration apply
+        elif obj.is_a("Creature") and obj.deathtouched:
+            destroy(game, obj)  # damage from a source with deathtouch (rule 704.5h)
+        obj.deathtouched = False
+

@@ -1,0 +1,163 @@
+"""Targets (601.2c, 608.2b): the target phrases of an ability in the order its text names them, whether a
+choice is legal, choosing them on casting or activation, and the modes chosen."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from carddb.engine.core.context import Context, Ref
+from carddb.engine.core.errors import (
+    IllegalActionError,
+    TargetError,
+)
+from carddb.engine.core.forms import is_form
+from carddb.engine.core.state import Game, GameObject
+from carddb.engine.query.nouns import TARGET_FORMS, matches, noun_zone, resolve
+from carddb.engine.rules.protection import targetable
+from carddb.oracle.model import (
+    Ability,
+    Action,
+    Clause,
+    Conditional,
+    Noun,
+    Pronoun,
+    RollDie,
+)
+from carddb.oracle.model import (
+    Sequence as StepSequence,
+)
+
+# -- targets ------------------------------------------------------------------------------------
+_MODE_COUNTS = {
+    "one": (1, 1), "two": (2, 2), "three": (3, 3), "one or both": (1, 2), "one or more": (1, 99),
+    "any number": (0, 99), "up to one": (0, 1), "up to two": (0, 2), "one or two": (1, 2),
+}  # fmt: skip
+
+
+def chosen_steps(ability: Ability, modes: Sequence[int] = ()) -> tuple[object, ...]:
+    """The steps that run: the ability's own, then the chosen modes' (1-based, checked against
+    the header: "Choose one" takes exactly one mode)."""
+    if not ability.modes:
+        if modes:
+            raise IllegalActionError("this has no modes to choose")
+        return ability.effects
+    header = (ability.choose or "").split(" ", 1)[-1].lower()
+    low, high = _MODE_COUNTS.get(header, (1, 1))
+    if not low <= len(modes) <= high or len(set(modes)) != len(modes):
+        raise IllegalActionError(f"{ability.choose}: choose {low}–{high} different modes, not {list(modes)}")
+    for mode in modes:
+        if not 1 <= mode <= len(ability.modes):
+            raise IllegalActionError(f"there is no mode {mode} (there are {len(ability.modes)})")
+    return (*ability.effects, *(step for mode in modes for step in ability.modes[mode - 1].effects))
+
+
+TargetPhrase = Noun | Pronoun | Action
+"""What names a target: a noun phrase ("target creature"), "any target", or the qualifier "target
+player controls" / "target opponent controls" of a noun ("Destroy all lands target player
+controls": the player is the target)."""
+
+
+def target_nouns(ability: Ability, modes: Sequence[int] = ()) -> list[TargetPhrase]:
+    """The target phrases of the steps that run, in the order the text names them ("any target"
+    and "target player controls" included)."""
+    found: list[TargetPhrase] = []
+
+    def visit(node: object) -> None:
+        if (isinstance(node, Noun) and node.targeted) or (
+            isinstance(node, Pronoun) and node.word == "any target"
+        ):
+            found.append(node)
+            return
+        if isinstance(node, Noun):
+            for qualifier in node.qualifiers:
+                if _player_target(qualifier):
+                    found.append(qualifier)
+            return
+        if isinstance(node, Clause):
+            visit(node.subject)
+            for predicate in node.predicates:
+                visit(predicate)
+        elif isinstance(node, StepSequence):
+            for step in node.steps:
+                visit(step)
+        elif isinstance(node, Conditional):
+            visit(node.condition)
+            visit(node.body)
+        elif isinstance(node, RollDie):
+            for row in node.table:
+                for step in row.effects:
+                    visit(step)
+        elif isinstance(node, Action):
+            for _, value in node.args:
+                visit(value)
+
+    for step in ability.effects if not ability.modes else chosen_steps(ability, modes):
+        visit(step)
+    return found
+
+
+def _player_target(qualifier: Action) -> bool:
+    return qualifier.verb == "opponent_controls" and qualifier.form_name in TARGET_FORMS
+
+
+def legal_target(game: Game, ctx: Context, noun: TargetPhrase, ref: Ref) -> bool:
+    if not targetable(ctx, ref):  # hexproof, shroud
+        return False
+    if isinstance(noun, Pronoun):  # any target: a creature, a planeswalker or a player
+        return _any_target(ref) and (isinstance(ref, str) or ref.zone == "battlefield")
+    if isinstance(noun, Action):  # "target player controls", "target opponent controls"
+        anyone = is_form(noun, "target_player")
+        return isinstance(ref, str) and ref in game.players and (anyone or ref != ctx.controller)
+    if isinstance(ref, str):
+        return ref in game.players and matches(ctx, ref, noun)
+    return ref.zone == noun_zone(noun) and matches(ctx, ref, noun)
+
+
+def target_text(noun: TargetPhrase) -> str:
+    if isinstance(noun, Action):
+        return "target player" if is_form(noun, "target_player") else "target opponent"
+    return noun.word if isinstance(noun, Pronoun) else f"target {noun.description}"
+
+
+def record_target(ctx: Context, noun: TargetPhrase, refs: list[Ref]) -> None:
+    """A target chosen: the phrase names it from now on, and it is named (a later target's "that
+    player controls", "another target creature" read what was chosen before them)."""
+    ctx.slots[id(noun)] = list(refs)
+    if isinstance(noun, Action):
+        ctx.mentions.append(list(refs))
+    elif isinstance(noun, Noun):
+        resolve(ctx, noun)
+
+
+def _any_target(ref: Ref) -> bool:
+    return isinstance(ref, str) or (
+        ref.zone == "battlefield" and (ref.is_a("Creature") or ref.is_a("Planeswalker"))
+    )
+
+
+def choose_targets(
+    game: Game, ctx: Context, ability: Ability, chosen: Sequence[Sequence[Ref]], modes: Sequence[int] = ()
+) -> list[list[Ref]]:
+    nouns = target_nouns(ability, modes)
+    if len(chosen) != len(nouns):
+        names = ", ".join(target_text(n) for n in nouns) or "no target"
+        raise TargetError(f"{ctx.source.name} needs {len(nouns)} target(s) ({names}), got {len(chosen)}")
+    picked: list[list[Ref]] = []
+    it, mentions = list(ctx.it), list(ctx.mentions)
+    for noun, refs in zip(nouns, chosen, strict=True):
+        for ref in refs:
+            if not legal_target(game, ctx, noun, ref):
+                name = ref if isinstance(ref, str) else ref.name
+                raise TargetError(f"{name} is not a legal target ({target_text(noun)})")
+        picked.append(list(refs))
+        record_target(ctx, noun, list(refs))
+    ctx.slots.clear()
+    ctx.it, ctx.mentions = it, mentions
+    return picked
+
+
+def still_legal(game: Game, ctx: Context, noun: TargetPhrase, ref: Ref) -> bool:
+    if isinstance(ref, GameObject) and ref.id not in game.objects:
+        return False
+    return legal_target(game, ctx, noun, ref)
+

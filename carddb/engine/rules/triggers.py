@@ -1,0 +1,386 @@
+"""Triggered abilities: events (objects moving between zones, spells cast, steps beginning, damage
+dealt) are matched against the trigger conditions of the abilities that can see them, and the
+abilities that trigger are put on the stack with their targets chosen through the decider.
+
+:func:`settle` runs after every game action: static abilities are brought up to date, entering
+permanents get their "enters the battlefield tapped / with counters", abilities trigger,
+state-based actions are checked (which may cause more events) until nothing changes, and the
+waiting triggered abilities go on the stack (rule 603.3)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from carddb.engine.core.catalog import Matcher, Section
+from carddb.engine.core.context import Context, Ref
+from carddb.engine.core.decisions import Decider, ScriptedDecider
+from carddb.engine.core.errors import NotExecutableError
+from carddb.engine.core.forms import is_form, named
+from carddb.engine.core.state import Event, Game, GameObject, StackItem, Step
+from carddb.engine.query.abilities import ability_at, active_abilities
+from carddb.engine.query.executable import check_object, missing
+from carddb.engine.query.nouns import candidates_for, defending_players, matches
+from carddb.engine.rules.attachments import enter_attached
+from carddb.engine.rules.continuous import on_enter, refresh
+from carddb.engine.rules.sba import state_based_actions
+from carddb.engine.rules.targets import legal_target, record_target, target_nouns, target_text
+from carddb.engine.rules.ward import ward_triggers
+from carddb.oracle.model import Action, Kind, Noun, Pronoun, SelfRef, walk
+from carddb.oracle.phrases import find
+
+
+def is_named(ctx: Context, phrase: object, ref: Ref | None) -> bool:
+    """Whether ``ref`` is what a trigger's noun phrase names."""
+    if ref is None:
+        return False
+    if isinstance(phrase, SelfRef):
+        return ref is ctx.source
+    if isinstance(phrase, Pronoun):  # "you", "defending player", "one of your opponents"
+        if phrase.word == "defending player":
+            return ref in defending_players(ctx)
+        if phrase.word == "your opponents":
+            return ref in ctx.game.opponents(ctx.controller)
+        return phrase.word == "you" and ref == ctx.controller
+    if isinstance(phrase, Noun):
+        return matches(ctx, ref, phrase)
+    return False
+
+
+_ZONES_OF_SOMEONE = {"a player's", "an opponent's", "each player's", "each opponent's"}
+
+
+def about_event(ctx: Context, event: Event, trigger: object) -> None:
+    """A triggered ability speaks of its event: "it" is the event's object; "that player", "that
+    creature" name what the event was about, the player its trigger condition names first."""
+    if event.obj is not None:
+        ctx.it = [event.obj]
+    refs: list[Ref] = [ref for ref in (event.other, event.obj) if ref is not None]
+    player = _event_player(ctx, event, trigger)
+    ctx.event_refs = [player, *refs] if player is not None else refs
+
+
+def _event_player(ctx: Context, event: Event, trigger: object) -> str | None:
+    """The player a trigger condition names, whom "that player" means: the player dealt damage
+    ("deals damage to a player"), or the controller of the source ("a source an opponent controls
+    deals damage to you"); whose step it is ("each player's upkeep"); who cast the spell; the owner
+    of what went to or left their zone ("a player's graveyard"), else who controlled it. Not the
+    ability's own controller as the mover or caster of the source itself (the text says "you")."""
+    args = trigger.args if isinstance(trigger, Action) else ()
+    if event.kind == "damage":
+        to = trigger.arg("to") if isinstance(trigger, Action) else None
+        if isinstance(to, Pronoun) and to.word == "you":  # "a source an opponent controls … to you"
+            return event.player or None
+        return event.other if isinstance(event.other, str) else None
+    if event.kind in ("cast", "move") and event.obj is ctx.source:
+        return None
+    if event.kind == "move" and event.obj is not None:
+        zones = [n for _, value in args for n in walk(value) if isinstance(n, Action) and n.verb == "zone"]
+        if any(zone.arg("owner") in _ZONES_OF_SOMEONE for zone in zones):
+            return event.obj.owner
+    if event.kind in ("step", "cast", "move", "roll", "gain_life", "lose_life", "draw"):
+        return event.player or None
+    return None
+
+
+def _entered(event: Event) -> bool:
+    return event.kind == "move" and event.to_zone == "battlefield" and event.from_zone != "battlefield"
+
+
+def _died(event: Event) -> bool:
+    return (
+        event.kind == "move"
+        and event.from_zone == "battlefield"
+        and event.to_zone == "graveyard"
+        and event.obj is not None
+        and event.obj.is_a("Creature")
+    )
+
+
+def _with_controller(event: Event, check: Callable[[], bool]) -> bool:
+    """Run ``check`` seeing the event's object under the controller it had before moving."""
+    obj = event.obj
+    if obj is None:
+        return False
+    now = obj.controller
+    obj.controller = event.player or now
+    try:
+        return check()
+    finally:
+        obj.controller = now
+
+
+def _enters(ctx: Context, trigger: Action, event: Event) -> bool:
+    if is_form(trigger, "enters_or_dies") and _died(event):
+        return _with_controller(event, lambda: is_named(ctx, trigger.arg("what"), event.obj))
+    if not _entered(event) or not is_named(ctx, trigger.arg("what"), event.obj):
+        return False
+    assert event.obj is not None
+    if is_form(trigger, "under_your_control"):
+        return event.obj.controller == ctx.controller
+    if is_form(trigger, "under_opponents_control"):
+        return event.obj.controller != ctx.controller
+    return True
+
+
+def _dies(ctx: Context, trigger: Action, event: Event) -> bool:
+    return _died(event) and _with_controller(event, lambda: is_named(ctx, trigger.arg("what"), event.obj))
+
+
+def _leaves(ctx: Context, trigger: Action, event: Event) -> bool:
+    if event.kind != "move" or event.from_zone != "battlefield" or event.to_zone == "battlefield":
+        return False
+    if is_form(trigger, "to_graveyard") and event.to_zone != "graveyard":
+        return False
+    if is_form(trigger, "to_zone"):
+        zone = trigger.arg("to")
+        if not isinstance(zone, Action) or zone.arg("zone") != event.to_zone:
+            return False
+    return _with_controller(event, lambda: is_named(ctx, trigger.arg("what"), event.obj))
+
+
+def _either(check: Matcher) -> Matcher:
+    def either(ctx: Context, trigger: Action, event: Event) -> bool:
+        other = Action(trigger.verb, (("what", trigger.arg("other")),), trigger.form)
+        return check(ctx, trigger, event) or check(ctx, other, event)
+
+    return either
+
+
+def _either_enters(ctx: Context, trigger: Action, event: Event) -> bool:
+    """ "Whenever ~ or another Ally enters the battlefield [under your control]": either one enters
+    (its own form numbers: "under your control" is checked for both)."""
+    if not _entered(event) or event.obj is None:
+        return False
+    if not (is_named(ctx, trigger.arg("what"), event.obj) or is_named(ctx, trigger.arg("other"), event.obj)):
+        return False
+    return not is_form(trigger, "under_your_control") or event.obj.controller == ctx.controller
+
+
+def _casts(ctx: Context, trigger: Action, event: Event) -> bool:
+    return (
+        event.kind == "cast"
+        and is_named(ctx, trigger.arg("who"), event.player)
+        and is_named(ctx, trigger.arg("what"), event.obj)
+    )
+
+
+def _rolls(ctx: Context, trigger: Action, event: Event) -> bool:
+    """ "Whenever you roll one or more dice" / "a die" (forms 0 and 1)."""
+    return event.kind == "roll" and is_named(ctx, trigger.arg("who"), event.player)
+
+
+def _life_changes(ctx: Context, trigger: Action, event: Event) -> bool:
+    """ "Whenever you gain life", "Whenever an opponent loses life" (the form's words say which)."""
+    written = find(trigger.verb, trigger.form)
+    kind = "gain_life" if written is not None and " gain" in written.text else "lose_life"
+    return event.kind == kind and is_named(ctx, trigger.arg("who"), event.player)
+
+
+def _draws(ctx: Context, trigger: Action, event: Event) -> bool:
+    """ "Whenever you draw a card", "Whenever an opponent draws a card", "Whenever you draw your
+    second card each turn" (the event counts the draws of the turn)."""
+    if event.kind != "draw" or not is_named(ctx, trigger.arg("who"), event.player):
+        return False
+    written = find(trigger.verb, trigger.form)
+    return event.amount == 2 if written is not None and "second card" in written.text else True
+
+
+def deals_damage(ctx: Context, trigger: Action, event: Event) -> bool:
+    if event.kind != "damage":
+        return False
+    if is_form(trigger, "is_dealt_damage"):
+        return is_named(ctx, trigger.arg("what"), event.other)
+    return is_named(ctx, trigger.arg("what"), event.obj) and is_named(ctx, trigger.arg("to"), event.other)
+
+
+_YOURS, _ANYONES, _OPPONENTS = "yours", "any", "opponents"
+BEGINNINGS: dict[str, tuple[tuple[Step, ...], str]] = {
+    "your_upkeep": ((Step.UPKEEP,), _YOURS),
+    "each_upkeep": ((Step.UPKEEP,), _ANYONES),
+    "each_players_upkeep": ((Step.UPKEEP,), _ANYONES),
+    "each_opponents_upkeep": ((Step.UPKEEP,), _OPPONENTS),
+    "your_end_step": ((Step.END,), _YOURS),
+    "each_end_step": ((Step.END,), _ANYONES),
+    "the_end_step": ((Step.END,), _ANYONES),
+    "your_precombat_main": ((Step.MAIN1,), _YOURS),
+    "combat_on_your_turn": ((Step.COMBAT,), _YOURS),
+    "each_combat": ((Step.COMBAT,), _ANYONES),
+    "your_draw_step": ((Step.DRAW,), _YOURS),
+    "each_players_draw_step": ((Step.DRAW,), _ANYONES),
+    "your_second_main": ((Step.MAIN2,), _YOURS),
+    "each_of_your_main_phases": ((Step.MAIN1, Step.MAIN2), _YOURS),
+    "each_opponents_end_step": ((Step.END,), _OPPONENTS),
+    "each_players_end_step": ((Step.END,), _ANYONES),
+}
+"""``beginning`` forms: the steps they name and whose turn it must be."""
+
+
+def _beginning(ctx: Context, trigger: Action, event: Event) -> bool:
+    if event.kind != "step":
+        return False
+    steps, whose = BEGINNINGS[trigger.form_name or ""]
+    if event.to_zone not in steps:
+        return False
+    if whose == _YOURS:
+        return event.player == ctx.controller
+    if whose == _OPPONENTS:
+        return event.player != ctx.controller
+    return True
+
+
+SECTION = Section(
+    "rules.triggers",
+    triggers={
+        "enters": (
+            _enters,
+            named(
+                "enters", "enters", "enter", "under_your_control", "under_opponents_control", "enters_or_dies"
+            ),
+        ),
+        "dies": (_dies, named("dies", "dies", "die")),
+        "leaves": (_leaves, named("leaves", "leaves", "to_graveyard", "to_zone")),
+        "either_enters": (_either_enters, named("either_enters", "enters", "under_your_control")),
+        "either_dies": (_either(_dies), named("either_dies", "dies")),
+        "casts": (_casts, named("casts", "cast", "casts")),
+        "beginning": (_beginning, named("beginning", *BEGINNINGS)),
+        "roll_dice": (_rolls, named("roll_dice", "one_or_more", "a_die")),
+        "gains_life_trigger": (_life_changes, None),
+        "draws_trigger": (_draws, None),
+    },
+)
+"""The trigger events this module matches ("deals damage" is combat's: it knows combat damage)."""
+
+
+def _watchers(game: Game, event: Event) -> list[GameObject]:
+    """The objects whose triggered abilities see ``event``: the permanents, and an object that has
+    just left the battlefield (leaves-the-battlefield abilities look back in time)."""
+    found = game.permanents()
+    obj = event.obj
+    if (
+        event.kind == "move"
+        and obj is not None
+        and event.from_zone == "battlefield"
+        and obj.id in game.objects
+        and obj not in found
+    ):
+        found.append(obj)
+    return found
+
+
+
+
+_MOMENTS: dict[tuple[str, str | None], Step] = {
+    ("beginning", "next_end_step"): Step.END,
+    ("beginning", "next_turns_upkeep"): Step.UPKEEP,
+    ("beginning", "your_next_upkeep"): Step.UPKEEP,
+    ("beginning", "end_of_combat"): Step.END_OF_COMBAT,
+    ("end_of_combat", "end_of_combat"): Step.END_OF_COMBAT,
+}
+"""The step each delayed moment waits for (:data:`carddb.engine.query.executable.DELAYED`)."""
+
+
+def _delayed(game: Game, event: Event) -> None:
+    """Delayed triggered abilities whose moment has come trigger, once."""
+    if event.kind != "step":
+        return
+    for waiting in list(game.delayed):
+        moment = waiting.condition
+        assert isinstance(moment, Action)
+        if _MOMENTS.get((moment.verb, moment.form_name)) != event.to_zone:
+            continue
+        if is_form(moment, "your_next_upkeep") and event.player != waiting.controller:
+            continue  # "your next upkeep"
+        game.delayed.remove(waiting)
+        game.pending.append(StackItem(waiting.source.id, waiting.controller, None, [], delayed=waiting))
+
+
+def collect(game: Game, decider: Decider, event: Event) -> None:
+    """Abilities that ``event`` triggers wait in ``game.pending``."""
+    _delayed(game, event)
+    for source in _watchers(game, event):
+        leaving = source is event.obj and event.kind == "move" and event.from_zone == "battlefield"
+        controller = event.player if leaving else source.controller
+        for index, ability in active_abilities(source):
+            trigger = ability.trigger
+            if ability.kind is not Kind.TRIGGERED or not isinstance(trigger, Action):
+                continue
+            known = game.catalog.triggers.get(trigger.verb)
+            if known is None:
+                continue
+            matcher = known[0]
+            ctx = Context(game, decider, controller or source.controller, source)
+            if not matcher(ctx, trigger, event):
+                continue
+            problems = missing(ability, game.catalog)
+            if problems:  # never skipped in silence: the action that caused the event is refused
+                raise NotExecutableError(source.name, problems)
+            game.pending.append(StackItem(source.id, ctx.controller, index, [], event=event))
+
+
+def settle(game: Game, decider: Decider | None) -> None:
+    """After an action: continuous effects, entering replacements, triggers and state-based actions
+    until nothing more happens; then the triggered abilities go on the stack, targets chosen
+    (without a decider, any decision is an :class:`~carddb.engine.core.errors.UnscriptedDecisionError`)."""
+    if decider is None:
+        decider = ScriptedDecider()
+    for _ in range(1000):
+        refresh(game)
+        events, game.events = game.events, []
+        for event in events:
+            if event.kind == "move" and not event.from_zone and event.obj is not None:
+                check_object(event.obj, game.catalog)  # a new object: honest, or the action is refused
+        for event in events:
+            if _entered(event) and event.obj is not None and event.obj.zone == "battlefield":
+                on_enter(game, event.obj, decider)
+                enter_attached(game, decider, event.obj)  # an Aura not cast: what it enchants
+        refresh(game)
+        for event in events:
+            collect(game, decider, event)
+        state_based_actions(game)
+        if not game.events:
+            break
+    pending, game.pending = game.pending, []
+    for item in pending:
+        if item.ward is not None:
+            game.stack.append(item)
+            game.log.append(f"{game.objects[item.source].name}'s ward triggers")
+            continue
+        if item.delayed is not None:
+            game.stack.append(item)
+            game.log.append(f"{item.delayed.source.name}'s delayed ability triggers")
+            continue
+        source = game.objects.get(item.source)
+        if source is None or item.ability not in {index for index, _ in active_abilities(source)}:
+            continue
+        if _choose_targets(game, decider, item):
+            game.stack.append(item)
+            game.log.append(f"{game.objects[item.source].name}'s ability triggers")
+            game.stack.extend(ward_triggers(game, item))  # its targets' ward abilities (702.21)
+
+
+def _choose_targets(game: Game, decider: Decider, item: StackItem) -> bool:
+    """Choose the targets of a triggered ability as it goes on the stack: an ability with a target
+    and no legal choice for it is removed from the stack (rule 603.3d)."""
+    if item.targets:
+        return True
+    source = game.objects[item.source]
+    ability = ability_at(source, item.ability or 0)
+    ctx = Context(game, decider, item.controller, source)
+    if item.event is not None:  # "target creature that player controls": the player dealt damage
+        about_event(ctx, item.event, ability.trigger)
+    chosen: list[list[Ref]] = []
+    for noun in target_nouns(ability):
+        refs: list[Ref] = [*game.players]
+        if not isinstance(noun, Action):  # "target player controls": a player
+            refs += candidates_for(ctx, noun) if isinstance(noun, Noun) else game.permanents()
+        legal = [ref for ref in refs if legal_target(game, ctx, noun, ref)]
+        if not legal:
+            game.log.append(f"{source.name}: no legal target for its triggered ability")
+            return False
+        names = list(dict.fromkeys(ref if isinstance(ref, str) else ref.name for ref in legal))
+        text = target_text(noun).removeprefix("target ")
+        name = decider.choose(f"{source.name}: target {text}", names)
+        chosen.append([next(ref for ref in legal if (ref if isinstance(ref, str) else ref.name) == name)])
+        record_target(ctx, noun, chosen[-1])
+    item.targets = chosen
+    return True

@@ -1,0 +1,32 @@
+"""Putting an object into a zone (400.7) as an event replacement effects may change (614.1a:
+"if a card would be put into a graveyard from anywhere, exile it instead"; madness's "discard it
+into exile"): every move an effect, a cost or a rule makes goes through :func:`put`."""
+
+from __future__ import annotations
+
+from carddb.engine.core.decisions import Decider
+from carddb.engine.core.proposed import Proposed
+from carddb.engine.core.state import Game, GameObject
+from carddb.engine.rules.replacement import replace
+
+
+def put(
+    game: Game,
+    obj: GameObject,
+    zone: str,
+    position: int | None = None,
+    *,
+    cause: str = "effect",
+    decider: Decider | None = None,
+) -> str:
+    """Move ``obj`` to ``zone`` (its owner's), after the replacement effects; returns the zone it
+    went to ("" if the move was replaced by something else entirely)."""
+    proposed = replace(
+        game,
+        Proposed("move", obj.controller, obj=obj, to_zone=zone, position=position, cause=cause),
+        decider,
+    )
+    if proposed.kind == "replaced":
+        return ""
+    game.move(obj, proposed.to_zone, proposed.position)
+    return proposed.to_zone

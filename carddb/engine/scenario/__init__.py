@@ -1,0 +1,1 @@
+"""TOML scenarios and seeded random play, above everything else of the engine."""
