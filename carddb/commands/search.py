@@ -6,7 +6,6 @@ import click
 
 from carddb.commands.context import Context, TextCommand, joined, pass_context
 from carddb.commands.output import Terminal, cells, json_text, ljust
-from carddb.commands.scryfall import search_json
 from carddb.search.results import SearchResult
 
 #: The most cards a page holds, and the furthest page asked for: bounds that keep the offset of a
@@ -47,6 +46,9 @@ def search_command(
     chosen = {"order": order} if order is not None else {}  # none given: the query's order:, else by name
     result = db.search(joined(query), lang=lang, limit=limit, page=page, **chosen)
     if as_json:
+        # deferred: Scryfall's objects (carddb.serve.facts, which brings RapidFuzz) only for --json
+        from carddb.commands.scryfall import search_json
+
         click.echo(json_text(search_json(db, result)))
     else:
         obj.terminal.echo(format_search(result, obj.terminal))
