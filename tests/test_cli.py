@@ -261,6 +261,35 @@ def test_a_printing_named_by_its_set_and_number_is_that_printing_in_its_language
     assert korean[0]["lang"] == "en"  # AFC 284 was not printed in Korean
 
 
+@pytest.mark.parametrize("order", ["cmc", "mv"])
+def test_order_takes_the_names_the_query_takes(sample_url: str, carddb_cli: Carddb, order: str) -> None:
+    by_option = carddb_cli(sample_url, "search", "t:creature c:r", "--order", order)
+    by_query = carddb_cli(sample_url, "search", f"t:creature c:r order:{order}")
+
+    assert by_option.code == 0, by_option.err
+    assert by_option.out == by_query.out
+    assert names_found(by_option.out) == ["Brazen Dwarf", "Phoenix of Ash", "Xorn", "Farideh, Devil's Chosen"]
+
+
+def test_unique_prints_as_json_gives_each_printing(sample_url: str, carddb_cli: Carddb) -> None:
+    run = carddb_cli(
+        sample_url, "search", '!"Diviner\'s Portent"', "--unique", "prints", "--lang", "ja", "--json"
+    )
+
+    found = json.loads(run.out)
+    assert found["total_cards"] == 2
+    assert [(c["set"], c["collector_number"], c["lang"]) for c in found["data"]] == [
+        ("afc", "15", "ja"),
+        ("afc", "284", "ja"),
+    ]
+
+
+def test_direction_reverses_the_order(sample_url: str, carddb_cli: Carddb) -> None:
+    run = carddb_cli(sample_url, "search", "t:creature c:r", "--order", "cmc", "--direction", "desc")
+
+    assert names_found(run.out) == ["Farideh, Devil's Chosen", "Phoenix of Ash", "Xorn", "Brazen Dwarf"]
+
+
 def test_no_order_given_leaves_the_query_its_own(
     sample_url: str, carddb_cli: Carddb, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -31,6 +31,8 @@ MAX_PAGE = 1_000_000
     metavar="ORDER",
     help="Sort by one of the orders the query's order: takes (name, the default; mv, set, released, ...).",
 )
+@click.option("--direction", metavar="DIR", help="asc or desc (as the query's direction:).")
+@click.option("--unique", metavar="U", help="cards (the default), prints or art (as the query's unique:).")
 @pass_context
 def search_command(
     obj: Context,
@@ -40,10 +42,13 @@ def search_command(
     limit: int,
     page: int,
     order: str | None,
+    direction: str | None,
+    unique: str | None,
 ) -> None:
     """Find cards with a Scryfall-style QUERY: t:creature c:r mv<=3 o:haste (see docs/query-syntax.md)."""
     db = obj.reader()
-    chosen = {"order": order} if order is not None else {}  # none given: the query's order:, else by name
+    given = {"order": order, "direction": direction, "unique": unique}
+    chosen = {name: value for name, value in given.items() if value is not None}  # else the query's own
     result = db.search(joined(query), lang=lang, limit=limit, page=page, **chosen)
     if as_json:
         # deferred: Scryfall's objects (carddb.serve.facts, which brings RapidFuzz) only for --json
