@@ -246,6 +246,66 @@ def test_search_as_json_is_a_scryfall_list_of_card_objects(sample_url: str, card
     assert found["data"][1]["printed_name"] == "Messingzwerg"
 
 
+def test_a_printing_named_by_its_set_and_number_is_that_printing_in_its_language(sample_url: str) -> None:
+    from carddb.commands.scryfall import printing_objects
+
+    portent = "Diviner's Portent"
+    with carddb.open(sample_url, read_only=True) as db:
+        oracle_id = db.card(portent).oracle_id
+        found = printing_objects(db, [(oracle_id, "AFC", "284"), (oracle_id, "AFC", "999")], "ja")
+        korean = printing_objects(db, [(oracle_id, "AFC", "284")], "ko")
+
+    assert [(c["name"], c["set"], c["collector_number"], c["lang"]) for c in found] == [
+        (portent, "afc", "284", "ja")  # AFC 999 does not exist: left out
+    ]
+    assert korean[0]["lang"] == "en"  # AFC 284 was not printed in Korean
+
+
+@pytest.mark.parametrize("order", ["cmc", "mv"])
+def test_order_takes_the_names_the_query_takes(sample_url: str, carddb_cli: Carddb, order: str) -> None:
+    by_option = carddb_cli(sample_url, "search", "t:creature c:r", "--order", order)
+    by_query = carddb_cli(sample_url, "search", f"t:creature c:r order:{order}")
+
+    assert by_option.code == 0, by_option.err
+    assert by_option.out == by_query.out
+    assert names_found(by_option.out) == ["Brazen Dwarf", "Phoenix of Ash", "Xorn", "Farideh, Devil's Chosen"]
+
+
+def test_unique_prints_as_json_gives_each_printing(sample_url: str, carddb_cli: Carddb) -> None:
+    run = carddb_cli(
+        sample_url, "search", '!"Diviner\'s Portent"', "--unique", "prints", "--lang", "ja", "--json"
+    )
+
+    found = json.loads(run.out)
+    assert found["total_cards"] == 2
+    assert [(c["set"], c["collector_number"], c["lang"]) for c in found["data"]] == [
+        ("afc", "15", "ja"),
+        ("afc", "284", "ja"),
+    ]
+
+
+def test_direction_reverses_the_order(sample_url: str, carddb_cli: Carddb) -> None:
+    run = carddb_cli(sample_url, "search", "t:creature c:r", "--order", "cmc", "--direction", "desc")
+
+    assert names_found(run.out) == ["Farideh, Devil's Chosen", "Phoenix of Ash", "Xorn", "Brazen Dwarf"]
+
+
+def test_no_order_given_leaves_the_query_its_own(
+    sample_url: str, carddb_cli: Carddb, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: dict[str, object] = {}
+    search = Database.search
+
+    def spy(self: Database, *args: object, **kwargs: object) -> object:
+        asked.update(kwargs)
+        return search(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Database, "search", spy)
+
+    assert carddb_cli(sample_url, "search", "t:creature").code == 0
+    assert "order" not in asked
+
+
 def test_the_last_page_as_json_has_no_more(sample_url: str, carddb_cli: Carddb) -> None:
     run = carddb_cli(sample_url, "search", "t:creature c:r", "--limit", "2", "--page", "2", "--json")
 

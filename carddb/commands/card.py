@@ -7,7 +7,6 @@ import click
 from carddb import languages
 from carddb.commands.context import Context, TextCommand, joined, pass_context
 from carddb.commands.output import Terminal, json_text
-from carddb.commands.scryfall import card_json
 from carddb.notes import format_note
 from carddb.views import CardView
 
@@ -22,6 +21,9 @@ def card_command(obj: Context, name: tuple[str, ...], lang: str | None, as_json:
     db = obj.reader()
     view = db.card(joined(name), lang=lang)
     if as_json:
+        # deferred: Scryfall's objects (carddb.serve.facts, which brings RapidFuzz) only for --json
+        from carddb.commands.scryfall import card_json
+
         click.echo(json_text(card_json(db, view)))
     else:
         obj.terminal.echo(format_card(view, obj.terminal).splitlines())

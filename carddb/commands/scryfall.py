@@ -13,7 +13,13 @@ from sqlalchemy import select
 
 from carddb.db.models import Card
 from carddb.scryfall_json import RulingFacts, card_object, list_object, ruling_object
-from carddb.serve.facts import card_facts, chosen_printings
+from carddb.serve.facts import (
+    PrintingKey,
+    card_facts,
+    chosen_printings,
+    printing_by_number,
+    printing_languages,
+)
 
 if TYPE_CHECKING:
     from carddb.database import Database
@@ -49,14 +55,40 @@ def card_json(db: Database, view: CardView) -> dict[str, Any]:
     return obj
 
 
+def printing_objects(
+    db: Database, hits: Sequence[tuple[str, str, str]], language: str
+) -> list[dict[str, Any]]:
+    """The card objects of given printings (oracle id, set code, collector number), in that order,
+    each in ``language`` where that printing is printed in it, else in English."""
+    with db.session() as session:
+        keys = []
+        for _oracle_id, set_code, number in hits:
+            printing_id = printing_by_number(session, set_code, number)
+            if printing_id is None:
+                continue
+            printed = printing_languages(session, [printing_id]).get(printing_id, set())
+            keys.append(PrintingKey(printing_id, language if language in printed else "en"))
+        return [card_object(facts) for facts in card_facts(session, keys)]
+
+
 def search_json(db: Database, result: SearchResult) -> dict[str, Any]:
     """``carddb search --json``: a list object of the page's card objects, with ``total_cards``
-    and ``has_more`` (``carddb search --page N+1`` gives the next page)."""
-    data = card_objects(db, [hit.oracle_id for hit in result.cards], result.language)
+    and ``has_more`` (``carddb search --page N+1`` gives the next page). A hit that names its
+    printing (a search of printings) shows that printing; others the one :func:`card_objects`
+    chooses."""
+    printings: list[tuple[str, str, str]] = []
+    for hit in result.cards:
+        set_code, number = getattr(hit, "set_code", None), getattr(hit, "collector_number", None)
+        if isinstance(set_code, str) and isinstance(number, str):
+            printings.append((hit.oracle_id, set_code, number))
+    if printings and len(printings) == len(result.cards):
+        data = printing_objects(db, printings, result.language)
+    else:
+        data = card_objects(db, [hit.oracle_id for hit in result.cards], result.language)
     shown = (result.page - 1) * result.limit + len(result.cards)
     obj = list_object(data, total_cards=result.total)
     obj["has_more"] = shown < result.total
     return obj
 
 
-__all__ = ["card_json", "card_objects", "search_json"]
+__all__ = ["card_json", "card_objects", "printing_objects", "search_json"]

@@ -6,7 +6,6 @@ import click
 
 from carddb.commands.context import Context, TextCommand, joined, pass_context
 from carddb.commands.output import Terminal, cells, json_text, ljust
-from carddb.commands.scryfall import search_json
 from carddb.search.results import SearchResult
 
 #: The most cards a page holds, and the furthest page asked for: bounds that keep the offset of a
@@ -30,18 +29,31 @@ MAX_PAGE = 1_000_000
 @click.option(
     "--order",
     metavar="ORDER",
-    default="name",
-    show_default=True,
-    help="Sort by one of the orders the query's order: takes (name, cmc or mv, set, released, ...).",
+    help="Sort by one of the orders the query's order: takes (name, the default; mv, set, released, ...).",
 )
+@click.option("--direction", metavar="DIR", help="asc or desc (as the query's direction:).")
+@click.option("--unique", metavar="U", help="cards (the default), prints or art (as the query's unique:).")
 @pass_context
 def search_command(
-    obj: Context, query: tuple[str, ...], lang: str | None, as_json: bool, limit: int, page: int, order: str
+    obj: Context,
+    query: tuple[str, ...],
+    lang: str | None,
+    as_json: bool,
+    limit: int,
+    page: int,
+    order: str | None,
+    direction: str | None,
+    unique: str | None,
 ) -> None:
     """Find cards with a Scryfall-style QUERY: t:creature c:r mv<=3 o:haste (see docs/query-syntax.md)."""
     db = obj.reader()
-    result = db.search(joined(query), lang=lang, limit=limit, page=page, order=order)
+    given = {"order": order, "direction": direction, "unique": unique}
+    chosen = {name: value for name, value in given.items() if value is not None}  # else the query's own
+    result = db.search(joined(query), lang=lang, limit=limit, page=page, **chosen)
     if as_json:
+        # deferred: Scryfall's objects (carddb.serve.facts, which brings RapidFuzz) only for --json
+        from carddb.commands.scryfall import search_json
+
         click.echo(json_text(search_json(db, result)))
     else:
         obj.terminal.echo(format_search(result, obj.terminal))
