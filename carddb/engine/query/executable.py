@@ -18,6 +18,7 @@ from carddb.engine.core.errors import NotExecutableError
 from carddb.engine.core.forms import is_form
 from carddb.engine.core.state import GameObject
 from carddb.engine.query.abilities import keyword_list
+from carddb.engine.query.keyword_abilities import stands_for
 from carddb.engine.query.nouns import (
     CONTEXT_FORMS,
     NAMED_FORMS,
@@ -157,6 +158,7 @@ def additional_cost(ability: Ability) -> Action | None:
 
 def missing(ability: Ability, catalog: Catalog) -> list[str]:
     """The parts of ``ability`` the engine cannot execute (empty: it executes entirely)."""
+    ability = stands_for(ability)  # "Prowess": the triggered ability the keyword stands for
     cost = additional_cost(ability)
     if cost is not None:  # paid as the spell is cast (the cost phrase itself is checked as a cost)
         return [] if cost.verb in catalog.costs else [f"cost {cost.verb!r}"]
