@@ -1,10 +1,10 @@
-"""Keyword abilities that stand for a triggered ability their rule spells out (702.108 prowess,
-702.45 bushido, 702.25 flanking, 702.46 soulshift): the ability is that text, parsed by the
-oracle grammar: :func:`stands_for` gives that ability wherever the engine reads an object's
-abilities (``query.abilities``) and asks what it cannot execute (``query.executable``), so the
-keyword executes exactly when everything in its text does. A line with
-several keywords ("Flying, prowess") is not expanded; its keywords stay rules the engine applies
-elsewhere or are refused."""
+"""Keyword abilities that stand for a triggered ability their rule spells out (prowess, bushido,
+flanking, soulshift, afflict, annihilator, afterlife, battle cry, frenzy, exploit, ingest, living
+weapon): the ability is that text, parsed by the oracle grammar. :func:`stands_for` gives it
+wherever the engine reads an object's abilities (``query.abilities``) and asks what it cannot
+execute (``query.executable``), so the keyword executes exactly when everything in its text does.
+A line with several keywords ("Flying, prowess") is not expanded: its keywords stay rules the
+engine applies elsewhere, or are refused."""
 
 from __future__ import annotations
 
@@ -22,8 +22,28 @@ KEYWORD_TEXTS = {
         "When this creature dies, you may return target Spirit card with mana value {n} or less from your "
         "graveyard to your hand."
     ),
+    "afflict": "Whenever this creature becomes blocked, defending player loses {n} life.",
+    "annihilator": "Whenever this creature attacks, defending player sacrifices {n} permanents.",
+    "afterlife": (
+        "When this creature dies, create {n} 1/1 white and black Spirit creature tokens with flying."
+    ),
+    "battle cry": (
+        "Whenever this creature attacks, each other attacking creature gets +1/+0 until end of turn."
+    ),
+    "frenzy": "Whenever this creature attacks and isn't blocked, it gets +{n}/+0 until end of turn.",
+    "exploit": "When this creature enters the battlefield, you may sacrifice a creature.",
+    "ingest": (
+        "Whenever this creature deals combat damage to a player, that player exiles the top card of their "
+        "library."
+    ),
+    "living weapon": (
+        "When this Equipment enters the battlefield, create a 0/0 black Phyrexian Germ creature token, then "
+        "attach this Equipment to it."
+    ),
 }
-"""The text each keyword stands for (702.108a, 702.45a, 702.25a, 702.46a); ``{n}`` is its number."""
+"""The text each keyword stands for (702.108a prowess, 702.45a bushido, 702.25a flanking, 702.46a
+soulshift, 702.130a afflict, 702.86a annihilator, 702.135a afterlife, 702.91a battle cry, 702.68a
+frenzy, 702.110a exploit, 702.115a ingest, 702.92a living weapon); ``{n}`` is its number."""
 
 
 def _text(keyword: Keyword) -> str | None:
