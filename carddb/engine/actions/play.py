@@ -90,6 +90,8 @@ def activate(
         ctx = Context(game, decider, player, obj)
         chosen = choose_targets(game, ctx, ability, targets, modes)
         pay_costs(game, decider, player, obj, ability.cost, x=x, pay_with=pay_with)
+        if from_hand:  # cycling it (702.29): "whenever you cycle a card"
+            game.events.append(Event("cycle", obj, "hand", obj.zone, player))
         if any(restriction.verb == "once_each_turn" for restriction in ability.restrictions):
             game.once_each_turn[(obj.id, index - 1)] = game.turn
         item = StackItem(obj.id, player, index - 1, chosen, x, list(modes))

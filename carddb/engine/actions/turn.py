@@ -52,7 +52,7 @@ def next_step(game: Game, decider: Decider) -> None:
             if obj.skip_untaps:
                 obj.skip_untaps -= 1
             elif not _combat.restrictions(game, obj, "doesnt_untap"):
-                obj.tapped = False
+                game.tap(obj, False)
     elif game.step is Step.DRAW:
         draw(game, game.active)
     elif game.step is Step.CLEANUP:

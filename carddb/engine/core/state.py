@@ -305,6 +305,13 @@ class Game:
             _starting_loyalty(obj)
         return obj
 
+    def tap(self, obj: GameObject, tapped: bool = True) -> None:
+        """Tap (or untap) a permanent: when it changes, it "becomes tapped/untapped" (an event;
+        a permanent entering tapped does not become tapped)."""
+        if obj.tapped != tapped:
+            obj.tapped = tapped
+            self.events.append(Event("tapped" if tapped else "untapped", obj, player=obj.controller))
+
     def zone_list(self, zone: str, player: str) -> list[int]:
         if zone == "battlefield":
             return self.battlefield

@@ -134,7 +134,7 @@ def counter(ctx: Context, subject: list[Ref], action: Action) -> None:
 
 def tap(ctx: Context, subject: list[Ref], action: Action) -> None:
     for obj in target_objects(ctx, action):
-        obj.tapped = action.verb == "tap"
+        ctx.game.tap(obj, action.verb == "tap")
 
 
 def counters(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -167,7 +167,7 @@ def tap_or_untap(ctx: Context, subject: list[Ref], action: Action) -> None:
     for obj in target_objects(ctx, action):
         if obj.zone == "battlefield":
             answer = ctx.decider.choose(f"{ctx.controller}: tap or untap {obj.name}?", ["tap", "untap"])
-            obj.tapped = answer == "tap"
+            ctx.game.tap(obj, answer == "tap")
 
 
 

@@ -197,7 +197,7 @@ def _declare_attackers(game: Game) -> None:
     for object_id, defending in combat.attackers.items():
         obj = game.objects[object_id]
         if "vigilance" not in keywords_of(obj):
-            obj.tapped = True
+            game.tap(obj)
         game.events.append(Event("attacks", obj, player=game.active, other=defending))
         game.log.append(f"{obj.name} attacks {defending}")
     if combat.attackers:
