@@ -7,6 +7,7 @@ from carddb.engine.core.catalog import Handler, Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError
 from carddb.engine.core.forms import is_form, named
+from carddb.engine.core.state import ControlEffect
 from carddb.engine.effects.common import (
     parse_pt,
     target_objects,
@@ -47,16 +48,18 @@ def doesnt_untap(ctx: Context, subject: list[Ref], action: Action) -> None:
 
 
 def gain_control(ctx: Context, subject: list[Ref], action: Action) -> None:
-    """Gain control of objects; with "until end of turn" (the clause's duration) it goes back at
-    cleanup."""
+    """Gain control of objects: a control-changing effect with a timestamp (layer 2, 613.1b); with
+    "until end of turn" (the clause's duration) it ends at cleanup and the control it overrode
+    shows again. The latest effect wins (613.7)."""
     for player in players(ctx, subject):
         for obj in target_objects(ctx, action):
-            if obj.zone != "battlefield" or obj.controller == player:
+            if obj.zone != "battlefield":
                 continue
-            if ctx.duration is not None and obj.controller_after_turn is None:
-                obj.controller_after_turn = obj.controller
-            obj.controller = player
-            obj.since_turn = ctx.game.turn  # a creature whose control changed is summoning sick
+            before = obj.controller
+            effect = ControlEffect(ctx.game.timestamp(), player, ctx.duration is not None)
+            obj.control_effects.append(effect)
+            if obj.controller != before:
+                obj.since_turn = ctx.game.turn  # a creature whose control changed is summoning sick
 
 
 
