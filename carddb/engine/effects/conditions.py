@@ -13,6 +13,7 @@ from carddb.engine.core.state import GameObject
 from carddb.engine.query.abilities import keyword_list, keywords_of
 from carddb.engine.query.nouns import (
     IN_ZONE_WITHOUT_A_ZONE,
+    amount_of,
     candidates_for,
     counter_kind,
     matches,
@@ -53,6 +54,54 @@ def may(ctx: Context, subject: list[Ref], action: Action) -> None:
                 continue
             did = True
     ctx.bindings["did"] = int(did)
+
+
+def may_have(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "You may have ~ deal 2 damage to target creature": the player answers yes or no; if yes,
+    what the phrase names does it ("if you do" asks afterwards)."""
+    inner = action.arg("action")
+    assert isinstance(inner, Action)
+    handler = ctx.game.catalog.verbs[inner.verb]
+    did = False
+    for player in players(ctx, subject):
+        answer = ctx.decider.choose(f"{player}: have it {inner.verb.replace('_', ' ')}?", ["yes", "no"])
+        if answer == "yes":
+            handler(ctx, resolve(ctx, action.arg("what")), inner)
+            did = True
+    ctx.bindings["did"] = int(did)
+
+
+_NUMBER_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "twenty": 20,
+}  # fmt: skip
+
+
+def _at_least(noun: Noun) -> int | None:
+    """ "seven or more cards" → 7 (None: not such a count)."""
+    for determiner in noun.determiners:
+        word, _, rest = determiner.partition(" ")
+        if rest == "or more":
+            return int(word) if word.isdigit() else _NUMBER_WORDS.get(word)
+    return None
+
+
+def _is_in_zone(ctx: Context, condition: Action) -> bool:
+    """ "as long as seven or more cards are in your graveyard" (threshold), "if a creature card is
+    in your graveyard": how many objects of the description the named zones hold."""
+    zone = condition.arg("zone")
+    what = condition.arg("what")
+    if not isinstance(zone, Action) or not isinstance(what, Noun):
+        raise EngineError("cannot tell what 'is in' a zone")
+    kind = str(zone.arg("zone"))
+    plain = Noun((), what.description, what.qualifiers)
+    found = [
+        obj
+        for owner in zone_owners(ctx, zone)
+        for obj in (ctx.game.permanents() if kind == "battlefield" else ctx.game.in_zone(kind, owner))
+        if matches(ctx, obj, plain)
+    ]
+    return len(found) >= (_at_least(what) or amount_of(ctx, what))
 
 
 def _did(ctx: Context, condition: Action) -> bool:
@@ -171,6 +220,23 @@ def _in_zone(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     return ref.zone == wanted
 
 
+def _with_counters(ctx: Context, ref: Ref, qualifier: Action) -> bool:
+    """ "creature with a +1/+1 counter on it", "with three or more charge counters on it"."""
+    spec = qualifier.arg("counters")
+    if isinstance(ref, str) or not isinstance(spec, Action):
+        return False
+    amount = spec.arg("amount")
+    needed = value(ctx, amount) if amount is not None else 1
+    return ref.counters.get(counter_kind(spec.arg("kind")), 0) >= needed
+
+
+def _named(ctx: Context, ref: Ref, qualifier: Action) -> bool:
+    """ "a card named Relentless Rats"."""
+    name = qualifier.arg("cardname")
+    written = name.description if isinstance(name, Noun) else str(name)
+    return isinstance(ref, GameObject) and ref.name.casefold() == written.casefold()
+
+
 def _with_keywords(ctx: Context, ref: Ref, q: Action) -> bool:
     return isinstance(ref, GameObject) and (
         set(keyword_list(str(q.arg("keywords")))) <= keywords_of(ref)
@@ -209,6 +275,7 @@ SECTION = Section(
     "effects.conditions",
     verbs={
         "may": may,
+        "may_have": may_have,
     },
     conditions={
         "counters_at_least": _counters_at_least,
@@ -217,11 +284,14 @@ SECTION = Section(
         "is_state": _is_state,
         "is_more": _is_more,
         "controls_count": _controls_count,
+        "is_in_zone": _is_in_zone,
     },
     qualifiers={
         "in_zone": _in_zone,
         "with_keywords": _with_keywords,
         "with_power": _with_power,
+        "with_counters": _with_counters,
+        "named": _named,
     },
     forms={
         "did": named("did", "do", "dont", "no_one_does"),

@@ -273,6 +273,10 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
             ]
             if unknown and node.verb != "with_keywords":
                 return f"keyword {unknown[0]}"
+    if isinstance(node, Action) and node.verb == "is_in_zone" and not isinstance(node.arg("what"), Noun):
+        # "if ~ is in your graveyard": an ability that works from another zone than the battlefield
+        # (113.6), which the engine does not watch
+        return "ability of a card in another zone"
     if isinstance(node, Conditional) and node.word not in SUPPORTED_CONDITIONALS:
         return f"{node.word!r} clause"
     if isinstance(node, Conditional) and node.word == "at":
