@@ -161,6 +161,8 @@ class Player:
     lands_played: int = 0
     lost: bool = False
     """Lost the game (0 or less life, rule 704.5a; drew from an empty library, 704.5b)."""
+    poison: int = 0
+    """Poison counters (122.1f; ten or more: the player loses, 704.5c)."""
     draws_this_turn: int = 0
     """Cards drawn this turn ("whenever you draw your second card each turn")."""
     drew_from_empty: bool = False
@@ -483,6 +485,7 @@ class Game:
                 tuple(p.mana_pool),
                 p.lands_played,
                 p.lost,
+                p.poison,
                 p.drew_from_empty,
                 tuple(tuple(z) for z in p.zones.values()),
             )
