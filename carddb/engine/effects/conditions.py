@@ -133,9 +133,18 @@ def _controls(ctx: Context, condition: Action) -> bool:
     other = condition.arg("other")
     if isinstance(other, Noun):
         wanted.append(other)
-    found = any(
-        matches(ctx, obj, noun) for noun in wanted for player in who for obj in ctx.game.permanents(player)
-    )
+    least = _at_least(what)
+    if least is not None:  # "if you control three or more artifacts"
+        plain = Noun((), what.description, what.qualifiers)
+        count = sum(1 for player in who for obj in ctx.game.permanents(player) if matches(ctx, obj, plain))
+        found = count >= least
+    else:
+        found = any(
+            matches(ctx, obj, noun)
+            for noun in wanted
+            for player in who
+            for obj in ctx.game.permanents(player)
+        )
     return not found if is_form(condition, "controls_no", "control_no") else found
 
 
