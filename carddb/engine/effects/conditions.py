@@ -267,6 +267,9 @@ def _with_power(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     if form == "mana_value_x_or_less":
         have: int | None = mana_value(ref)
         return have is not None and have <= value(ctx, X())
+    if form == "mana_value_exactly":  # "with mana value 3"
+        exact = mana_value(ref)
+        return exact is not None and exact == value(ctx, qualifier.arg("amount"))
     if form == "greatest_power":
         mine = [obj.power or 0 for obj in ctx.game.permanents(ctx.controller) if obj.is_a("Creature")]
         return (
@@ -317,6 +320,8 @@ SECTION = Section(
             "in_zone", "in_zone", "from_zone", "from_a_graveyard", "in_a_graveyard", "in_any_graveyard",
             "from_any_graveyard", "in_exile",
         ),
-        "with_power": named("with_power", *WITH_STAT, "greatest_power", "mana_value_x_or_less"),
+        "with_power": named(
+            "with_power", *WITH_STAT, "greatest_power", "mana_value_x_or_less", "mana_value_exactly"
+        ),
     },
 )

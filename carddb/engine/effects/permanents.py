@@ -135,6 +135,19 @@ def counter(ctx: Context, subject: list[Ref], action: Action) -> None:
         put(ctx.game, obj, "graveyard", cause="countered", decider=ctx.decider)
 
 
+def proliferate(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """Proliferate (701.27): choose any number of permanents and players with counters; each gets
+    another counter of each kind it already has (the controller answers for each, in order)."""
+    for obj in ctx.game.permanents():
+        if obj.counters and ctx.decider.choose(f"proliferate {obj.name}?", ["yes", "no"]) == "yes":
+            for kind in list(obj.counters):
+                obj.counters[kind] += 1
+    for player in ctx.game.players.values():
+        question = f"proliferate {player.name}'s poison?"
+        if player.poison and ctx.decider.choose(question, ["yes", "no"]) == "yes":
+            player.poison += 1
+
+
 def tap(ctx: Context, subject: list[Ref], action: Action) -> None:
     for obj in target_objects(ctx, action):
         ctx.game.tap(obj, action.verb == "tap")
@@ -211,6 +224,7 @@ SECTION = Section(
         "put_into_zone": return_to,
         "counter": counter,
         "tap": tap,
+        "proliferate": proliferate,
         "untap": tap,
         "put_counters": counters,
         "remove_counters": counters,
