@@ -24,7 +24,8 @@ from carddb.engine.query.nouns import (
     zone_owners,
 )
 from carddb.engine.rules.mana import mana_value
-from carddb.oracle.model import Action, Noun, Number, X
+from carddb.oracle.model import Action, Noun, Number, SelfRef, X
+from carddb.oracle.phrases import find
 
 
 def _counters_at_least(ctx: Context, condition: Action) -> bool:
@@ -239,6 +240,28 @@ def _with_counters(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     return ref.counters.get(counter_kind(spec.arg("kind")), 0) >= needed
 
 
+def _that_targets(ctx: Context, ref: Ref, qualifier: Action) -> bool:
+    """ "a spell that targets ~" (heroic), "… that targets only ~", "spells that target creatures
+    you control": the spell's chosen targets include (only: are all) what the phrase names."""
+    if isinstance(ref, str):
+        return False
+    item = next((i for i in ctx.game.stack if i.source == ref.id and i.is_spell), None)
+    if item is None:
+        return False
+    what = qualifier.arg("what")
+    chosen = [target for slot in item.targets for target in slot]
+
+    def named(target: Ref) -> bool:
+        if isinstance(what, SelfRef):
+            return target is ctx.source
+        return isinstance(what, Noun) and matches(ctx, target, Noun((), what.description, what.qualifiers))
+
+    written = find(qualifier.verb, qualifier.form)
+    if written is not None and " only " in f" {written.text} ":
+        return bool(chosen) and all(named(target) for target in chosen)
+    return any(named(target) for target in chosen)
+
+
 def _named(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     """ "a card named Relentless Rats"."""
     name = qualifier.arg("cardname")
@@ -304,6 +327,7 @@ SECTION = Section(
         "with_power": _with_power,
         "with_counters": _with_counters,
         "named": _named,
+        "that_targets": _that_targets,
     },
     forms={
         "did": named("did", "do", "dont", "no_one_does"),
