@@ -28,6 +28,7 @@ from carddb.engine.query.nouns import (
     attached_reference,
     known_description,
 )
+from carddb.engine.query.tree import children
 from carddb.oracle.model import (
     Ability,
     Action,
@@ -38,10 +39,7 @@ from carddb.oracle.model import (
     Noun,
     ParsedFace,
     Pronoun,
-    RollDie,
     SelfRef,
-    Sequence,
-    TableRow,
     Unimplemented,
     walk,
 )
@@ -349,7 +347,7 @@ def _antecedent_problems(ability: Ability, catalog: Catalog) -> list[str]:
         if isinstance(node, Conditional) and node.word == "at":
             visit(node.body, False)
             return named
-        for child in _children(node):
+        for child in children(node):
             named = visit(child, named)
         return named
 
@@ -401,29 +399,6 @@ def _player_reference(node: object) -> tuple[bool, bool]:
         owner = str(node.arg("owner") or "")
         return False, owner in OWNER_NAMING or owner.endswith(("player's", "opponent's"))
     return False, False
-
-
-def _children(node: object) -> tuple[object, ...]:
-    """The nodes below ``node`` in the order the text names them (a condition written after its
-    body, "… unless they pay {1}", "where X is …", after it)."""
-    if isinstance(node, tuple | list):
-        return tuple(node)
-    if isinstance(node, Clause):
-        return (node.subject, *node.predicates, node.for_each)
-    if isinstance(node, SelfRef | Noun):
-        return node.qualifiers
-    if isinstance(node, Sequence):
-        return node.steps
-    if isinstance(node, Conditional):
-        late = node.after or node.word == "where X is"
-        return (node.body, node.condition) if late else (node.condition, node.body)
-    if isinstance(node, RollDie):
-        return node.table
-    if isinstance(node, TableRow):
-        return node.effects
-    if isinstance(node, Action):
-        return tuple(value for _, value in node.args)
-    return ()
 
 
 def _static_problems(ability: Ability, catalog: Catalog) -> list[str]:
