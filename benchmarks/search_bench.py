@@ -47,7 +47,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import make_url
 
 import carddb
-from carddb.characteristics import TYPE_FLAGS
+from carddb.characteristics import TYPE_FLAGS, without_reminder
 from carddb.errors import CarddbError
 from carddb.search.results import SearchResult
 
@@ -104,10 +104,17 @@ def _fts(table: str, match: str, slots: str | None = "0") -> str:
 
 
 def _english_types(connection: sqlite3.Connection, word: str) -> tuple[int, list[str]]:
-    """``t:word`` in English type lines: the type bits to test, and the words to find as text."""
-    words = {word} | {
-        row[0] for row in connection.execute("SELECT english FROM type_words WHERE word = ?", (word,))
-    }
+    """``t:word`` in English type lines: the type bits to test, and the words to find as text
+    (English first: a word that is an English type word is not read as a translation)."""
+    english = (
+        word in TYPE_FLAGS
+        or connection.execute("SELECT 1 FROM type_words WHERE english = ? LIMIT 1", (word,)).fetchone()
+    )
+    words = {word} | (
+        set()
+        if english
+        else {row[0] for row in connection.execute("SELECT english FROM type_words WHERE word = ?", (word,))}
+    )
     bits = sum(1 << TYPE_FLAGS.index(w) for w in words if w in TYPE_FLAGS)
     return bits, sorted(w for w in words if w not in TYPE_FLAGS)
 
@@ -127,7 +134,7 @@ def _kreatur(connection: sqlite3.Connection) -> Where:
     bits, texts = _english_types(connection, "kreatur")
     words = " OR ".join(f"d.type_line LIKE '%{text}%'" for text in sorted({*texts, "kreatur"}))
     return (
-        "c.id IN (SELECT card_id FROM faces WHERE colors LIKE '%R%') AND " + _HAS_TRANSLATION + " AND "
+        "c.colors LIKE '%R%' AND " + _HAS_TRANSLATION + " AND "
         f"((c.type_bits & {bits}) != 0 OR EXISTS (SELECT 1 FROM search_documents d "
         f"WHERE d.id IN (c.id * 32, c.id * 32 + 1) AND ({words})))",
         ("de",),
@@ -137,7 +144,7 @@ def _kreatur(connection: sqlite3.Connection) -> Where:
 def _haste(connection: sqlite3.Connection, slots: str) -> str:
     return (
         _fts("search_text", '"haste"', slots) + f" AND {_type(connection, 'creature')} AND c.mana_value <= 3 "
-        "AND EXISTS (SELECT 1 FROM faces f WHERE f.card_id = c.id AND f.colors LIKE '%R%')"
+        "AND c.colors LIKE '%R%'"
     )
 
 
@@ -153,7 +160,7 @@ PROTOTYPES: dict[tuple[str, str | None], Callable[[sqlite3.Connection], Where]] 
     # shown in German: o: searches the German documents too
     ("t:creature c:r mv<=3 o:haste", "de"): lambda db: (_haste(db, "0, 1"), ()),
     ("t:creature c:g pow>=4", None): lambda db: (
-        f"{_type(db, 'creature')} AND c.id IN (SELECT card_id FROM faces WHERE colors LIKE '%G%') "
+        f"{_type(db, 'creature')} AND c.colors LIKE '%G%' "
         "AND c.id IN (SELECT card_id FROM faces WHERE power_value >= 4)",
         (),
     ),
@@ -162,8 +169,7 @@ PROTOTYPES: dict[tuple[str, str | None], Callable[[sqlite3.Connection], Where]] 
         (),
     ),
     ("c>=uw -c:b", None): lambda _: (
-        "c.id IN (SELECT card_id FROM faces WHERE colors LIKE '%W%' AND colors LIKE '%U%') AND NOT EXISTS "
-        "(SELECT 1 FROM faces f WHERE f.card_id = c.id AND f.colors LIKE '%B%')",
+        "c.colors LIKE '%W%' AND c.colors LIKE '%U%' AND c.colors NOT LIKE '%B%'",
         (),
     ),
     ("r:rare,mythic s:khm t:legendary", None): lambda db: (
@@ -201,7 +207,8 @@ PROTOTYPES: dict[tuple[str, str | None], Callable[[sqlite3.Connection], Where]] 
     ),
     ("o:/deals \\d+ damage to any target/", None): lambda _: (
         # three trigrams of "damage to any target" cut the faces down (a phrase costs five times more)
-        "c.id IN (SELECT card_id FROM faces WHERE oracle_text REGEXP ? AND card_id IN (SELECT rowid >> 5 "
+        "c.id IN (SELECT card_id FROM faces WHERE carddb_without_reminder(oracle_text) REGEXP ? "
+        "AND card_id IN (SELECT rowid >> 5 "
         'FROM search_text WHERE search_text MATCH \'"dam" AND "tar" AND "any"\' AND rowid & 31 = 0))',
         ("(?i)deals \\d+ damage to any target",),
     ),
@@ -269,12 +276,16 @@ def prototype_connection(path: str) -> sqlite3.Connection:
         lambda pattern, value: None if value is None else re.search(pattern, value) is not None,
         deterministic=True,
     )
+    connection.create_function(
+        "carddb_without_reminder", 1, lambda text: None if text is None else without_reminder(text)
+    )
     return connection
 
 
 def prototype(connection: sqlite3.Connection, query: str, lang: str | None, limit: int) -> Answer:
     """The prototype's answer to ``query`` shown in ``lang`` (an entry of :data:`MIX`)."""
     where, params = PROTOTYPES[query, lang](connection)
+    where = f"({where}) AND c.layout NOT IN ('planar', 'scheme', 'vanguard')"  # Scryfall's extras
     if lang in (None, "en"):
         rows = connection.execute(_ENGLISH_PAGE.format(where=where), (*params, limit)).fetchall()
         return _answer([(*row, False) for row in rows], "en")

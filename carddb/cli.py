@@ -10,16 +10,19 @@ nothing else, and ``carddb card`` loads what looking a card up needs.
 from __future__ import annotations
 
 import importlib
+import io
 import os
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from itertools import islice
+from typing import Any, TextIO
 
 import click
 
 import carddb
 from carddb.commands.context import Context
-from carddb.errors import CarddbError
+from carddb.errors import CarddbError, DatabaseUnavailableError
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,12 @@ COMMANDS: dict[str, LazyCommand] = {
         "How much of a file of faces (JSONL, MTGJSON or Scryfall) the oracle grammar parses.",
     ),
     "db": LazyCommand("carddb.commands.db", "db_group", "Schema migrations (Alembic)."),
+    "download": LazyCommand(
+        "carddb.commands.download",
+        "download_command",
+        "Download the official files of a source (MTGJSON AllPrintings, Scryfall bulk data, the "
+        "Comprehensive Rules), check them, and import them.",
+    ),
     "import": LazyCommand(
         "carddb.commands.importing",
         "import_command",
@@ -90,6 +99,11 @@ COMMANDS: dict[str, LazyCommand] = {
         "carddb.commands.search",
         "search_command",
         "Find cards with a Scryfall-style QUERY: t:creature c:r mv<=3 o:haste (see docs/query-syntax.md).",
+    ),
+    "serve": LazyCommand(
+        "carddb.commands.serve",
+        "serve_command",
+        "Serve the database read-only over HTTP: the Scryfall card API and web pages.",
     ),
 }
 
@@ -130,7 +144,8 @@ class LazyGroup(click.Group):
     "url",
     envvar="CARDDB_URL",
     metavar="URL",
-    help="Database URL (default: $CARDDB_URL, else an SQLite file in your data directory).",
+    help="Database URL, or the path of an SQLite file (default: $CARDDB_URL, else an SQLite file "
+    "in your data directory).",
 )
 @click.version_option(carddb.__version__, prog_name="carddb")
 @click.pass_context
@@ -139,23 +154,52 @@ def cli(ctx: click.Context, url: str | None) -> None:
     ctx.obj = Context(url)
 
 
+class ArgumentEncodingError(CarddbError):
+    """A command-line argument holding bytes that are not UTF-8 (``carddb search $'\\xff'``)."""
+
+    exit_code = 2
+
+    def __init__(self, position: int, raw: bytes) -> None:
+        self.position = position
+        self.raw = raw
+        super().__init__(f"argument {position} is not UTF-8 text: {raw!r}")
+
+
+#: The options of ``carddb`` itself, accepted anywhere on the line (``carddb search QUERY --db x``).
+GLOBAL_OPTIONS = ("--db",)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``carddb`` console script."""
+    _replace_unencodable(sys.stdout)
+    _replace_unencodable(sys.stderr)
+    args = list(sys.argv[1:] if argv is None else argv)
+    as_json = "--json" in args[: args.index("--")] if "--" in args else "--json" in args
     try:
-        status = cli.main(args=argv, prog_name="carddb", standalone_mode=False)
+        _check_encoding(args)
+        status = cli.main(args=hoist_global_options(args), prog_name="carddb", standalone_mode=False)
+        sys.stdout.flush()
+    except BrokenPipeError:  # `carddb search t:land | head -3`: the reader has gone (as click ends it)
+        _silence_stdout()
+        return 1
     except click.ClickException as exc:
-        exc.show()
+        if as_json:
+            _echo_json_error("bad_request", 400, exc.format_message())
+        else:
+            exc.show()
         return exc.exit_code
     except (click.exceptions.Abort, KeyboardInterrupt) as exc:
-        # click turns Ctrl-C into Abort; the import in progress rolled its file back.
+        # Ctrl-C: click turns it into Abort while prompting; an import rolled its file back.
         interrupt = exc if isinstance(exc, KeyboardInterrupt) else exc.__context__
+        click.echo("carddb: interrupted" if isinstance(interrupt, KeyboardInterrupt) else "aborted", err=True)
         if isinstance(interrupt, KeyboardInterrupt):
-            click.echo("interrupted: the file being imported was rolled back", err=True)
             _notes(interrupt)
-        else:
-            click.echo("aborted", err=True)
         return 130
     except CarddbError as exc:
+        if as_json:
+            code, status = error_code(exc)
+            _echo_json_error(code, status, str(exc), getattr(exc, "__notes__", ()))
+            return exc.exit_code
         click.echo(f"carddb: {exc}", err=True)
         caret = getattr(exc, "caret", None)  # a query error shows where: the query and a ^ under it
         if isinstance(caret, str) and caret:
@@ -165,11 +209,79 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:
         if os.environ.get("CARDDB_DEBUG"):
             raise
-        click.echo(
-            f"carddb: internal error: {type(exc).__name__}: {exc} (CARDDB_DEBUG=1 shows where)", err=True
-        )
+        message = f"internal error: {type(exc).__name__}: {exc}"
+        if as_json:
+            _echo_json_error("internal_error", 500, message)
+        else:
+            click.echo(f"carddb: {message} (CARDDB_DEBUG=1 shows where)", err=True)
         return 70
     return status if isinstance(status, int) else 0
+
+
+def hoist_global_options(args: Sequence[str]) -> list[str]:
+    """``args`` with carddb's own options (``--db URL``) moved before the command when they were
+    given after it, so that they are accepted anywhere (up to a ``--``)."""
+    hoisted: list[str] = []
+    rest: list[str] = []
+    tokens = iter(args)
+    for token in tokens:
+        if token == "--":
+            rest.append(token)
+            rest.extend(tokens)
+            break
+        name = token.split("=", 1)[0]
+        if name in GLOBAL_OPTIONS:
+            hoisted.append(token)
+            if "=" not in token:
+                hoisted.extend(islice(tokens, 1))
+        else:
+            rest.append(token)
+    return [*hoisted, *rest]
+
+
+def error_code(error: CarddbError) -> tuple[str, int]:
+    """The Scryfall-style ``code`` and HTTP ``status`` of an error object for ``error``."""
+    if isinstance(error, LookupError):
+        return "not_found", 404
+    if isinstance(error, DatabaseUnavailableError):
+        return "database_unavailable", 503
+    return "bad_request", 400
+
+
+def _echo_json_error(code: str, status: int, details: str, notes: Sequence[str] = ()) -> None:
+    """A Scryfall error object on stdout, where a program reading ``--json`` looks."""
+    from carddb.commands.output import json_text  # deferred: only an error needs them
+    from carddb.scryfall_json import ErrorFacts, error_object
+
+    error = error_object(ErrorFacts(status=status, code=code, details=details, warnings=tuple(notes)))
+    click.echo(json_text(error))
+
+
+def _check_encoding(args: Sequence[str]) -> None:
+    """Refuse an argument holding bytes that are not UTF-8 (Python keeps them as lone surrogates)."""
+    for position, arg in enumerate(args, start=1):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ArgumentEncodingError(position, os.fsencode(arg)) from None
+
+
+def _replace_unencodable(stream: TextIO) -> None:
+    """Print what the stream's encoding cannot hold as replacement characters
+    (``PYTHONIOENCODING=latin-1 carddb card 稲妻`` prints ``??``), never an error."""
+    if isinstance(stream, io.TextIOWrapper):
+        stream.reconfigure(errors="replace")
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe: point stdout at /dev/null so that Python's own final flush is quiet."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    finally:
+        os.close(devnull)
 
 
 def _notes(error: BaseException) -> None:
@@ -182,4 +294,4 @@ if __name__ == "__main__":
     sys.exit(main())
 
 
-__all__ = ["COMMANDS", "cli", "main"]
+__all__ = ["COMMANDS", "ArgumentEncodingError", "cli", "hoist_global_options", "main"]

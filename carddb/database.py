@@ -73,16 +73,25 @@ class Database:
         paths_ = [Path(p) for p in paths]
         return import_paths(writer(self.engine), self.url, paths_, progress, parallel, card, force)
 
-    def card(self, name: str, lang: str | None = None) -> CardView:
+    def card(self, name: str, lang: str | None = None, *, fuzzy: bool = False) -> CardView:
         """Find a card by its name in any language and show it in ``lang``.
 
+        ``fuzzy``: when no name is exactly ``name`` (folded for case, width and accents), resolve
+        it as Scryfall's ``/cards/named?fuzzy=`` does: punctuation and spaces ignored, a prefix
+        (``goldspan``) or a small typo (``Goldspan Dragn``) of one card's name, in any language.
+
         Raises :class:`~carddb.errors.CardNotFoundError` (with the closest names) when no card has
-        that name, and :class:`~carddb.errors.UnknownLanguageError` for an unknown ``lang``.
+        that name, :class:`~carddb.errors.AmbiguousCardError` (with the candidates) when several
+        match equally well, and :class:`~carddb.errors.UnknownLanguageError` for an unknown ``lang``.
         """
         from carddb.db import lookup  # deferred, as for the other queries: a search needs none of it
 
         with self.session() as session:
-            return lookup.card_by_name(session, name, lang)
+            return lookup.card_by_name(session, name, lang, fuzzy_names=fuzzy)
+
+    def named(self, name: str, lang: str | None = None, *, fuzzy: bool = True) -> CardView:
+        """Scryfall's ``/cards/named``: :meth:`card` with ``fuzzy`` on by default."""
+        return self.card(name, lang, fuzzy=fuzzy)
 
     def search(
         self,
@@ -90,12 +99,16 @@ class Database:
         lang: str | None = None,
         limit: int = 50,
         page: int = 1,
-        order: str = "name",
+        order: str | None = None,
+        direction: str | None = None,
+        unique: str | None = None,
     ) -> SearchResult:
         """Cards matching a Scryfall-style ``query`` (text or a parsed :mod:`carddb.search.ast`
         query): one page of ``limit`` cards (one entry per card, not per printing), sorted by
-        ``order`` (``name``, ``mv``, ``set``, ``released``), shown in ``lang`` where translated,
-        with the total count.
+        ``order`` (Scryfall's names: ``name`` by default, ``mv``/``cmc``, ``set``, ``released``,
+        ``rarity``, ``color``, ``power``, ``toughness``, ``artist``) in ``direction`` (``auto``,
+        ``asc``, ``desc``), shown in ``lang`` where translated, with the total count. The query's
+        own ``order:``, ``direction:`` and ``unique:`` terms win over these arguments.
 
         Raises :class:`~carddb.search.errors.QuerySyntaxError` for a query that does not parse or
         holds a value the search does not know, :class:`~carddb.errors.UnknownLanguageError` for
@@ -107,7 +120,17 @@ class Database:
         text = query if isinstance(query, str) else ""
         parsed = parse_query(query) if isinstance(query, str) else query
         with self.session() as session:
-            return search(session, parsed, text, lang=lang, limit=limit, page=page, order=order)
+            return search(
+                session,
+                parsed,
+                text,
+                lang=lang,
+                limit=limit,
+                page=page,
+                order=order,
+                direction=direction,
+                unique=unique,
+            )
 
     def rule(self, query: str) -> RuleView:
         """A rule of the Comprehensive Rules by number (``702.35``, ``702.35a``) or by a glossary

@@ -315,15 +315,8 @@ def card_object(card: CardFacts, base: str | None = None) -> dict[str, Any]:
     if base is not None:
         code = printing.set_code.lower()
         obj["set_uri"] = _url(base, f"/sets/{code}")
-        obj["set_search_uri"] = _url(
-            base, "/cards/search", {"order": "set", "q": f"e:{code}", "unique": "prints"}
-        )
+        obj["set_search_uri"] = _url(base, "/cards/search", {"order": "set", "q": f"e:{code}"})
         obj["rulings_uri"] = _url(base, f"/cards/{card.id}/rulings")
-        obj["prints_search_uri"] = _url(
-            base,
-            "/cards/search",
-            {"order": "released", "q": f"oracleid:{card.oracle_id}", "unique": "prints"},
-        )
     obj["collector_number"] = printing.collector_number
     if printing.rarity is not None:
         obj["rarity"] = printing.rarity
@@ -394,9 +387,7 @@ def set_object(card_set: SetFacts, base: str | None = None) -> dict[str, Any]:
         obj["parent_set_code"] = card_set.parent_set_code.lower()
     if base is not None:
         obj["uri"] = _url(base, f"/sets/{quote(code)}")
-        obj["search_uri"] = _url(
-            base, "/cards/search", {"order": "set", "q": f"e:{code}", "unique": "prints"}
-        )
+        obj["search_uri"] = _url(base, "/cards/search", {"order": "set", "q": f"e:{code}"})
     return obj
 
 

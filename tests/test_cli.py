@@ -25,8 +25,8 @@ from carddb.db import migrate
 from carddb.resources import sample_dir
 
 SUMMARY = re.compile(
-    r"^imported 3 file\(s\) in [\d.]+ s: 3 set\(s\) with 33 printings, \d+ localized entries "
-    r"and 179 ruling rows read, \d+ card records written"
+    r"^imported 6 file\(s\) in [\d.]+ s: 5 set\(s\) with 36 printings, \d+ localized entries "
+    r"and 193 ruling rows read, \d+ card records written; 138 rules and glossary entries"
 )
 
 
@@ -69,7 +69,7 @@ def test_import_sample_quietly_prints_the_summary_and_no_progress_bar(
     with carddb.open(db_url) as db:
         counts = db.counts()
     assert f"now holds {counts['cards']} cards, {counts['printings']} printings" in lines[1]
-    assert counts["printings"] == 33
+    assert counts["printings"] == 36
 
 
 def test_import_on_a_terminal_shows_a_progress_bar_on_stderr(
@@ -155,7 +155,11 @@ def test_an_interrupted_import_says_the_file_was_rolled_back(
     run = carddb_cli(db_url, "import", "--sample", "--quiet")
 
     assert run.code == 130
-    assert "interrupted: the file being imported was rolled back" in run.err
+    assert run.err.split("\n")[1:] == [  # first, the line click ends "^C" with
+        "carddb: interrupted",
+        "carddb: the file being imported was rolled back; the files before it are in",
+        "",
+    ]
 
 
 # -- card ----------------------------------------------------------------------------------------
@@ -187,25 +191,66 @@ def test_card_in_german_dates_its_english_rulings_the_german_way(
     assert all(line.startswith("  23. Juli 2021: ") for line in rulings)
 
 
-def test_card_as_json_holds_the_faces_printings_and_dated_rulings(
+def test_card_as_json_is_a_scryfall_card_object_with_its_rulings(
     sample_db: Database, carddb_cli: Carddb
 ) -> None:
     run = carddb_cli(sample_db.url, "card", "Underdark Rift", "--lang", "de", "--json")
 
     assert run.code == 0
     card = json.loads(run.out)
-    assert (card["name"], card["english_name"], card["language"]) == (
-        "Unterreich-Spalte",
-        "Underdark Rift",
-        "de",
+    assert (card["object"], card["name"], card["lang"]) == ("card", "Underdark Rift", "de")
+    assert (card["printed_name"], card["printed_type_line"]) == ("Unterreich-Spalte", "Land")
+    assert card["printed_text"].startswith("{T}: Erzeuge {C}.")
+    assert card["oracle_text"].startswith("{T}: Add {C}.")
+    assert (card["set"], card["set_name"], card["collector_number"], card["rarity"], card["released_at"]) == (
+        "afc",
+        "Forgotten Realms Commander",
+        "62",
+        "uncommon",
+        "2021-07-23",
     )
-    assert [face["name"] for face in card["faces"]] == ["Unterreich-Spalte"]
-    assert [(p["set_code"], p["collector_number"], p["release_date"]) for p in card["printings"]] == [
-        ("AFC", "62", "2021-07-23")
+    assert (card["mana_cost"], card["cmc"], card["colors"], card["color_identity"]) == ("", 0.0, [], [])
+    assert card["oracle_id"] == "199c7604-6b4b-4cec-b6c2-b6b2918b11c8"
+    rulings = card["rulings"]
+    assert (rulings["object"], rulings["has_more"], len(rulings["data"])) == ("list", False, 11)
+    assert {(r["object"], r["published_at"], r["source"]) for r in rulings["data"]} == {
+        ("ruling", "2021-07-23", "wotc")
+    }
+
+
+def test_a_card_of_two_faces_as_json_has_card_faces(sample_url: str, carddb_cli: Carddb) -> None:
+    run = carddb_cli(sample_url, "card", "Realm-Cloaked Giant", "--lang", "ja", "--json")
+
+    card = json.loads(run.out)
+    assert (card["name"], card["layout"], card["mana_cost"]) == (
+        "Realm-Cloaked Giant // Cast Off",
+        "adventure",
+        "{5}{W}{W} // {3}{W}{W}",
+    )
+    assert [face["name"] for face in card["card_faces"]] == ["Realm-Cloaked Giant", "Cast Off"]
+    assert [face["object"] for face in card["card_faces"]] == ["card_face", "card_face"]
+    assert card["set"] == "afc"  # the newest printing in Japanese, whose names carry reading hints
+    assert card["card_faces"][1]["printed_name"] == "脱（ぬ）ぎ捨（す）て"
+
+
+def test_search_as_json_is_a_scryfall_list_of_card_objects(sample_url: str, carddb_cli: Carddb) -> None:
+    run = carddb_cli(sample_url, "search", "t:creature c:r", "--lang", "de", "--limit", "2", "--json")
+
+    assert run.code == 0
+    found = json.loads(run.out)
+    assert (found["object"], found["total_cards"], found["has_more"]) == ("list", 4, True)
+    assert [(card["object"], card["name"], card["lang"]) for card in found["data"]] == [
+        ("card", "Farideh, Devil's Chosen", "de"),  # in the order of their German names
+        ("card", "Brazen Dwarf", "de"),
     ]
-    assert card["rulings_language"] == "en"
-    assert len(card["rulings"]) == 11
-    assert {(r["published"], r["date_text"]) for r in card["rulings"]} == {("2021-07-23", "23. Juli 2021")}
+    assert found["data"][1]["printed_name"] == "Messingzwerg"
+
+
+def test_the_last_page_as_json_has_no_more(sample_url: str, carddb_cli: Carddb) -> None:
+    run = carddb_cli(sample_url, "search", "t:creature c:r", "--limit", "2", "--page", "2", "--json")
+
+    found = json.loads(run.out)
+    assert (found["total_cards"], found["has_more"], len(found["data"])) == (4, False, 2)
 
 
 def test_an_unknown_card_name_fails_and_suggests_close_names(sample_db: Database, carddb_cli: Carddb) -> None:
@@ -337,3 +382,264 @@ def test_parse_reads_a_card_from_the_database(tmp_path: Path, capsys: pytest.Cap
     out = capsys.readouterr().out
     assert out.startswith("complete")
     assert "activated: {5}, {T}, Exile ~: Roll a d10." in out
+
+
+# -- a command line that fits the query syntax -----------------------------------------------------
+@pytest.fixture(scope="module")
+def sample_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """An SQLite file holding the shipped sample, shared by the tests that only read it."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('cli') / 'sample.sqlite'}"
+    with carddb.open(url) as db:
+        db.import_path(sample_dir())
+    return url
+
+
+def names_found(out: str) -> list[str]:
+    """The card names of a search's text output (its rows, without the total)."""
+    return [re.split(r"\s{2,}", line)[0] for line in out.splitlines()[:-1]]
+
+
+@pytest.mark.parametrize("words", [["-t:land c:g"], ["-t:land", "c:g"], ["c:g", "-t:land"]])
+def test_a_query_may_start_with_a_minus(sample_url: str, carddb_cli: Carddb, words: list[str]) -> None:
+    run = carddb_cli(sample_url, "search", *words)
+
+    assert run.code == 0, run.err
+    assert names_found(run.out) == ["Abundant Growth", "Rampant Growth", "Return to Nature"]
+
+
+def test_a_query_of_several_words_keeps_their_order(sample_url: str, carddb_cli: Carddb) -> None:
+    run = carddb_cli(sample_url, "search", "t:phoenix", "or", "-t:creature", "c:r")
+
+    assert names_found(run.out) == [
+        "Barbarian Class",
+        "Berserker's Frenzy",
+        "Lightning Bolt",
+        "Phoenix of Ash",
+    ]
+    assert run.out == carddb_cli(sample_url, "search", "t:phoenix or -t:creature c:r").out
+
+
+def test_options_may_come_anywhere(sample_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["search", "c:r", "--limit", "1", "t:creature", "--db", sample_url, "--order", "name"])
+
+    out = capsys.readouterr().out
+    assert code == 0
+    assert out.splitlines() == [
+        "Brazen Dwarf  {1}{R}  Creature — Dwarf Shaman",
+        "4 cards (showing 1-1)",
+    ]
+
+
+def test_after_a_double_dash_everything_is_query(sample_url: str, carddb_cli: Carddb) -> None:
+    run = carddb_cli(sample_url, "search", "--", "--lang")
+
+    assert run.code == 0
+    assert run.out == "0 cards\n"
+
+
+def test_db_takes_the_path_of_an_sqlite_file(sample_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    path = sample_url.removeprefix("sqlite:///")
+
+    assert main(["--db", path, "card", "Lightning", "Bolt", "--lang", "ja"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "稲妻  {R}"
+
+
+def test_a_path_that_holds_no_database_says_so(tmp_path: Path, carddb_cli: Carddb) -> None:
+    missing = tmp_path / "mistyped.sqlite"
+
+    run = carddb_cli(str(missing), "card", "Xorn")
+
+    assert run.code == 1
+    assert (
+        run.err == f"carddb: cannot open database sqlite:///{missing}: no database at {missing} "
+        "(run carddb import first)\n"
+    )
+    assert not missing.exists()
+
+
+def test_an_empty_database_warns_before_the_lookup_fails(db_url: str, carddb_cli: Carddb) -> None:
+    assert carddb_cli(db_url, "db", "upgrade").code == 0
+
+    run = carddb_cli(db_url, "card", "Xorn")
+
+    assert run.code == 1
+    warning, error = run.err.splitlines()
+    assert (
+        warning.startswith("warning: the database ") and " holds no cards (carddb import --sample" in warning
+    )
+    assert error == "carddb: no card named 'Xorn'"
+
+
+def test_order_sorts_by_mana_value(sample_url: str, carddb_cli: Carddb) -> None:
+    run = carddb_cli(sample_url, "search", "t:creature c:r", "--order", "mv")
+
+    assert run.code == 0
+    assert names_found(run.out) == ["Brazen Dwarf", "Phoenix of Ash", "Xorn", "Farideh, Devil's Chosen"]
+
+
+def test_a_page_number_too_large_is_a_usage_error(sample_url: str, carddb_cli: Carddb) -> None:
+    run = carddb_cli(sample_url, "search", "t:land", "--page", "99999999999999999999")
+
+    assert run.code == 2
+    assert run.err.splitlines()[-1] == (
+        "Error: Invalid value for '--page': 99999999999999999999 is not in the range 1<=x<=1000000."
+    )
+
+
+def test_ctrl_c_during_a_search_exits_130(
+    sample_url: str, carddb_cli: Carddb, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def interrupted(*_args: object, **_kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Database, "search", interrupted)
+
+    run = carddb_cli(sample_url, "search", "t:land")
+
+    assert run.code == 130
+    assert run.err.strip() == "carddb: interrupted"
+
+
+# -- errors under --json ---------------------------------------------------------------------------
+def test_an_unknown_card_under_json_is_a_json_error_object(sample_url: str, carddb_cli: Carddb) -> None:
+    run = carddb_cli(sample_url, "card", "Unterreich Spalt", "--json")
+
+    assert run.code == 1
+    error = json.loads(run.out)
+    assert (error["object"], error["code"], error["status"]) == ("error", "not_found", 404)
+    assert error["details"].startswith("no card named 'Unterreich Spalt'")
+
+
+def test_a_malformed_query_under_json_is_a_bad_request(sample_url: str, carddb_cli: Carddb) -> None:
+    run = carddb_cli(sample_url, "search", "--json", "t:creature (c:r")
+
+    assert run.code != 0
+    error = json.loads(run.out)
+    assert (error["object"], error["code"], error["status"]) == ("error", "bad_request", 400)
+
+
+def test_a_usage_error_under_json_is_a_bad_request(sample_url: str, carddb_cli: Carddb) -> None:
+    run = carddb_cli(sample_url, "search", "t:land", "--json", "--limit", "0")
+
+    assert run.code == 2
+    error = json.loads(run.out)
+    assert (error["code"], error["status"]) == ("bad_request", 400)
+    assert "--limit" in error["details"]
+
+
+# -- text for terminals ----------------------------------------------------------------------------
+def test_text_is_wrapped_to_the_terminal_with_hanging_indents(
+    sample_url: str, carddb_cli: Carddb, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    whole = carddb_cli(sample_url, "card", "Underdark Rift")
+    monkeypatch.setenv("COLUMNS", "80")
+
+    wrapped = carddb_cli(sample_url, "card", "Underdark Rift")
+
+    lines = wrapped.out.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert wrapped.out.split() == whole.out.split()  # the same words: none was cut
+    ruling = lines.index("Rulings:") + 1
+    assert lines[ruling].startswith("  July 23, 2021: If that permanent's owner")
+    assert lines[ruling + 1].startswith("    ")  # its continuation hangs under its text
+
+
+def test_japanese_text_wraps_between_characters_never_before_a_full_stop(
+    sample_url: str, carddb_cli: Carddb, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "31")
+
+    run = carddb_cli(sample_url, "card", "Underdark Rift", "--lang", "ja")
+
+    from carddb.commands.output import cells
+
+    lines = run.out.splitlines()
+    assert all(cells(line) <= 31 for line in lines)
+    text = lines[lines.index("{T}：{C}を加える。") + 1 :]
+    assert text[0] == "{5}, {T}, アンダーダークの裂け"
+    assert not any(line.lstrip().startswith(("。", "ー", "）")) for line in text[:8])
+
+
+def test_colour_only_on_terminals_and_never_with_no_color(
+    sample_url: str, carddb_cli: Carddb, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plain = carddb_cli(sample_url, "search", "t:phoenix")
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    coloured = carddb_cli(sample_url, "search", "t:phoenix")
+    monkeypatch.setenv("NO_COLOR", "1")
+    no_color = carddb_cli(sample_url, "search", "t:phoenix")
+
+    assert "\x1b[" not in plain.out
+    assert coloured.out.startswith("\x1b[1mPhoenix of Ash\x1b[0m  {1}{R}{R}")
+    assert no_color.out == plain.out
+
+
+def test_languages_columns_line_up_with_cjk_names(sample_url: str, carddb_cli: Carddb) -> None:
+    from carddb.commands.output import cells
+
+    run = carddb_cli(sample_url, "languages")
+
+    heading, *rows = run.out.splitlines()
+    assert {cells(row) for row in rows} == {cells(heading)}  # the counts end where the heading does
+    localizations_end = cells(heading.rsplit(maxsplit=2)[0])
+    assert {cells(row.rsplit(maxsplit=2)[0]) for row in rows} == {localizations_end}
+    assert any("日本語" in row and "한국어" not in row for row in rows)
+
+
+# -- what a shell can send ---------------------------------------------------------------------------
+def carddb_process(
+    *args: str | bytes, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    """``carddb ARGS`` as a process (``python -m carddb.cli``), with bytes in and out."""
+    environment = {
+        name: value for name, value in os.environ.items() if name not in ("CARDDB_URL", "NO_COLOR")
+    }
+    environment.update(env or {})
+    return subprocess.run(
+        [sys.executable, "-m", "carddb.cli", *args], capture_output=True, env=environment, timeout=120
+    )
+
+
+def test_an_output_encoding_without_the_text_prints_replacement_characters(sample_url: str) -> None:
+    run = carddb_process(
+        "--db", sample_url, "card", "稲妻", "--lang", "ja", env={"PYTHONIOENCODING": "latin-1"}
+    )
+
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[0] == b"??  {R}"
+    assert run.stderr == b""
+
+
+def test_json_through_an_encoding_without_the_text_escapes_it_and_loses_nothing(sample_url: str) -> None:
+    run = carddb_process(
+        "--db", sample_url, "card", "稲妻", "--lang", "ja", "--json", env={"PYTHONIOENCODING": "latin-1"}
+    )
+
+    assert run.returncode == 0, run.stderr
+    assert b'"printed_name": "\\u7a32\\u59bb"' in run.stdout
+    assert json.loads(run.stdout)["printed_name"] == "稲妻"
+
+
+def test_bytes_that_are_not_utf8_on_the_command_line_are_a_one_line_error(sample_url: str) -> None:
+    run = carddb_process("--db", sample_url, "search", b"\xff")
+
+    assert run.returncode == 2
+    assert run.stdout == b""
+    assert run.stderr == b"carddb: argument 4 is not UTF-8 text: b'\\xff'\n"
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly(sample_url: str) -> None:
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # as `carddb search … | head -1` once head has exited
+    try:
+        run = subprocess.run(
+            [sys.executable, "-m", "carddb.cli", "--db", sample_url, "search", "-c:c"],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            timeout=120,
+        )
+    finally:
+        os.close(write_end)
+
+    assert run.returncode == 1  # as click ends a command whose output pipe broke
+    assert run.stderr == b""

@@ -8,10 +8,13 @@ in the test.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from carddb.oracle import parse_oracle
 from carddb.oracle.keywords import (
     KEYWORDS,
     Shape,
@@ -382,3 +385,280 @@ _PIECES = (
 def test_whatever_is_accepted_prints_back_exactly(line: str) -> None:
     keywords = parse_keyword_line(line)
     assert keywords is None or render_keyword_line(keywords) == line
+
+
+# -- pathological lines ---------------------------------------------------------------------------
+def test_a_line_of_ten_thousand_keywords_parses_without_recursion() -> None:
+    line = "Flying, " + "flying, " * 9998 + "flying"
+
+    keywords = parse_keyword_line(line)
+
+    assert keywords is not None and len(keywords) == 10_000 and set(keywords) == {Keyword("Flying")}
+
+
+def test_a_thousand_capitalized_keywords_are_no_keyword_line() -> None:
+    # Only the first keyword of a line is capitalized; found by fuzzing (it was a RecursionError).
+    assert parse_keyword_line("Flying, " * 1000) is None
+    assert parse_keyword_line("Flying, " * 999 + "Flying") is None
+
+
+# -- every keyword ability of the Comprehensive Rules ----------------------------------------------
+CR_HEADINGS = Path(__file__).parent / "fixtures" / "rules" / "cr-702-keyword-headings.txt"
+"""The headings of rule 702 (Comprehensive Rules 2025-02-07), copied from the published rules."""
+
+K = Keyword
+CR_KEYWORDS: dict[int, list[tuple[str, tuple[Keyword, ...] | None]]] = {
+    # rule 702.N: lines with that keyword and what they parse into (None: a label in front of an
+    # ability, parsed as that ability: "Boast — {1}{R}: …")
+    2: [("Deathtouch", (K("Deathtouch"),))],
+    3: [("Defender", (K("Defender"),))],
+    4: [("Double strike", (K("Double strike"),))],
+    5: [("Enchant creature you control", (K("Enchant", "creature you control"),))],
+    6: [("Equip {2}", (K("Equip", "{2}"),)), ("Equip planeswalker {1}", (K("Equip planeswalker", "{1}"),))],
+    7: [("First strike", (K("First strike"),))],
+    8: [("Flash", (K("Flash"),))],
+    9: [("Flying", (K("Flying"),))],
+    10: [("Haste", (K("Haste"),))],
+    11: [("Hexproof", (K("Hexproof"),)), ("Hexproof from white", (K("Hexproof", "white"),))],
+    12: [("Indestructible", (K("Indestructible"),))],
+    13: [("Intimidate", (K("Intimidate"),))],
+    14: [("Islandwalk", (K("Islandwalk"),)), ("Nonbasic landwalk", (K("Nonbasic landwalk"),))],
+    15: [("Lifelink", (K("Lifelink"),))],
+    16: [("Protection from red and from white", (K("Protection", "red and from white"),))],
+    17: [("Reach", (K("Reach"),))],
+    18: [("Shroud", (K("Shroud"),))],
+    19: [("Trample", (K("Trample"),)), ("Trample over planeswalkers", (K("Trample over planeswalkers"),))],
+    20: [("Vigilance", (K("Vigilance"),))],
+    21: [
+        ("Ward {2}", (K("Ward", "{2}"),)),
+        ("Ward—Pay 3 life.", (K("Ward", "Pay 3 life.", long_cost=True),)),
+    ],
+    22: [("Banding", (K("Banding"),)), ("Bands with other legends", (K("Bands with other", "legends"),))],
+    23: [("Rampage 2", (K("Rampage", "2"),))],
+    24: [("Cumulative upkeep {1}", (K("Cumulative upkeep", "{1}"),))],
+    25: [("Flanking", (K("Flanking"),))],
+    26: [("Phasing", (K("Phasing"),))],
+    27: [("Buyback {3}", (K("Buyback", "{3}"),))],
+    28: [("Shadow", (K("Shadow"),))],
+    29: [
+        ("Cycling {2}", (K("Cycling", "{2}"),)),
+        ("Basic landcycling {1}{B}", (K("Basic landcycling", "{1}{B}"),)),
+        ("Swampcycling {2}", (K("Swampcycling", "{2}"),)),
+    ],
+    30: [("Echo {2}{R}", (K("Echo", "{2}{R}"),))],
+    31: [("Horsemanship", (K("Horsemanship"),))],
+    32: [("Fading 3", (K("Fading", "3"),))],
+    33: [
+        ("Kicker {2}{B}", (K("Kicker", "{2}{B}"),)),
+        ("Kicker {1}{B} and/or {G}", (K("Kicker", "{1}{B} and/or {G}"),)),
+        ("Multikicker {1}{G}", (K("Multikicker", "{1}{G}"),)),
+    ],
+    34: [("Flashback {2}{R}", (K("Flashback", "{2}{R}"),))],
+    35: [("Madness {1}{R}", (K("Madness", "{1}{R}"),))],
+    36: [("Fear", (K("Fear"),))],
+    37: [("Morph {3}{U}", (K("Morph", "{3}{U}"),)), ("Megamorph {5}{G}", (K("Megamorph", "{5}{G}"),))],
+    38: [("Amplify 1", (K("Amplify", "1"),))],
+    39: [("Provoke", (K("Provoke"),))],
+    40: [("Storm", (K("Storm"),))],
+    41: [("Affinity for artifacts", (K("Affinity", "artifacts"),))],
+    42: [("Entwine {2}", (K("Entwine", "{2}"),))],
+    43: [
+        ("Modular 2", (K("Modular", "2"),)),
+        ("Modular—Sunburst", (K("Modular", "Sunburst", long_cost=True),)),
+    ],
+    44: [("Sunburst", (K("Sunburst"),))],
+    45: [("Bushido 2", (K("Bushido", "2"),))],
+    46: [("Soulshift 4", (K("Soulshift", "4"),))],
+    47: [("Splice onto Arcane {1}{R}", (K("Splice onto Arcane", "{1}{R}"),))],
+    48: [("Goblin offering", (K("Goblin offering"),))],
+    49: [
+        ("Ninjutsu {1}{U}", (K("Ninjutsu", "{1}{U}"),)),
+        ("Commander ninjutsu {2}{U}{B}", (K("Commander ninjutsu", "{2}{U}{B}"),)),
+    ],
+    50: [("Epic", (K("Epic"),))],
+    51: [("Convoke", (K("Convoke"),))],
+    52: [("Dredge 3", (K("Dredge", "3"),))],
+    53: [("Transmute {1}{B}{B}", (K("Transmute", "{1}{B}{B}"),))],
+    54: [("Bloodthirst 2", (K("Bloodthirst", "2"),))],
+    55: [("Haunt", (K("Haunt"),))],
+    56: [("Replicate {1}{U}", (K("Replicate", "{1}{U}"),))],
+    57: [("Forecast — {1}{W}, Reveal ~ from your hand: Target creature gets +1/+1 until end of turn.", None)],
+    58: [("Graft 2", (K("Graft", "2"),))],
+    59: [("Recover {1}{B}", (K("Recover", "{1}{B}"),))],
+    60: [("Ripple 4", (K("Ripple", "4"),))],
+    61: [("Split second", (K("Split second"),))],
+    62: [("Suspend 4—{1}{U}", (K("Suspend", "4—{1}{U}"),))],
+    63: [("Vanishing 3", (K("Vanishing", "3"),)), ("Vanishing", (K("Vanishing"),))],
+    64: [("Absorb 1", (K("Absorb", "1"),))],
+    65: [("Aura swap {2}{U}", (K("Aura swap", "{2}{U}"),))],
+    66: [("Delve", (K("Delve"),))],
+    67: [("Fortify {3}", (K("Fortify", "{3}"),))],
+    68: [("Frenzy 1", (K("Frenzy", "1"),))],
+    69: [("Gravestorm", (K("Gravestorm"),))],
+    70: [("Poisonous 1", (K("Poisonous", "1"),))],
+    71: [("Transfigure {1}{B}{B}", (K("Transfigure", "{1}{B}{B}"),))],
+    72: [("Champion a Goblin", (K("Champion", "a Goblin"),))],
+    73: [("Changeling", (K("Changeling"),))],
+    74: [("Evoke {R}{R}", (K("Evoke", "{R}{R}"),))],
+    75: [("Hideaway 4", (K("Hideaway", "4"),)), ("Hideaway", (K("Hideaway"),))],
+    76: [("Prowl {U}", (K("Prowl", "{U}"),))],
+    77: [("Reinforce 1—{1}{W}", (K("Reinforce", "1—{1}{W}"),))],
+    78: [("Conspire", (K("Conspire"),))],
+    79: [("Persist", (K("Persist"),))],
+    80: [("Wither", (K("Wither"),))],
+    81: [("Retrace", (K("Retrace"),))],
+    82: [("Devour 1", (K("Devour", "1"),)), ("Devour artifact 1", (K("Devour artifact", "1"),))],
+    83: [("Exalted", (K("Exalted"),))],
+    84: [("Unearth {B}", (K("Unearth", "{B}"),))],
+    85: [("Cascade", (K("Cascade"),))],
+    86: [("Annihilator 2", (K("Annihilator", "2"),))],
+    87: [("Level up {1}{W}", (K("Level up", "{1}{W}"),))],
+    88: [("Rebound", (K("Rebound"),))],
+    89: [("Umbra armor", (K("Umbra armor"),)), ("Totem armor", (K("Totem armor"),))],
+    90: [("Infect", (K("Infect"),))],
+    91: [("Battle cry", (K("Battle cry"),))],
+    92: [("Living weapon", (K("Living weapon"),))],
+    93: [("Undying", (K("Undying"),))],
+    94: [("Miracle {R}", (K("Miracle", "{R}"),))],
+    95: [("Soulbond", (K("Soulbond"),))],
+    96: [("Overload {4}{R}{R}", (K("Overload", "{4}{R}{R}"),))],
+    97: [("Scavenge {4}{G}{G}", (K("Scavenge", "{4}{G}{G}"),))],
+    98: [("Unleash", (K("Unleash"),))],
+    99: [("Cipher", (K("Cipher"),))],
+    100: [("Evolve", (K("Evolve"),))],
+    101: [("Extort", (K("Extort"),))],
+    102: [("Fuse", (K("Fuse"),))],
+    103: [("Bestow {3}{W}", (K("Bestow", "{3}{W}"),))],
+    104: [("Tribute 2", (K("Tribute", "2"),))],
+    105: [("Dethrone", (K("Dethrone"),))],
+    106: [("Hidden agenda", (K("Hidden agenda"),)), ("Double agenda", (K("Double agenda"),))],
+    107: [("Outlast {1}{W}", (K("Outlast", "{1}{W}"),))],
+    108: [("Prowess", (K("Prowess"),))],
+    109: [("Dash {2}{B}", (K("Dash", "{2}{B}"),))],
+    110: [("Exploit", (K("Exploit"),))],
+    111: [("Menace", (K("Menace"),))],
+    112: [("Renown 1", (K("Renown", "1"),))],
+    113: [("Awaken 3—{4}{U}{U}", (K("Awaken", "3—{4}{U}{U}"),))],
+    114: [("Devoid", (K("Devoid"),))],
+    115: [("Ingest", (K("Ingest"),))],
+    116: [("Myriad", (K("Myriad"),))],
+    117: [("Surge {1}{R}", (K("Surge", "{1}{R}"),))],
+    118: [("Skulk", (K("Skulk"),))],
+    119: [
+        ("Emerge {5}{U}{U}", (K("Emerge", "{5}{U}{U}"),)),
+        ("Emerge from artifact {3}{U}", (K("Emerge from artifact", "{3}{U}"),)),
+    ],
+    120: [("Escalate {1}", (K("Escalate", "{1}"),))],
+    121: [("Melee", (K("Melee"),))],
+    122: [("Crew 3", (K("Crew", "3"),))],
+    123: [("Fabricate 2", (K("Fabricate", "2"),))],
+    124: [
+        ("Partner", (K("Partner"),)),
+        ("Partner with Brallin, Skyshark Rider", (K("Partner with", "Brallin, Skyshark Rider"),)),
+        ("Friends forever", (K("Friends forever"),)),
+        ("Choose a Background", (K("Choose a Background"),)),
+        ("Doctor's companion", (K("Doctor's companion"),)),
+    ],
+    125: [("Undaunted", (K("Undaunted"),))],
+    126: [("Improvise", (K("Improvise"),))],
+    127: [("Aftermath", (K("Aftermath"),))],
+    128: [("Embalm {3}{W}", (K("Embalm", "{3}{W}"),))],
+    129: [("Eternalize {4}{B}{B}", (K("Eternalize", "{4}{B}{B}"),))],
+    130: [("Afflict 2", (K("Afflict", "2"),))],
+    131: [("Ascend", (K("Ascend"),))],
+    132: [("Assist", (K("Assist"),))],
+    133: [("Jump-start", (K("Jump-start"),))],
+    134: [("Mentor", (K("Mentor"),))],
+    135: [("Afterlife 1", (K("Afterlife", "1"),))],
+    136: [("Riot", (K("Riot"),))],
+    137: [("Spectacle {R}", (K("Spectacle", "{R}"),))],
+    138: [
+        (
+            "Escape—{2}{B}{B}, Exile four other cards from your graveyard.",
+            (K("Escape", "{2}{B}{B}, Exile four other cards from your graveyard.", long_cost=True),),
+        )
+    ],
+    139: [
+        (
+            "Companion—Each nonland card in your starting deck has an even mana value.",
+            (
+                K(
+                    "Companion",
+                    "Each nonland card in your starting deck has an even mana value.",
+                    long_cost=True,
+                ),
+            ),
+        )
+    ],
+    140: [("Mutate {2}{G}", (K("Mutate", "{2}{G}"),))],
+    141: [("Encore {5}{B}{B}", (K("Encore", "{5}{B}{B}"),))],
+    142: [("Boast — {1}{R}: ~ deals 1 damage to any target.", None)],
+    143: [("Foretell {1}{U}", (K("Foretell", "{1}{U}"),))],
+    144: [("Demonstrate", (K("Demonstrate"),))],
+    145: [("Daybound", (K("Daybound"),)), ("Nightbound", (K("Nightbound"),))],
+    146: [("Disturb {1}{W}", (K("Disturb", "{1}{W}"),))],
+    147: [("Decayed", (K("Decayed"),))],
+    148: [("Cleave {1}{W}{W}", (K("Cleave", "{1}{W}{W}"),))],
+    149: [("Training", (K("Training"),))],
+    150: [("Compleated", (K("Compleated"),))],
+    151: [("Reconfigure {2}", (K("Reconfigure", "{2}"),))],
+    152: [("Blitz {2}{B}{B}", (K("Blitz", "{2}{B}{B}"),))],
+    153: [("Casualty 1", (K("Casualty", "1"),))],
+    154: [("Enlist", (K("Enlist"),))],
+    155: [("Read ahead", (K("Read ahead"),))],
+    156: [("Ravenous", (K("Ravenous"),))],
+    157: [("Squad {2}", (K("Squad", "{2}"),))],
+    158: [("Space sculptor", (K("Space sculptor"),))],
+    159: [("Visit — Draw a card.", None)],
+    160: [("Prototype {1}{R}—2/1", (K("Prototype", "{1}{R}—2/1"),))],
+    161: [("Living metal", (K("Living metal"),))],
+    162: [("More Than Meets the Eye {2}{U}{R}{W}", (K("More Than Meets the Eye", "{2}{U}{R}{W}"),))],
+    163: [("For Mirrodin!", (K("For Mirrodin!"),))],
+    164: [("Toxic 1", (K("Toxic", "1"),))],
+    165: [("Backup 1", (K("Backup", "1"),))],
+    166: [("Bargain", (K("Bargain"),))],
+    167: [("Craft with artifact {4}{W}", (K("Craft with artifact", "{4}{W}"),))],
+    168: [("Disguise {2}{G}", (K("Disguise", "{2}{G}"),))],
+    169: [("Solved — {T}: Draw a card.", None)],
+    170: [("Plot {2}{R}", (K("Plot", "{2}{R}"),))],
+    171: [("Saddle 2", (K("Saddle", "2"),))],
+    172: [("Spree", (K("Spree"),))],
+    173: [("Freerunning {1}{B}", (K("Freerunning", "{1}{B}"),))],
+    174: [("Gift a Food", (K("Gift", "a Food"),))],
+    175: [("Offspring {2}", (K("Offspring", "{2}"),))],
+    176: [("Impending 4—{2}{B}{B}", (K("Impending", "4—{2}{B}{B}"),))],
+    177: [("Exhaust — {2}{G}: Put two +1/+1 counters on ~.", None)],
+    178: [("Max speed — {T}: Draw a card.", None)],
+    179: [("Start your engines!", (K("Start your engines!"),))],
+}
+
+
+def _headings() -> dict[int, str]:
+    lines = CR_HEADINGS.read_text(encoding="utf-8").splitlines()
+    found = (re.match(r"^702\.(\d+)\. (.+)$", line) for line in lines)
+    return {int(m.group(1)): m.group(2) for m in found if m}
+
+
+def test_every_keyword_heading_of_rule_702_has_lines_here() -> None:
+    headings = _headings()
+    assert len(headings) == 178 and set(headings) == set(range(2, 180))
+    assert set(CR_KEYWORDS) == set(headings)
+
+
+_CR_CASES = [(section, line, keywords) for section, cases in CR_KEYWORDS.items() for line, keywords in cases]
+
+
+@pytest.mark.parametrize(
+    "section, line, keywords", _CR_CASES, ids=[f"702.{c[0]} {c[1][:30]}" for c in _CR_CASES]
+)
+def test_each_keyword_of_the_comprehensive_rules_parses_with_its_parameter(
+    section: int, line: str, keywords: tuple[Keyword, ...] | None
+) -> None:
+    first = keywords[0].name if keywords else line.split(" —")[0]
+    spec = lookup(first)
+    assert spec is not None and re.match(rf"702\.{section}[a-z]?$", spec.rule)
+    if keywords is None:  # a label: the ability it stands before parses
+        assert spec.shape is Shape.LABEL
+        assert parse_oracle(line, "Grim Lavamancer", "Creature — Human Wizard").complete
+    else:
+        assert parsed(line) == keywords

@@ -63,7 +63,7 @@ def test_underdark_rift_has_a_mana_ability_and_a_sorcery_speed_die_roll() -> Non
     assert isinstance(put, Clause)
     (action,) = put.predicates
     assert action.verb == "put_into_library"
-    target = Noun(("target",), "artifact, creature, or planeswalker")
+    target = Noun(("target",), "artifact, creature, or planeswalker", slot=1)
     assert target.alternatives == ("artifact", "creature", "planeswalker")
     assert action.arg("what") == target
     assert action.arg("to") == Action("zone", (("owner", "its owner's"), ("zone", "library")))
@@ -104,7 +104,7 @@ def test_two_d20_keep_the_higher() -> None:
 def test_mill_is_a_player_action() -> None:
     (ability,) = parse_oracle("Target player mills three cards.", None, "Sorcery").abilities
     (clause,) = ability.effects
-    assert clause.subject == Noun(("target",), "player")
+    assert clause.subject == Noun(("target",), "player", slot=1)
     assert clause.predicates == (Action("mill", (("what", Noun(("three",), "cards")),), form=1),)
     assert clause.predicates[0].arg("what").amount == Number(3)
 
@@ -138,7 +138,7 @@ def test_predicates_share_their_subject_and_duration() -> None:
     (clause,) = ability.effects
     assert [p.verb for p in clause.predicates] == ["gets", "gains"]
     assert (clause.joins, clause.duration) == ((" and ",), "until end of turn")
-    assert clause.subject == Noun(("target",), "creature")
+    assert clause.subject == Noun(("target",), "creature", slot=1)
 
 
 def test_nouns_keep_their_qualifiers() -> None:
@@ -147,7 +147,10 @@ def test_nouns_keep_their_qualifiers() -> None:
     assert face.complete
     noun = face.abilities[0].effects[0].predicates[0].arg("what")
     assert [q.verb for q in noun.qualifiers] == ["with_power", "in_zone"]
-    assert face.abilities[0].targets[0].description == "creature card"
+    assert (
+        face.abilities[0].targets[0].description
+        == "creature card with mana value 3 or less from your graveyard"
+    )
 
 
 def test_quoted_abilities_are_parsed_as_abilities() -> None:
@@ -283,3 +286,70 @@ def test_unimplemented_spans_point_at_their_text_in_real_cards() -> None:
         parsed = parse_oracle(face["text"], face["name"], face["type"])
         for node in parsed.unimplemented:
             assert parsed.normalized[node.span.start : node.span.end] == node.text
+
+
+def test_unparsed_text_inside_a_quoted_ability_makes_the_face_incomplete() -> None:
+    """An honest count: every sentence, inside quotes too, must parse."""
+    face = parse_oracle('Enchanted creature has "{T}: Frobnicate the whizzbang."', "Sampler", "Enchantment")
+    assert not face.complete
+    (node,) = face.unimplemented
+    assert face.normalized[node.span.start : node.span.end] == node.text == "Frobnicate the whizzbang."
+
+
+def test_a_thousand_ability_word_prefixes_do_not_recurse() -> None:
+    """Fuzzing found it: one ability word is read, a second one is not an ability word (4.9 KB)."""
+    face = parse_oracle("Ab — " * 1000 + "Draw a card.", "Fuzz", "Sorcery")
+    assert not face.complete
+    assert face.rendered == face.normalized
+
+
+def test_a_trigger_with_many_commas_is_read_in_one_pass() -> None:
+    """ "When a creature you control dies and, …" 3,000 times (100 KB): no condition ends at any of
+    its commas; benchmarks/oracle_bad_input_bench.py shows the time stays linear in the length."""
+    face = parse_oracle(
+        "When " + "a creature you control dies and, " * 3000 + "draw a card.", "Fuzz", "Creature"
+    )
+    (ability,) = face.abilities
+    assert ability.kind is Kind.TRIGGERED and not face.complete
+
+
+def test_a_trigger_condition_may_hold_a_list_with_commas() -> None:
+    text = (
+        "Whenever you cast an instant, sorcery, or Wizard spell, Umara Mystic gets +2/+0 until end of turn."
+    )
+    face = parse_oracle(f"Flying\n{text}", "Umara Mystic", "Creature — Merfolk Wizard")
+    assert face.complete
+    assert face.abilities[1].trigger is not None
+
+
+def test_a_thousand_keywords_on_one_line_do_not_recurse() -> None:
+    """Fuzzing found a RecursionError at ~1,000 keywords; a real keyword line writes the words
+    after the first in lowercase, so "Flying, Flying, …" is no keyword line: it is left
+    Unimplemented, whole, instead of raising."""
+    text = ", ".join(["Flying"] * 1000)
+    face = parse_oracle(text, "Fuzz", "Creature")
+    assert not face.complete
+    assert [u.text for u in face.abilities[0].unparsed] == [text]
+
+
+_FRAGMENTS = st.sampled_from(
+    [
+        "Ab — ", "When ", "Whenever ", "At ", "a creature you control dies", " and", ", ", ", then ",
+        "draw a card", "target creature", "up to two ", "any number of ", "'s ", "\"", "{T}", ": ",
+        "Add {G}", ". ", "\n", "• ", "1—14 | ", "Choose one —", "I — ", "LEVEL 2-6", "Flying",
+        "you may ", " unless its controller pays {3}", " at the beginning of the next end step",
+        "(reminder) ", "~", "—", "{", "}", "X", "divided as you choose among one or two targets",
+    ]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_FRAGMENTS, max_size=80).map("".join))
+def test_pathological_text_gives_unimplemented_nodes_never_an_exception(text: str) -> None:
+    """Pieces of oracle text in any order: the parse never raises, keeps every unparsed piece as an
+    Unimplemented node pointing at its text, and prints back what it understood."""
+    face = parse_oracle(text, "Fuzz", None)
+    for node in face.unimplemented:
+        assert face.normalized[node.span.start : node.span.end] == node.text
+    if face.complete:
+        assert face.rendered == face.normalized

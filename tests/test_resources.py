@@ -17,6 +17,8 @@ def test_the_shipped_sample_is_found() -> None:
         "AFC.json.xz",
         "AFR.json.xz",
         "ELD.json.xz",
+        "M11.json.xz",
+        "THB.json.xz",
     ]
 
 

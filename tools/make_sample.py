@@ -34,6 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import make_rules_fixture as rules_fixture  # beside this script: tools/ is on sys.path when run
+
 JsonObject = dict[str, Any]
 
 #: Set-level keys every written set file must carry (copied from the source).
@@ -103,7 +105,23 @@ PICKS: tuple[Pick, ...] = (
     Pick(
         "ELD", "Knight of the Keep", "vanilla creature, no text in any language (corpus has no Grizzly Bears)"
     ),
+    # --- the README's examples: what `carddb import --sample` must hold for them to work ----
+    Pick(
+        "THB",
+        "Phoenix of Ash",
+        "README: red creature, mana value 3, flying and haste (t:creature c:r mv<=3 o:haste; "
+        "lang:de o:fliegend; t:Kreatur c:rot); escape, reminder text",
+    ),
+    Pick("M11", "Lightning Bolt", "README: search 稲妻 (its Japanese name); from the whole pool (M11)"),
 )
+
+#: Where the sets of ``PICKS`` are read: the 15 corpus sets first, else the whole pool.
+SET_FOLDERS = ("mtgjson", "mtgjson-pool")
+
+#: The Comprehensive Rules excerpt ``carddb import --sample`` imports (README: ``carddb rule 702.35``),
+#: cut from the corpus's rules file by ``tools/make_rules_fixture.py``'s own selection.
+RULES_SOURCE = "rules/MagicCompRules-20250207.txt.xz"
+RULES_OUT = "MagicCompRules-20250207-excerpt.txt.xz"
 
 #: Names taken from whichever corpus set prints them, when any does (none of them is required).
 OPTIONAL_ANYWHERE: tuple[tuple[str, str], ...] = (
@@ -273,16 +291,44 @@ CHECKS: tuple[Check, ...] = (
 # --- driver ---------------------------------------------------------------------------------
 
 
-def make_sample(corpus: Path, out: Path) -> None:
-    """Cut the sample from ``corpus`` (holding ``mtgjson/<SET>.json.xz``) into ``out``."""
-    set_dir = corpus / "mtgjson"
+def read_documents(corpus: Path, codes: Iterable[str]) -> dict[str, JsonObject]:
+    """The set files of the 15 corpus sets, and of ``codes`` from the whole pool when not among them."""
+    set_dir = corpus / SET_FOLDERS[0]
     if not set_dir.is_dir():
         raise SampleError(f"no MTGJSON set folder at {set_dir}")
-
     documents: dict[str, JsonObject] = {}
     for path in sorted(set_dir.glob("*.json.xz")):
         document = read_set(path)
         documents[document["data"]["code"]] = document
+    for code in sorted(set(codes) - set(documents)):
+        for folder in SET_FOLDERS[1:]:
+            path = corpus / folder / f"{code}.json.xz"
+            if path.is_file():
+                documents[code] = read_set(path)
+                break
+    return documents
+
+
+def write_rules(corpus: Path, out: Path) -> str:
+    """The rules excerpt, as ``tools/make_rules_fixture.py`` cuts it (the same lines as the tests')."""
+    source = corpus / RULES_SOURCE
+    if not source.is_file():
+        raise SampleError(f"no Comprehensive Rules file at {source}")
+    lines = lzma.decompress(source.read_bytes()).decode("utf-8-sig").split("\r\n")
+    if lines[-1] == "":
+        lines.pop()
+    excerpt = rules_fixture.cut(lines)
+    data = ("\ufeff" + "\r\n".join(excerpt) + "\r\n").encode("utf-8")
+    (out / RULES_OUT).write_bytes(lzma.compress(data, preset=9 | lzma.PRESET_EXTREME))
+    size = (out / RULES_OUT).stat().st_size
+    numbered = sum(1 for line in excerpt if line[:1].isdigit())
+    return f"rules: {numbered} numbered lines -> {out / RULES_OUT} ({size:,} bytes)"
+
+
+def make_sample(corpus: Path, out: Path) -> None:
+    """Cut the sample from ``corpus`` (holding ``mtgjson/<SET>.json.xz``) into ``out``."""
+    set_dir = corpus / SET_FOLDERS[0]
+    documents = read_documents(corpus, {pick.set_code for pick in PICKS})
 
     picks = list(PICKS)
     for name, why in OPTIONAL_ANYWHERE:
@@ -320,6 +366,7 @@ def make_sample(corpus: Path, out: Path) -> None:
                 f"{foreign_count} foreignData, {rulings_count} rulings): {pick.why}"
             )
     print(f"total: {total:,} bytes")
+    print(write_rules(corpus, out))
     print("\n".join(findings))
 
 

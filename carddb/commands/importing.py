@@ -11,8 +11,8 @@ import click
 from tqdm import tqdm
 
 from carddb.commands.context import Context, pass_context
-from carddb.database import safe_url
-from carddb.ingest.base import Progress
+from carddb.database import Database, safe_url
+from carddb.ingest.base import ImportSummary, Progress
 from carddb.resources import sample_dir
 
 
@@ -94,7 +94,19 @@ def import_command(
         raise click.UsageError("give one or more PATHs, or --sample")
     db = obj.db()
     show_bar = not quiet and sys.stderr.isatty()
-    summary = db.import_path(*targets, progress=TqdmProgress() if show_bar else None, card=card, force=force)
+    try:
+        summary = db.import_path(
+            *targets, progress=TqdmProgress() if show_bar else None, card=card, force=force
+        )
+    except KeyboardInterrupt as interrupt:
+        interrupt.add_note("the file being imported was rolled back; the files before it are in")
+        raise
+    report(db, summary, verbose=verbose)
+
+
+def report(db: Database, summary: ImportSummary, *, verbose: bool = False) -> None:
+    """What an import did: its warnings (stderr), what went where (``verbose``), the summary line
+    and what the database holds now."""
     for warning in summary.warnings:
         click.echo(f"warning: {warning}", err=True)
     if verbose:

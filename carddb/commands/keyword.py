@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
-from carddb.commands.context import Context, pass_context
+from carddb.commands.context import Context, TextCommand, joined, pass_context
+from carddb.commands.output import json_text
 from carddb.notes import format_keyword
 
 
-@click.command("keyword")
-@click.argument("name")
+@click.command("keyword", cls=TextCommand)
+@click.argument("name", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @pass_context
-def keyword_command(obj: Context, name: str, as_json: bool) -> None:
+def keyword_command(obj: Context, name: tuple[str, ...], as_json: bool) -> None:
     """Show what the imported rulings and keyword pages say about a keyword or topic (madness, dice)."""
-    view = obj.reader().keyword(name)
-    click.echo(json.dumps(view.to_dict(), ensure_ascii=False, indent=2) if as_json else format_keyword(view))
+    view = obj.reader(cards=False).keyword(joined(name))
+    if as_json:
+        click.echo(json_text(view.to_dict()))
+    else:
+        obj.terminal.echo(format_keyword(view).splitlines())

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict
 
 import click
 
 from carddb.commands.context import Context, pass_context
+from carddb.commands.output import cells as cells_of
+from carddb.commands.output import json_text, ljust, rjust
 
 
 @click.command("languages")
@@ -17,12 +18,18 @@ def languages_command(obj: Context, as_json: bool) -> None:
     """List the languages in the database with their counts."""
     counts = obj.reader().languages()
     if as_json:
-        click.echo(json.dumps([asdict(c) for c in counts], ensure_ascii=False, indent=2))
+        click.echo(json_text([asdict(c) for c in counts]))
         return
-    click.echo(
-        f"{'tag':<9}{'language':<22}{'native':<20}{'localizations':>14}{'printings':>11}{'rulings':>9}"
-    )
-    for c in counts:
-        click.echo(
-            f"{c.tag:<9}{c.english_name:<22}{c.native_name:<20}{c.localizations:>14}{c.printings:>11}{c.rulings:>9}"
-        )
+    rows = [("tag", "language", "native", "localizations", "printings", "rulings")]
+    rows += [
+        (c.tag, c.english_name, c.native_name, str(c.localizations), str(c.printings), str(c.rulings))
+        for c in counts
+    ]
+    widths = [max(cells_of(row[column]) for row in rows) for column in range(len(rows[0]))]
+    lines = []
+    for index, row in enumerate(rows):
+        left = [ljust(value, width) for value, width in zip(row[:3], widths[:3], strict=True)]
+        right = [rjust(value, width) for value, width in zip(row[3:], widths[3:], strict=True)]
+        line = "  ".join([*left, *right])
+        lines.append(obj.terminal.style(line, bold=True) if index == 0 else line)
+    obj.terminal.echo(lines)

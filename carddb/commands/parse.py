@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
-from carddb.commands.context import Context, pass_context
+from carddb.commands.context import Context, TextCommand, joined, pass_context
+from carddb.commands.output import json_text
 from carddb.oracle import parse_oracle
 from carddb.oracle.show import face_to_dict, format_face
 
 
-@click.command("parse")
-@click.argument("text", required=False)
+@click.command("parse", cls=TextCommand)
+@click.argument("text", nargs=-1)
 @click.option("--name", metavar="NAME", help="The card's name, so its references to itself are recognized.")
 @click.option(
     "--type", "type_line", metavar="TYPE", help="The type line (instants and sorceries hold spells)."
@@ -24,7 +23,7 @@ from carddb.oracle.show import face_to_dict, format_face
 @pass_context
 def parse_command(
     obj: Context,
-    text: str | None,
+    text: tuple[str, ...],
     name: str | None,
     type_line: str | None,
     card_name: str | None,
@@ -34,8 +33,8 @@ def parse_command(
     if card_name is not None:
         view = obj.reader().card(card_name, lang="en")
         faces = [(face.english_name, face.text or "", face.type_line) for face in view.faces]
-    elif text is not None:
-        faces = [(name or "", text.replace("\\n", "\n"), type_line or "")]
+    elif text:
+        faces = [(name or "", joined(text).replace("\\n", "\n"), type_line or "")]
     else:
         raise click.UsageError("give TEXT or --card NAME")
     parsed = [
@@ -44,11 +43,7 @@ def parse_command(
     ]
     if as_json:
         click.echo(
-            json.dumps(
-                [face_to_dict(p) for p in parsed] if len(parsed) > 1 else face_to_dict(parsed[0]),
-                ensure_ascii=False,
-                indent=2,
-            )
+            json_text([face_to_dict(p) for p in parsed] if len(parsed) > 1 else face_to_dict(parsed[0]))
         )
     else:
-        click.echo("\n\n".join(format_face(p) for p in parsed))
+        obj.terminal.echo("\n\n".join(format_face(p) for p in parsed).splitlines())

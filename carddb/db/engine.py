@@ -31,7 +31,9 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 from sqlalchemy.orm import Session, sessionmaker
 
+from carddb.characteristics import without_reminder
 from carddb.errors import DatabaseMissingError, DatabaseUnavailableError
+from carddb.search.regex import sqlite_regexp
 
 URL_ENV = "CARDDB_URL"
 
@@ -125,11 +127,19 @@ def _unicode_lower(text: str | None) -> str | None:
     return None if text is None else text.lower()
 
 
+def _without_reminder(text: str | None) -> str | None:
+    return None if text is None else without_reminder(text)
+
+
 def _sqlite_functions(dbapi_connection: Any) -> None:
     # carddb emits BEGIN itself (_sqlite_begin): the driver's legacy transaction control is off
     dbapi_connection.isolation_level = None
     # SQLite's own lower() folds ASCII letters only: "Éphémère" must match "éphémère" too
     dbapi_connection.create_function("lower", 1, _unicode_lower, deterministic=True)
+    # REGEXP in linear time (RE2), in place of the Python re function SQLAlchemy registers
+    dbapi_connection.create_function("regexp", 2, sqlite_regexp, deterministic=True)
+    # rules text without reminder text, for o:/…/ (carddb.search.conditions.rules_text)
+    dbapi_connection.create_function("carddb_without_reminder", 1, _without_reminder, deterministic=True)
 
 
 def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:

@@ -8,6 +8,7 @@ from sqlalchemy import distinct, func, literal, select, union_all
 from sqlalchemy.orm import Session
 
 from carddb import languages
+from carddb.db import fuzzy
 from carddb.db.models import Card, CardSet, Face, Localization, Printing, PrintingLocalization, Ruling
 from carddb.db.translations import translations_to_show
 from carddb.errors import AmbiguousCardError, CardNotFoundError
@@ -38,28 +39,34 @@ def find_card_ids(session: Session, normalized: str) -> dict[int, set[str]]:
 
 
 def suggest(session: Session, normalized: str, limit: int = SUGGESTIONS) -> list[str]:
-    """The names closest to ``normalized`` in any language, best first (fuzzy matching)."""
-    names = union_all(
-        select(Card.name, Card.name_norm),
-        select(Localization.name, Localization.name_norm).where(Localization.language != "en"),
-    ).subquery()
-    by_norm: dict[str, str] = {}
-    for name, norm in session.execute(select(names.c.name, names.c.name_norm).distinct()):
-        by_norm.setdefault(norm, name)
-    if not by_norm:
-        return []
-    from rapidfuzz import fuzz, process  # deferred: only an unknown name needs it (start-up time)
-
-    best = process.extract(normalized, list(by_norm), scorer=fuzz.WRatio, limit=limit, score_cutoff=70)
-    return [by_norm[choice] for choice, _score, _index in best]
+    """The names closest to ``normalized`` in any language, best first, one per card (see
+    :func:`carddb.db.fuzzy.suggestions`)."""
+    return fuzzy.suggestions(session, normalized, limit)
 
 
-def card_by_name(session: Session, name: str, lang: str | None = None) -> CardView:
+def card_by_name(
+    session: Session, name: str, lang: str | None = None, *, fuzzy_names: bool = False
+) -> CardView:
     """Look a card up by its name in any language and show it in ``lang`` (default: the language
-    the name was found in, English first)."""
+    the name was found in, English first). ``fuzzy_names``: when no name is exactly this one,
+    resolve it the way Scryfall's fuzzy lookup does (:func:`carddb.db.fuzzy.fuzzy_match`:
+    punctuation and spaces ignored, a prefix or a small typo of one card's name)."""
     normalized = normalize(name)
     requested = languages.resolve(lang).tag if lang else None
     found = find_card_ids(session, normalized) if normalized else {}
+    if not found and fuzzy_names:
+        match = fuzzy.fuzzy_match(session, name)
+        if match.card_id is not None:
+            return build_view(
+                session,
+                match.card_id,
+                requested or match.language,
+                matched_name=name,
+                matched_language=match.language,
+                normalized=normalized,
+            )
+        if match.candidates:
+            raise AmbiguousCardError(name, list(match.candidates))
     if not found:
         raise CardNotFoundError(name, suggest(session, normalized) if normalized else [])
     card_id = _choose(session, name, found, requested)

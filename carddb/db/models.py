@@ -30,6 +30,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     Date,
     Float,
     ForeignKey,
@@ -73,6 +74,11 @@ class CardSet(Base):
 
 class Card(Base):
     __tablename__ = "cards"
+    __table_args__ = (
+        # c:/id: list their cards from these (narrow) rather than scanning the (wide) table
+        Index("ix_cards_colors_id", "colors", "id"),
+        Index("ix_cards_color_identity_id", "color_identity", "id"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     oracle_id: Mapped[str] = mapped_column(String(64), unique=True)
@@ -81,6 +87,9 @@ class Card(Base):
     layout: Mapped[str] = mapped_column(String(32))
     mana_value: Mapped[float | None] = mapped_column(Float, index=True)
     type_bits: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # The colours and colour identity of all the faces (carddb.characteristics.card_colors).
+    colors: Mapped[str] = mapped_column(String(8), default="", server_default="")
+    color_identity: Mapped[str] = mapped_column(String(8), default="", server_default="")
     data_date: Mapped[dt.date | None] = mapped_column(Date)
     # A digest of the faces and rulings the card was written from (None: a source without one).
     source_digest: Mapped[str | None] = mapped_column(String(40))
@@ -89,6 +98,9 @@ class Card(Base):
         back_populates="card", order_by="Face.position", cascade="all, delete-orphan"
     )
     printings: Mapped[list[Printing]] = relationship(back_populates="card")
+    legalities: Mapped[list[Legality]] = relationship(
+        back_populates="card", order_by="Legality.format", cascade="all, delete-orphan"
+    )
     rulings: Mapped[list[Ruling]] = relationship(
         back_populates="card", order_by="Ruling.position", cascade="all, delete-orphan"
     )
@@ -149,6 +161,19 @@ class Printing(Base):
     # Every identifier the source gives, per face side: {"a": {"scryfallId": ..., "multiverseId": ...}}
     identifiers: Mapped[dict[str, Any]] = mapped_column(JSON)
     data_date: Mapped[dt.date | None] = mapped_column(Date)
+    # Facts of this printing, as the source gives them (None: not given, or stored before carddb
+    # kept them). Lists are space-separated words: finishes "nonfoil foil etched", games
+    # "paper mtgo arena", frame effects "showcase extendedart".
+    artist: Mapped[str | None] = mapped_column(Text)
+    finishes: Mapped[str | None] = mapped_column(String(64))
+    games: Mapped[str | None] = mapped_column(String(64))
+    border: Mapped[str | None] = mapped_column(String(16))
+    frame: Mapped[str | None] = mapped_column(String(16))
+    frame_effects: Mapped[str | None] = mapped_column(Text)
+    promo: Mapped[bool | None] = mapped_column(Boolean)
+    digital: Mapped[bool | None] = mapped_column(Boolean)
+    # Printed before in another set (MTGJSON isReprint, Scryfall reprint).
+    reprint: Mapped[bool | None] = mapped_column(Boolean)
 
     card_set: Mapped[CardSet] = relationship(back_populates="printings")
     card: Mapped[Card] = relationship(back_populates="printings")
@@ -197,6 +222,22 @@ class PrintingLocalization(Base):
     multiverse_id: Mapped[int | None] = mapped_column(Integer)
 
 
+class Legality(Base):
+    """A card's status in one format (MTGJSON ``legalities``, Scryfall ``legalities``): ``legal``,
+    ``banned`` or ``restricted``; a format the card is not legal in has no row. MTGJSON gives some
+    per printing (Old School: the old printings only), so a card's rows are those of all its
+    printings of one build; the status is part of the key, so they add up without a choice."""
+
+    __tablename__ = "legalities"
+    __table_args__ = (Index("ix_legalities_format_status_card_id", "format", "status", "card_id"),)
+
+    card_id: Mapped[int] = mapped_column(ForeignKey("cards.id", ondelete="CASCADE"), primary_key=True)
+    format: Mapped[str] = mapped_column(String(32), primary_key=True)
+    status: Mapped[str] = mapped_column(String(16), primary_key=True)
+
+    card: Mapped[Card] = relationship(back_populates="legalities")
+
+
 class Ruling(Base):
     __tablename__ = "rulings"
     __table_args__ = (UniqueConstraint("card_id", "digest"),)
@@ -239,6 +280,8 @@ class SearchDocument(Base):
     type_line: Mapped[str] = mapped_column(Text)
     text: Mapped[str] = mapped_column(Text)
     self_text: Mapped[str] = mapped_column(Text)
+    # The rules text with its reminder text (``fo:``); ``text`` has none (``o:``, as Scryfall).
+    full_text: Mapped[str] = mapped_column(Text, default="", server_default="")
     rulings: Mapped[str] = mapped_column(Text)
     name_bigrams: Mapped[str] = mapped_column(Text)
     type_line_bigrams: Mapped[str] = mapped_column(Text)

@@ -35,10 +35,19 @@ from typing import Any
 
 from sqlalchemy import Connection, Table, delete, exists, select
 
-from carddb.characteristics import card_mana_value, stat_value, type_bits
+from carddb.characteristics import card_colors, card_mana_value, stat_value, type_bits
 from carddb.db.bulk import BulkWriter, chunks
 from carddb.db.lists import among
-from carddb.db.models import Card, CardSet, Face, Localization, Printing, PrintingLocalization, Ruling
+from carddb.db.models import (
+    Card,
+    CardSet,
+    Face,
+    Legality,
+    Localization,
+    Printing,
+    PrintingLocalization,
+    Ruling,
+)
 from carddb.ingest.records import (
     CardRecord,
     LocalizedFace,
@@ -64,6 +73,7 @@ printings_t: Table = Printing.__table__  # type: ignore[assignment]
 localizations_t: Table = Localization.__table__  # type: ignore[assignment]
 links_t: Table = PrintingLocalization.__table__  # type: ignore[assignment]
 rulings_t: Table = Ruling.__table__  # type: ignore[assignment]
+legalities_t: Table = Legality.__table__  # type: ignore[assignment]
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +132,8 @@ class Loader:
         # Cards whose printings, translations or rulings this transaction changed: their search
         # documents are rebuilt before it commits (carddb.search.index).
         self.touched: set[int] = set()
+        # Cards whose legalities this transaction replaced (stored from another build).
+        self._legalities_reset: set[int] = set()
         # Card keys joined to a stored card by name, for the caller's warnings.
         self.name_joins: list[NameJoin] = []
 
@@ -148,6 +160,7 @@ class Loader:
             "mtgjson_uuid": printing.mtgjson_uuid,
             "identifiers": {side: dict(ids) for side, ids in printing.identifiers.items()},
             "data_date": data_date,
+            **printing.facts._asdict(),
         }
 
     def _supersede_page_rulings(self, rows: Sequence[tuple[Any, ...]]) -> None:
@@ -199,11 +212,13 @@ class Loader:
         not know that ``join_by_name`` allows joins the one stored card of the same English name
         (recorded in :attr:`name_joins`), rather than making a second card of that name.
         """
+        cards = list(cards)
         fresh: dict[str, CardRecord] = {}
         for card in cards:
             if card.oracle_id not in self._card_ids:
                 fresh.setdefault(card.oracle_id, card)
         if not fresh:
+            self._write_legalities(cards, set())
             return {}
         oracle_ids = list(fresh)
         stored: dict[str, dt.date | None] = {}
@@ -241,6 +256,8 @@ class Loader:
                     "layout": fresh[o].layout,
                     "mana_value": card_mana_value(fresh[o].layout, (f.mana_value for f in fresh[o].faces)),
                     "type_bits": type_bits(f.type_line for f in fresh[o].faces),
+                    "colors": card_colors(f.colors for f in fresh[o].faces),
+                    "color_identity": card_colors(f.color_identity for f in fresh[o].faces),
                     "data_date": data_date,
                     "source_digest": fresh[o].digest or None,
                 }
@@ -289,6 +306,10 @@ class Loader:
             ],
             ["card_id", "side"],
         )
+        # legalities a newer build gives replace those of an older one; the same build's add up
+        self._write_legalities(
+            cards, {self._card_ids[o] for o in to_write if o in stored and stored[o] != data_date}
+        )
         card_ids = [self._card_ids[o] for o in oracle_ids]
         for id_chunk in chunks(card_ids):
             for face_id, card_id, side in self.conn.execute(
@@ -298,6 +319,24 @@ class Loader:
             ):
                 self._face_ids[(card_id, side)] = face_id
         return written
+
+    def _write_legalities(self, cards: Sequence[CardRecord], outdated: set[int]) -> None:
+        """Add the legalities of ``cards`` (of every printing: MTGJSON gives some per printing, as
+        Old School for the old printings only, so a card's are those of all its printings),
+        after removing those of the ``outdated`` cards (stored from another build)."""
+        reset = sorted(outdated - self._legalities_reset)
+        self._legalities_reset.update(reset)
+        for chunk in chunks(reset):
+            self.conn.execute(delete(legalities_t).where(among(legalities_t.c.card_id, chunk)))
+        rows = {
+            (self._card_ids[card.oracle_id], format_, status)
+            for card in cards
+            if card.legalities
+            for format_, status in card.legalities
+        }
+        if rows:
+            columns = ("card_id", "format", "status")
+            self._insert_new(legalities_t, columns, sorted(rows), columns)
 
     def _join_by_name(
         self, keys: Sequence[str], cards: dict[str, CardRecord]

@@ -28,10 +28,15 @@ from carddb.ingest.records import (
     CardRecord,
     FaceRecord,
     LocalizedFace,
+    PrintingFacts,
     PrintingRecord,
     RulingRecord,
     SetBatch,
     SetRecord,
+    flag_of,
+    legalities_of,
+    short_of,
+    words_of,
 )
 from carddb.ingest.sources import open_tracked
 from carddb.ingest.values import (
@@ -52,7 +57,7 @@ from carddb.ingest.values import (
     checked_text,
 )
 
-FORMAT_VERSION = "1"
+FORMAT_VERSION = "2"
 """Part of every set digest: changing how sets become rows (a new field read, a value checked
 differently) changes it, so sets imported by an older carddb are imported again."""
 CARD_LIMIT = 4 << 20
@@ -74,9 +79,13 @@ _CARD_RULES: dict[str, Rule] = {
     "power": (TEXT, "short"), "toughness": (TEXT, "short"), "loyalty": (TEXT, "short"),
     "defense": (TEXT, "short"), "keywords": (WORDS, ""), "originalText": (TEXT, "text"),
     "originalType": (TEXT, "type"), "flavorText": (TEXT, "flavor"), "foreignData": (RECORDS, ""),
-    "rulings": (RECORDS, ""),
+    "rulings": (RECORDS, ""), "artist": (TEXT, "name"), "finishes": (WORDS, ""),
+    "availability": (WORDS, ""), "borderColor": (TEXT, "short"), "frameVersion": (TEXT, "short"),
+    "frameEffects": (WORDS, ""), "legalities": (IDS, ""),
 }  # fmt: skip
-_CARD_KEYS = frozenset(_CARD_RULES)
+_CARD_FLAGS = frozenset({"isPromo", "isOnlineOnly", "isReprint"})
+"""Booleans kept as they are (:func:`~carddb.ingest.records.flag_of` keeps only true booleans)."""
+_CARD_KEYS = frozenset(_CARD_RULES) | _CARD_FLAGS
 _FOREIGN_RULES: dict[str, Rule] = {
     "name": (TEXT, "name"), "faceName": (TEXT, "name"), "language": (TEXT, "short"),
     "type": (TEXT, "type"), "text": (TEXT, "text"), "flavorText": (TEXT, "flavor"),
@@ -301,7 +310,14 @@ class MTGJSONReader:
         where = Where(self.path, f"set {set_code}, card {str(first['name'])[:80]!r}")
         faces = tuple(_face(r) for r in records)
         rulings = self._rulings(oracle_id, first, where, escaped)
-        card = CardRecord.of(oracle_id, first["name"], first.get("layout") or "normal", faces, rulings)
+        card = CardRecord.of(
+            oracle_id,
+            first["name"],
+            first.get("layout") or "normal",
+            faces,
+            rulings,
+            legalities_of(first.get("legalities")),
+        )
         identifiers: dict[str, dict[str, str]] = {}
         localizations: list[LocalizedFace] = []
         for record, face in zip(records, faces, strict=True):
@@ -340,6 +356,7 @@ class MTGJSONReader:
             identifiers=identifiers,
             localizations=tuple(localizations),
             rulings=rulings,
+            facts=_facts(first),
         )
 
     def _rulings(
@@ -403,6 +420,23 @@ def _face(record: Mapping[str, Any]) -> FaceRecord:
         defense=record.get("defense"),
         keywords=tuple(record.get("keywords") or ()),
     ).folded()
+
+
+def _facts(record: Mapping[str, Any]) -> PrintingFacts:
+    """What the printing is: artist, finishes, games, border, frame, promo, online only, reprint."""
+    games = words_of(record.get("availability"))
+    online = flag_of(record.get("isOnlineOnly"))
+    return PrintingFacts(
+        artist=record.get("artist"),
+        finishes=words_of(record.get("finishes")),
+        games=games,
+        border=short_of(record.get("borderColor")),
+        frame=short_of(record.get("frameVersion")),
+        frame_effects=words_of(record.get("frameEffects"), 200),
+        promo=bool(record.get("isPromo")),
+        digital=online if online is not None else (None if games is None else "paper" not in games.split()),
+        reprint=bool(record.get("isReprint")),
+    )
 
 
 def _english(record: Mapping[str, Any], face: FaceRecord, multiverse_id: int | None) -> LocalizedFace:

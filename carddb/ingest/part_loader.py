@@ -47,6 +47,7 @@ from carddb.ingest.loader import (
 from carddb.ingest.records import (
     CardRecord,
     CardRulings,
+    PrintingFacts,
     PrintingRecord,
     PrintingsBatch,
     RulingRecord,
@@ -175,6 +176,10 @@ class PartLoader(Loader):
                             (printings_t.c.scryfall_id.is_(None), stmt.excluded.identifiers),
                             else_=printings_t.c.identifiers,
                         ),
+                        **{
+                            fact: func.coalesce(printings_t.c[fact], stmt.excluded[fact])
+                            for fact in PrintingFacts._fields
+                        },
                     },
                 ),
                 rows,
@@ -331,5 +336,6 @@ def _merge_printings(printings: Iterable[PrintingRecord]) -> dict[tuple[str, str
             multiverse_id=ids_from.multiverse_id,
             identifiers=ids_from.identifiers,
             localizations=before.localizations + printing.localizations,
+            facts=ids_from.facts,
         )
     return merged

@@ -96,6 +96,9 @@ class CardRecord(NamedTuple):
     layout: str
     faces: tuple[FaceRecord, ...]
     digest: str = ""
+    legalities: tuple[tuple[str, str], ...] | None = None
+    """(format, status) pairs, status ``legal``, ``banned`` or ``restricted``, of this printing
+    (None: the source gives none)."""
 
     @classmethod
     def of(
@@ -105,11 +108,13 @@ class CardRecord(NamedTuple):
         layout: str,
         faces: tuple[FaceRecord, ...],
         rulings: tuple[RulingRecord, ...],
+        legalities: tuple[tuple[str, str], ...] | None = None,
     ) -> CardRecord:
+        # legalities are left out: MTGJSON gives some per printing (Old School), and a card must
+        # not be written again for each set that differs
         content = repr((name, layout, tuple(tuple(face) for face in faces), tuple(tuple(r) for r in rulings)))
-        return cls(
-            oracle_id, name, layout, faces, hashlib.sha1(content.encode("utf-8", "surrogatepass")).hexdigest()
-        )
+        digest = hashlib.sha1(content.encode("utf-8", "surrogatepass")).hexdigest()
+        return cls(oracle_id, name, layout, faces, digest, legalities)
 
 
 class LocalizedFace(NamedTuple):
@@ -179,6 +184,58 @@ class RulingRecord(NamedTuple):
         return cls(published, text, language, source, digest, normalize(text))
 
 
+LEGALITY_STATUSES = ("legal", "banned", "restricted")
+"""The statuses stored (a format a card is not legal in has no row)."""
+
+
+def legalities_of(value: object) -> tuple[tuple[str, str], ...] | None:
+    """MTGJSON's or Scryfall's ``legalities`` object as sorted (format, status) pairs: formats in
+    lowercase, statuses ``legal``/``banned``/``restricted`` (``Legal``, ``not_legal``… folded or
+    left out); None when the source gives no such object."""
+    if not isinstance(value, Mapping):
+        return None
+    pairs = []
+    for name, status in value.items():
+        if isinstance(name, str) and isinstance(status, str) and 0 < len(name) <= 32:
+            folded = status.strip().lower().replace(" ", "_")
+            if folded in LEGALITY_STATUSES:
+                pairs.append((name.strip().lower(), folded))
+    return tuple(sorted(pairs))
+
+
+class PrintingFacts(NamedTuple):
+    """What a printing itself is (None: the source does not say). Lists are space-separated
+    words in the source's spelling: ``finishes`` ``"nonfoil foil"``, ``games`` ``"paper mtgo"``."""
+
+    artist: str | None = None
+    finishes: str | None = None
+    games: str | None = None
+    border: str | None = None
+    frame: str | None = None
+    frame_effects: str | None = None
+    promo: bool | None = None
+    digital: bool | None = None
+    reprint: bool | None = None
+
+
+def words_of(value: object, limit: int = 64) -> str | None:
+    """A source's list of short words (``["nonfoil", "foil"]``) as one space-separated string
+    (lowercase, at most ``limit`` characters), None when it is not such a list."""
+    if not isinstance(value, list | tuple):
+        return None
+    words = [w.strip().lower() for w in value if isinstance(w, str) and w.strip() and " " not in w.strip()]
+    joined = " ".join(dict.fromkeys(words))
+    return joined[:limit] if len(joined) > limit else joined
+
+
+def flag_of(value: object) -> bool | None:
+    return value if isinstance(value, bool) else None
+
+
+def short_of(value: object, limit: int = 16) -> str | None:
+    return value.strip().lower()[:limit] if isinstance(value, str) and value.strip() else None
+
+
 class PrintingRecord(NamedTuple):
     set_code: str
     collector_number: str
@@ -190,6 +247,7 @@ class PrintingRecord(NamedTuple):
     identifiers: Mapping[str, Mapping[str, str]] = {}
     localizations: tuple[LocalizedFace, ...] = ()
     rulings: tuple[RulingRecord, ...] = ()
+    facts: PrintingFacts = PrintingFacts()
 
 
 class SetBatch(NamedTuple):

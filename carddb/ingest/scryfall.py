@@ -65,11 +65,16 @@ from carddb.ingest.records import (
     CardRulings,
     FaceRecord,
     LocalizedFace,
+    PrintingFacts,
     PrintingRecord,
     PrintingsBatch,
     RulingRecord,
     SetRecord,
+    flag_of,
     iso_date,
+    legalities_of,
+    short_of,
+    words_of,
 )
 from carddb.ingest.sources import open_tracked
 
@@ -258,7 +263,13 @@ class ScryfallReader:
         language = self._language(where, name, obj.get("lang", "en"))
         card = self._cards.get(oracle_id)
         if card is None:
-            card = CardRecord(oracle_id=oracle_id, name=name, layout=layout, faces=_faces(obj, raw_faces))
+            card = CardRecord(
+                oracle_id=oracle_id,
+                name=name,
+                layout=layout,
+                faces=_faces(obj, raw_faces),
+                legalities=legalities_of(obj.get("legalities")),
+            )
             self._cards[oracle_id] = card
         multiverse_ids = [int(m) for m in _sequence(obj.get("multiverse_ids")) if isinstance(m, int | float)]
         localizations = self._localizations(obj, raw_faces, card, language, multiverse_ids)
@@ -281,6 +292,7 @@ class ScryfallReader:
             multiverse_id=_nth(multiverse_ids, 0) if english else None,
             identifiers=identifiers,
             localizations=localizations,
+            facts=_facts(obj, raw_faces),
         )
         card_set = SetRecord(
             code=set_code.upper(),
@@ -513,3 +525,24 @@ def read_scryfall(path: Path, on_progress: Callable[[int], None] | None = None) 
     if not path.is_file():
         raise SourceError(path, "not a file")
     return ScryfallReader(path, on_progress)
+
+
+def _facts(obj: Mapping[str, Any], raw_faces: list[dict[str, Any]]) -> PrintingFacts:
+    """What a Scryfall printing is: artist, finishes, games, border, frame, promo, digital, reprint."""
+    artist = obj.get("artist")
+    if not isinstance(artist, str):
+        artist = next((f["artist"] for f in raw_faces if isinstance(f.get("artist"), str)), None)
+    finishes = words_of(obj.get("finishes"))
+    if finishes is None and ("foil" in obj or "nonfoil" in obj):  # before Scryfall's finishes (2021)
+        finishes = " ".join(name for name in ("nonfoil", "foil") if obj.get(name) is True)
+    return PrintingFacts(
+        artist=artist[:500] if artist else None,
+        finishes=finishes,
+        games=words_of(obj.get("games")),
+        border=short_of(obj.get("border_color")),
+        frame=short_of(obj.get("frame")),
+        frame_effects=words_of(obj.get("frame_effects"), 200),
+        promo=flag_of(obj.get("promo")),
+        digital=flag_of(obj.get("digital")),
+        reprint=flag_of(obj.get("reprint")),
+    )

@@ -7,12 +7,14 @@ import io
 import logging
 import re
 import tomllib
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
 from lark import Lark, Token, Transformer, Tree, logger, v_args
+from lark.lexer import BasicLexer, Scanner, TerminalDef
 from lark.tree import Meta
 
 from carddb import lalr
@@ -84,8 +86,62 @@ def oracle_grammar() -> Grammar:
 def parser() -> Lark:
     """The LALR parser for costs, effects and trigger conditions, from prebuilt or cached tables
     (:func:`carddb.lalr.parser`). It builds model values while it parses (:class:`ToModel` as
-    Lark's ``transformer``): no parse tree is made."""
-    return lalr.parser(oracle_grammar(), ToModel())
+    Lark's ``transformer``): no parse tree is made. Its lexers share their large patterns
+    (:func:`share_large_patterns`)."""
+    return share_large_patterns(lalr.parser(oracle_grammar(), ToModel()))
+
+
+LARGE_PATTERN = 1000
+"""A terminal whose regular expression is longer than this (the description, keyword and
+possessive word lists: 1.5 to 4.6 KB) is compiled once per process, not once per parser state."""
+_compiled: dict[tuple[str, str, int], re.Pattern[str]] = {}
+
+
+class _SharedScanner(Scanner):
+    """Lark's scanner, but a large terminal is matched by its own pattern, compiled once for every
+    state's lexer, between the runs of the other terminals (each run one alternation, as Lark
+    compiles them). The terminals keep their order, and a match is the first terminal, in that
+    order, that matches: the same token as Lark's one alternation gives."""
+
+    def _build_mres(self, terminals: list[TerminalDef], max_size: int) -> list[re.Pattern[str]]:
+        mres: list[re.Pattern[str]] = []
+        run: list[TerminalDef] = []
+        for terminal in terminals:
+            regexp = terminal.pattern.to_regexp()
+            if len(regexp) <= LARGE_PATTERN:
+                run.append(terminal)
+                continue
+            if run:
+                mres.extend(super()._build_mres(run, len(run)))  # type: ignore[no-untyped-call]
+                run = []
+            key = (terminal.name, regexp, self.g_regex_flags)
+            if key not in _compiled:
+                _compiled[key] = self.re_.compile(f"(?P<{terminal.name}>{regexp})", self.g_regex_flags)
+            mres.append(_compiled[key])
+        if run:
+            mres.extend(super()._build_mres(run, len(run)))  # type: ignore[no-untyped-call]
+        return mres
+
+
+class _SharedLexer(BasicLexer):
+    def _build_scanner(self) -> Scanner:
+        scanner = super()._build_scanner()  # the terminals without the strings a pattern covers
+        return _SharedScanner(scanner.terminals, self.g_regex_flags, self.re, self.use_bytes)  # type: ignore[no-untyped-call]
+
+
+def share_large_patterns(built: Lark) -> Lark:
+    """Make the contextual lexer of ``built`` compile each large terminal once. Lark compiles one
+    alternation of every terminal a parser state accepts, lazily, per state: hundreds of states
+    each compiling the 4.6 KB description pattern cost a new process 10 to 20 s before it has
+    parsed a few thousand faces."""
+    lexer = built.parser.lexer
+    for basic in {id(item): item for item in (*getattr(lexer, "lexers", {}).values(), lexer)}.values():
+        if type(basic) is BasicLexer and basic._scanner is None:
+            basic.__class__ = _SharedLexer
+    root = getattr(lexer, "root_lexer", None)
+    if type(root) is BasicLexer and root._scanner is None:
+        root.__class__ = _SharedLexer
+    return built
 
 
 @cache
@@ -101,13 +157,27 @@ def vocabulary() -> frozenset[str]:
     return frozenset(word.lower() for word in known)
 
 
-QuotedParser = Callable[[str], Any]
+QuotedParser = Callable[[str, int], Any]
 _quoted_parser: list[QuotedParser] = []
+_offsets: list[int] = [0]
+"""Where the text being parsed starts in the face's normalized text (innermost last), so that a
+quoted ability's spans point into the face's text too."""
 
 
 def set_quoted_parser(parse: QuotedParser) -> None:
-    """How quoted ability text (``It has "{T}: Add {C}."``) is parsed: set by carddb.oracle.parse."""
+    """How quoted ability text (``It has "{T}: Add {C}."``) is parsed, given the text and where it
+    starts in the face's text: set by carddb.oracle.parse."""
     _quoted_parser[:] = [parse]
+
+
+@contextmanager
+def parsing_at(offset: int) -> Iterator[None]:
+    """While the text being parsed starts at ``offset`` of the face's text."""
+    _offsets.append(offset)
+    try:
+        yield
+    finally:
+        _offsets.pop()
 
 
 @v_args(inline=True)
@@ -162,8 +232,24 @@ class ToModel(Transformer[Token, Any]):
     def as_first(self, condition: Any, body: Any) -> Conditional:
         return Conditional("as", condition, body)
 
-    def at_after(self, body: Any, condition: Any) -> Conditional:
-        """A delayed trigger: "Draw a card at the beginning of the next turn's upkeep"."""
+    def at_after(self, body: Any, condition: Any) -> Any:
+        """A delayed trigger: "Draw a card at the beginning of the next turn's upkeep". It binds to
+        the clause it ends, not to every one before it: "you gain 2 life, and you return ~ from your
+        graveyard to your hand at the beginning of the next end step" gains the life now."""
+        if isinstance(body, Sequence):  # "exile it, then return it … at …"
+            last = Conditional("at", condition, body.steps[-1], after=True)
+            return Sequence((*body.steps[:-1], last), body.joins)
+        if (
+            isinstance(body, Clause)
+            and len(body.predicates) > 1
+            and body.duration is None
+            and body.for_each is None
+            and (body.subject is None or isinstance(body.predicates[-1], Clause))
+        ):
+            final = body.predicates[-1]
+            alone = final if isinstance(final, Clause) else Clause(None, (final,))
+            first = Clause(body.subject, body.predicates[:-1], body.joins[:-1])
+            return Sequence((first, Conditional("at", condition, alone, after=True)), body.joins[-1:])
         return Conditional("at", condition, body, after=True)
 
     def where_x(self, body: Any, value: Any) -> Conditional:
@@ -210,21 +296,54 @@ class ToModel(Transformer[Token, Any]):
             return Conditional("for as long as", duration.arg("condition"), body)
         return Conditional(duration, None, body)
 
-    def sequence(self, *steps: Any) -> Sequence:
-        return Sequence(steps, tuple(", then " for _ in steps[1:]))
+    def sequence(self, *steps: Any) -> Sequence | Conditional:
+        """ "scry 2, then draw two cards". "You may" covers the instructions it introduces through
+        ", then …": "You may search your library for …, put it onto the battlefield, then shuffle"
+        is one optional sequence (a Conditional "may" whose condition is the player)."""
+        joins = tuple(", then " for _ in steps[1:])
+        first = steps[0]
+        if (
+            isinstance(first, Clause)
+            and first.subject is not None
+            and len(first.predicates) == 1
+            and first.duration is None
+            and first.for_each is None
+            and isinstance(may := first.predicates[0], Action)
+            and may.verb == "may"
+            and isinstance(optional := may.arg("action"), Action)
+        ):
+            body = Sequence((Clause(None, (optional,)), *steps[1:]), joins)
+            return Conditional("may", first.subject, body)
+        return Sequence(steps, joins)
 
     def imperative(
         self, preds: tuple[tuple[Action, ...], tuple[str, ...]], duration: Any, for_each: Any
     ) -> Clause:
-        return Clause(None, preds[0], preds[1], duration, for_each)
+        return _clause(None, preds, duration, for_each)
 
     def subject_clause(
         self, subject: Any, preds: tuple[tuple[Action, ...], tuple[str, ...]], duration: Any, for_each: Any
     ) -> Clause:
-        return Clause(subject, preds[0], preds[1], duration, for_each)
+        return _clause(subject, preds, duration, for_each)
 
     def preds(self, *items: Any) -> tuple[tuple[Action, ...], tuple[str, ...]]:
-        return tuple(items[0::2]), tuple(items[1::2])
+        predicates, joins = tuple(items[0::2]), tuple(items[1::2])
+        final = predicates[-1]
+        if (
+            len(predicates) > 1
+            and isinstance(final, Action)
+            and final.verb == "rather_than_mana_cost"
+            and isinstance(predicates[0], Action)
+            and predicates[0].verb == "may"
+            and all(isinstance(p, Action) for p in predicates)
+        ):
+            # "You may pay {W} and tap four untapped creatures … rather than pay ~'s mana cost": one
+            # alternative cost of everything "may" introduces
+            paid_actions = (predicates[0].arg("action"), *predicates[1:-1], final.arg("action"))
+            paid = Clause(None, tuple(a for a in paid_actions if isinstance(a, Action | Clause)), joins)
+            rather = replace(final, args=tuple((r, paid if r == "action" else v) for r, v in final.args))
+            return (replace(predicates[0], args=(("action", rather),)),), ()
+        return predicates, joins
 
     def and_join(self) -> str:
         return " and "
@@ -292,8 +411,8 @@ class ToModel(Transformer[Token, Any]):
     def noun(self, *parts: Any) -> Noun:
         determiners = tuple(p for p in parts if isinstance(p, str) and not isinstance(p, Token))
         description = next(str(p) for p in parts if isinstance(p, Token))
-        qualifiers = tuple(p for p in parts if isinstance(p, Action))
-        return Noun(determiners, description, qualifiers)
+        qualifiers = _attach_control(tuple(p for p in parts if isinstance(p, Action)))
+        return Noun(determiners, description, qualifiers, narrowed=_narrowed(description, qualifiers))
 
     def this_noun(self, description: Token) -> Noun:
         return Noun(("this",), str(description))
@@ -380,7 +499,63 @@ class ToModel(Transformer[Token, Any]):
 
     def quoted(self, token: Token) -> Any:
         inner = str(token)[1:-1]
-        return _quoted_parser[0](inner) if _quoted_parser else inner
+        return (
+            _quoted_parser[0](inner, _offsets[-1] + (token.start_pos or 0) + 1) if _quoted_parser else inner
+        )
+
+
+def _clause(
+    subject: Any, preds: tuple[tuple[Any, ...], tuple[str, ...]], duration: Any, for_each: Any
+) -> Clause:
+    """A clause; a duration after a clause joined with a subject of its own ("… and it gains haste
+    until end of turn") lasts for that clause only."""
+    predicates, joins = preds
+    final = predicates[-1]
+    if duration is not None and len(predicates) > 1 and isinstance(final, Clause) and final.duration is None:
+        predicates = (*predicates[:-1], replace(final, duration=duration))
+        duration = None
+    return Clause(subject, predicates, joins, duration, for_each)
+
+
+_QUALITIES = frozenset({"type", "types", "color", "colors", "name", "choice"})
+_CONTROL = frozenset({"you_control", "opponent_controls"})
+
+
+def _attach_control(qualifiers: tuple[Action, ...]) -> tuple[Action, ...]:
+    """ "creatures of the chosen type your opponents control": who controls them describes the
+    creatures, not the type (the grammar attaches a qualifier to the nearest noun)."""
+    attached: list[Action] = []
+    for qualifier in qualifiers:
+        inner = qualifier.arg("what") if qualifier.verb == "ability_of" else None
+        if (
+            isinstance(inner, Noun)
+            and inner.description.rsplit(" ", 1)[-1] in _QUALITIES
+            and any(q.verb in _CONTROL for q in inner.qualifiers)
+        ):
+            kept = replace(inner, qualifiers=tuple(q for q in inner.qualifiers if q.verb not in _CONTROL))
+            attached.append(
+                replace(qualifier, args=tuple((r, kept if r == "what" else v) for r, v in qualifier.args))
+            )
+            attached.extend(q for q in inner.qualifiers if q.verb in _CONTROL)
+        else:
+            attached.append(qualifier)
+    return tuple(attached)
+
+
+_CREATURE = re.compile(r"(?:\w+ )*creatures?(?: cards?)?")
+
+
+def _narrowed(description: str, qualifiers: tuple[Action, ...]) -> str | None:
+    """ "artifact, enchantment, or creature with flying": only creatures have flying, so the keyword
+    describes the last alternative only (the other qualifiers describe them all)."""
+    if not any(q.verb == "with_keywords" for q in qualifiers):
+        return None
+    alternatives = Noun((), description).alternatives
+    if len(alternatives) < 2 or not _CREATURE.fullmatch(alternatives[-1]):
+        return None
+    if all("creature" in alternative for alternative in alternatives[:-1]):
+        return None
+    return alternatives[-1]
 
 
 @dataclass(frozen=True, slots=True)

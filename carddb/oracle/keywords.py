@@ -422,24 +422,43 @@ def parse_keyword_line(line: str, *, separator: str = ", ") -> tuple[Keyword, ..
         return None
     bounds = [match.start() for match in re.finditer(re.escape(separator), line)]
     bounds.append(len(line))
-    keywords = _parse_from(line, 0, bounds, len(separator), {})
+    keywords = _parse_items(line, bounds, len(separator))
     if keywords is None or render_keyword_line(keywords, separator=separator) != line:
         return None
     return keywords
 
 
-def _parse_from(
-    line: str,
-    start: int,
-    bounds: list[int],
-    gap: int,
-    memo: dict[int, tuple[Keyword, ...] | None],
-) -> tuple[Keyword, ...] | None:
-    """The keywords of ``line[start:]``, items ending at one of ``bounds`` (longest item first)."""
-    if start in memo:
-        return memo[start]
-    memo[start] = None
-    ends = [end for end in bounds if end > start]
+_MAX_ITEM_SEPARATORS = 8
+"""The most separators one item spans ("Protection from white, from blue, from black, from red,
+and from green" spans four): a longer item is not looked for, which keeps a line linear."""
+
+
+def _parse_items(line: str, bounds: list[int], gap: int) -> tuple[Keyword, ...] | None:
+    """The keywords of ``line``, items ending at one of ``bounds`` (the separators' positions and
+    the end), the longest item first. Iterative, from the last item back: for each place an item
+    may start, the item it is and where the next one starts (None: no keyword line from there)."""
+    starts = [0, *(bound + gap for bound in bounds[:-1])]
+    found: dict[int, tuple[Keyword, int] | None] = {len(line) + gap: None}
+    for position in range(len(starts) - 1, -1, -1):
+        start = starts[position]
+        found[start] = _item_at(
+            line, start, bounds[position : position + _MAX_ITEM_SEPARATORS + 1], gap, found
+        )
+    items: list[Keyword] = []
+    start = 0
+    while start < len(line):
+        step = found.get(start)
+        if step is None:
+            return None
+        items.append(step[0])
+        start = step[1]
+    return tuple(items) or None
+
+
+def _item_at(
+    line: str, start: int, ends: list[int], gap: int, found: dict[int, tuple[Keyword, int] | None]
+) -> tuple[Keyword, int] | None:
+    """The item beginning at ``start`` whose rest of the line parses (``found`` holds the rest)."""
     if not ends:
         return None
     for spec, name, head_end in _heads(line, start, ends[0]):
@@ -452,14 +471,8 @@ def _parse_from(
                 continue
             if match.groupdict().get("d") is not None and end != len(line):
                 continue
-            keyword = _keyword(spec, name, match)
-            if end == len(line):
-                memo[start] = (keyword,)
-                return memo[start]
-            rest = _parse_from(line, end + gap, bounds, gap, memo)
-            if rest is not None:
-                memo[start] = (keyword, *rest)
-                return memo[start]
+            if end == len(line) or found.get(end + gap) is not None:
+                return _keyword(spec, name, match), end + gap
     return None
 
 

@@ -66,6 +66,8 @@ class Pronoun:
     """``it``, ``them``, ``you``, ``its controller``…: an object or player named earlier or by role."""
 
     word: str
+    slot: int | None = None
+    """For "any target": the :class:`TargetSlot` it names."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,11 +80,18 @@ class Noun:
     ``description`` is the description token itself, adjectives and types with their list words
     (``"nonblack creature"``, ``"artifact or enchantment"``); ``qualifiers`` are the phrases after
     it (``you control``, ``with flying``), each a :class:`Action` of the qualifier table.
+    ``slot`` is the :class:`TargetSlot` of the ability that a targeted noun names ("target
+    creature"; "target spell's controller", the controller of the spell chosen for that slot).
     """
 
     determiners: tuple[str, ...]
     description: str
     qualifiers: tuple[Action, ...] = ()
+    slot: int | None = None
+    narrowed: str | None = None
+    """The one alternative of the description that its keyword qualifiers describe, when the others
+    cannot have them: "creature" in "artifact, enchantment, or creature with flying" (the other
+    qualifiers, "you control", describe every alternative)."""
 
     @property
     def targeted(self) -> bool:
@@ -127,15 +136,44 @@ NUMBER_WORDS = (
 )  # fmt: skip
 
 
+class TargetKind(StrEnum):
+    """What a target may be (rule 115.1): a player, an object, or either ("any target", 115.4;
+    "target creature or player")."""
+
+    PLAYER = "player"
+    OBJECT = "object"
+    ANY = "any"
+
+
+ROMAN_NUMERALS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
+"""A Saga's chapter numbers as its text writes them (714.2b)."""
+
+
 @dataclass(frozen=True, slots=True)
 class TargetSlot:
-    """A target chosen when the spell or ability is put on the stack."""
+    """A target chosen when the spell or ability is put on the stack (rules 115, 601.2c), in the
+    order the text names them.
+
+    ``min``/``max`` is how many objects or players this one phrase lets the player choose: "target
+    creature" 1–1, "up to two target creatures" 0–2, "any number of target creatures" 0–None (no
+    upper limit), "one or two target creatures" 1–2; ``variable`` when the number is the X chosen
+    on casting ("X target creatures", min and max then hold 0 and None). ``divided`` when an amount
+    is divided among them as it is put on the stack (601.2d: "3 damage divided as you choose among
+    one, two, or three targets"), each chosen target getting at least one.
+    """
 
     slot: int
     description: str
-    """What may be targeted, as the text says it: "artifact, creature, or planeswalker"."""
+    """What may be targeted, as the text says it, with its qualifiers but without its count and
+    the word "target": "artifact, creature, or planeswalker", "creature you don't control"."""
     min: int = 1
-    max: int = 1
+    max: int | None = 1
+    kind: TargetKind = TargetKind.OBJECT
+    variable: bool = False
+    divided: bool = False
+    reflexive: bool = False
+    """The target of a reflexive triggered ability the effect creates ("When you do, ~ deals 1
+    damage to any target", 603.12): chosen when that ability is put on the stack, not this one."""
 
 
 # -- costs --------------------------------------------------------------------------------------
@@ -169,6 +207,9 @@ class Action:
     verb: str
     args: tuple[tuple[str, object], ...] = ()
     form: int = 0
+    slot: int | None = None
+    """The :class:`TargetSlot` a phrase itself names: "target player controls", "target player's
+    graveyard", "3 damage divided as you choose among any number of targets"."""
 
     def arg(self, name: str) -> object:
         return dict(self.args).get(name)
@@ -202,7 +243,9 @@ class Clause:
 
 @dataclass(frozen=True, slots=True)
 class Sequence:
-    """Steps of one sentence joined by ``, then``: ``scry 2, then draw two cards``."""
+    """Steps of one sentence, one after the other: joined by ``, then`` (``scry 2, then draw two
+    cards``), or the clauses before a delayed "at …" and the one it delays (``you gain 2 life, and
+    you return ~ … at the beginning of the next end step``)."""
 
     steps: tuple[Step, ...]
     joins: tuple[str, ...]
@@ -218,6 +261,14 @@ class Conditional:
     body: Step
     after: bool = False
     """The condition is written after the body (``… unless you pay {1}``)."""
+
+    @property
+    def payer(self) -> object:
+        """For ``… unless [a player] pays/sacrifices/…``, the player who may (rule 118.12): "its
+        controller" in "Counter target spell unless its controller pays {3}"."""
+        if self.word != "unless" or not isinstance(self.condition, Action):
+            return None
+        return self.condition.arg("who")
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,7 +344,29 @@ class Kind(StrEnum):
     KEYWORD = "keyword"
     CHAPTER = "chapter"
     LEVEL = "level"
+    CASTING = "casting"
+    """A line that applies while the card is cast, not when it resolves (rule 601.2b–f): an
+    additional or alternative cost, a cost change, "can't be countered", when it may be cast."""
     UNKNOWN = "unknown"
+
+
+class Casting(StrEnum):
+    """What a :attr:`Kind.CASTING` line says about casting the card."""
+
+    ADDITIONAL_COST = "additional cost"
+    ALTERNATIVE_COST = "alternative cost"
+    COST_CHANGE = "cost change"
+    UNCOUNTERABLE = "can't be countered"
+    TIMING = "timing"
+
+
+class Limit(StrEnum):
+    """A limit on activating an ability that the rules give its keyword, not its text (the text
+    says it only in reminder text): Boast (702.142a), Forecast (702.57a)."""
+
+    ATTACKED_THIS_TURN = "only if it attacked this turn"
+    ONCE_EACH_TURN = "only once each turn"
+    YOUR_UPKEEP = "only during your upkeep"
 
 
 @dataclass(frozen=True, slots=True)
@@ -331,19 +404,40 @@ class Ability:
     ability_word: str | None = None
     loyalty: str | None = None
     level: str | None = None
-    """A class level (``{1}{R}: Level 2`` → "2") or a level-up bracket (``LEVEL 1-4`` → "1-4")."""
+    """A class level (``{1}{R}: Level 2`` → "2") or a level-up bracket (``LEVEL 1-4`` → "1-4"); on
+    the abilities after such a line, the level they belong to (716.2a, 711.2)."""
     pt: str | None = None
     """The power and toughness line of a level-up bracket: "2/3"."""
     modes: tuple[Mode, ...] = ()
     choose: str | None = None
     """The modal header: "Choose one", "Choose one or both"…"""
+    chapters: tuple[int, ...] = ()
+    """A Saga's chapter ability (714.2): the chapter numbers of ``I, II — …``."""
+    limits: tuple[Limit, ...] = ()
+    zone: str | None = None
+    """Where an activated ability can be activated when it is not the battlefield (113.6m: a cost
+    that discards or exiles the card from a zone): "hand" for Channel, Forecast; "graveyard"."""
+    casting: Casting | None = None
+    """What a :attr:`Kind.CASTING` line is; its costs are in ``cost``."""
+    linked: tuple[int, ...] = ()
+    """The face's other abilities (their positions, from 0) this one is linked to (rule 607): "the
+    exiled card", "cards exiled with ~" name what a partner exiled; "the chosen color/type…" what a
+    partner chose ("As ~ enters the battlefield, choose a creature type")."""
     unparsed: tuple[Unimplemented, ...] = field(default=())
     """Parts of the ability's frame the grammar did not understand (e.g. an unknown trigger)."""
 
     def unimplemented(self) -> tuple[Unimplemented, ...]:
-        """Every Unimplemented node in this ability."""
-        roots: list[object] = [*self.unparsed, *self.effects, *(m.effects for m in self.modes)]
-        return tuple(node for root in roots for node in walk(root) if isinstance(node, Unimplemented))
+        """Every Unimplemented node in this ability, and in the abilities it quotes ("Enchanted
+        creature has \"{T}: …\""): a face is parsed only if every sentence is, inside quotes too."""
+        roots: list[object] = [*self.unparsed, *self.cost, *self.effects, *(m.effects for m in self.modes)]
+        found: list[Unimplemented] = []
+        for root in roots:
+            for node in walk(root):
+                if isinstance(node, Unimplemented):
+                    found.append(node)
+                elif isinstance(node, Ability):
+                    found.extend(node.unimplemented())
+        return tuple(found)
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,6 +449,11 @@ class ParsedFace:
     abilities: tuple[Ability, ...]
     reminders: tuple[str, ...] = ()
     rendered: str = ""
+    as_written: str = ""
+    """The normalized text in the wording it was written in ("When this creature enters, …"):
+    ``normalized`` reads each era's wording as the 2022 templates ("When ~ enters the battlefield")."""
+    rendered_as_written: str = ""
+    """``rendered`` put back in that wording."""
 
     @property
     def unimplemented(self) -> tuple[Unimplemented, ...]:

@@ -1,8 +1,14 @@
 """Normalizing oracle text before it is parsed, and the canonical form the renderer prints.
 
-* the card's own name, a legendary card's short name ("Farideh" for "Farideh, Devil's Chosen")
-  and "this creature/spell/permanent/…" become one self reference, ``~`` (outside quoted text,
-  where "this creature" means the object the quote is granted to);
+* the card's own name and a legendary card's short name ("Farideh" for "Farideh, Devil's Chosen")
+  become one self reference, ``~``;
+* the wording of other eras becomes the one the grammar reads (:mod:`carddb.oracle.wording`, the
+  2022 Oracle templates): "this creature/spell/Equipment/…" is ``~`` (outside quoted text, where "this
+  creature" means the object the quote is granted to), the 2024 "enters" is "enters the
+  battlefield", the older "converted mana cost" is "mana value", "Activate this ability only any
+  time you could cast a sorcery" is "Activate only as a sorcery", "roll a six-sided die" is "roll
+  a d6"… Each rewrite is kept (:class:`Reworded`), so that :meth:`Normalized.restore` prints a
+  parse back in the wording it came in: ``Normalized.written``;
 * reminder text in parentheses is set aside (kept for display) and removed;
 * typographic quotes become ASCII quotes, the minus sign and en dash become ``-``, full-width
   digits and X become ASCII, a spaced dash after a keyword's long cost (``Ward — Pay 2 life.``)
@@ -17,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from carddb.oracle.keywords import Shape, lookup
+from carddb.oracle.wording import Reworded, restore_loosely, reword
 
 _CHARACTERS = str.maketrans(
     {
@@ -37,11 +44,6 @@ _TABLE_RANGE = re.compile(r"^(\d+)\s*[-—]\s*(\d+)\s*\|")
 # "Ward — Pay 2 life." reads as "Ward—Pay 2 life." while ability words keep their spaced dash.
 _SPACED_DASH = re.compile(r"^([A-Z][A-Za-z' -]*?)( \d+| X)?\s+—\s+(?=\S)")
 _COST_SHAPES = frozenset({Shape.COST, Shape.LONG, Shape.NUMBER_COST})
-_SELF_PHRASES = (
-    "creature|spell|permanent|artifact|enchantment|land|planeswalker|Aura|Equipment|Vehicle|card|"
-    "token|Saga|Class|battle|Fortification|Siege|Case|Room|Background"
-)
-_THIS = re.compile(rf"\b[Tt]his (?:{_SELF_PHRASES})\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,10 +52,31 @@ class Normalized:
 
     text: str
     reminders: tuple[str, ...]
+    reworded: tuple[Reworded, ...] = ()
+    """Every place whose wording was changed to the canonical one, in text order."""
 
     @property
     def lines(self) -> list[str]:
         return self.text.split("\n") if self.text else []
+
+    @property
+    def written(self) -> str:
+        """The normalized text in the wording it was written in ("When this creature enters, …")."""
+        return self.restore(self.text)
+
+    def restore(self, text: str) -> str:
+        """``text`` (the normalized text, or a parse of it printed back) in the wording the face was
+        written in. A text that differs from the normalized one gets each rewording back at the same
+        occurrence of its canonical words."""
+        if not self.reworded:
+            return text
+        if text == self.text:
+            parts, position = [], 0
+            for place in self.reworded:
+                parts += [text[position : place.start], place.written]
+                position = place.end
+            return "".join([*parts, text[position:]])
+        return restore_loosely(self.text, self.reworded, text)
 
 
 def _self_names(name: str | None) -> tuple[str, ...]:
@@ -108,7 +131,9 @@ def normalize_oracle(text: str | None, name: str | None = None) -> Normalized:
         return ""
 
     names = _self_names(name)
-    lines = []
+    lines: list[str] = []
+    reworded: list[Reworded] = []
+    offset = 0
     for raw_line in text.split("\n"):
         line = _REMINDER.sub(set_aside, raw_line)
         line = _SPACES.sub(" ", line).strip()
@@ -116,8 +141,9 @@ def normalize_oracle(text: str | None, name: str | None = None) -> Normalized:
             continue
         if names:
             line = _outside_quotes(line, lambda part: _replace_names(part, names))
-        line = _outside_quotes(line, lambda part: _THIS.sub("~", part))
         line = _SPACED_DASH.sub(_unspace_long_cost, line)
         line = _TABLE_RANGE.sub(r"\1—\2 |", line)
+        line = reword(line, offset, reworded)
         lines.append(line)
-    return Normalized("\n".join(lines), tuple(reminders))
+        offset += len(line) + 1
+    return Normalized("\n".join(lines), tuple(reminders), tuple(reworded))

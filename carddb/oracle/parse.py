@@ -10,33 +10,41 @@ modal headers (``Choose one —``); then sentences (spell or static abilities).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
+from functools import cache
 from typing import Any
 
 from lark.exceptions import UnexpectedInput
 
-from carddb.oracle.grammar import parser, set_quoted_parser, vocabulary
+from carddb.oracle.grammar import parser, parsing_at, set_quoted_parser, vocabulary
 from carddb.oracle.keywords import parse_keyword_line
 from carddb.oracle.model import (
+    ROMAN_NUMERALS,
     Ability,
     Action,
+    Casting,
+    Clause,
+    Conditional,
     CostItem,
     Kind,
+    Limit,
     Mode,
     Noun,
     ParsedFace,
     Pronoun,
     RollDie,
+    SelfRef,
     Span,
     Step,
     TableRow,
-    TargetSlot,
     Unimplemented,
     walk,
 )
 from carddb.oracle.normalize import normalize_oracle
-from carddb.oracle.phrases import find
+from carddb.oracle.phrases import find, templates
 from carddb.oracle.render import render
+from carddb.oracle.targets import number_targets
 
 _TABLE_ROW = re.compile(r"^(\d+)(?:—(\d+)|(\+))? \| (.+)$")
 _LOYALTY = re.compile(r"^(\[[+-]?(?:\d+|X)\]|[+-]?(?:\d+|X)): (.+)$")
@@ -54,6 +62,15 @@ _CLASS_LEVEL = re.compile(r"^((?:\{[^{}]+\})+): Level (\d+)$")
 _LEVEL_BRACKET = re.compile(r"^LEVEL (\d+(?:-\d+|\+))$")
 _PT_LINE = re.compile(r"^(\d+|\*)/(\d+|\*)$")
 _FIRST_WORD = re.compile(r"(^|[.!?] )([A-Z][a-z'-]*)")
+_NUMERAL = "|".join(ROMAN_NUMERALS)
+_CHAPTER = re.compile(rf"^((?:{_NUMERAL})(?:, (?:{_NUMERAL}))*) — (.+)$")
+IMPLIED_LIMITS = {
+    "Boast": (Limit.ATTACKED_THIS_TURN, Limit.ONCE_EACH_TURN),
+    "Forecast": (Limit.YOUR_UPKEEP, Limit.ONCE_EACH_TURN),
+}
+"""Activation limits the rules give an ability word's keyword (702.142a, 702.57a)."""
+IMPLIED_ZONES = {"Forecast": "hand"}
+"""Where a keyword's ability is activated when its cost does not say (702.57a: from your hand)."""
 
 
 def _lower_first_words(text: str, first: re.Pattern[str] = _FIRST_WORD) -> str:
@@ -74,14 +91,15 @@ def _lower_first_words(text: str, first: re.Pattern[str] = _FIRST_WORD) -> str:
 _COST_ITEM = re.compile(r"(^|, )([A-Z][a-z'-]*)")
 
 
-def _parse(text: str, start: str) -> Any:
+def _parse(text: str, start: str, offset: int = 0) -> Any:
     """Parse with the grammar, whose words are lowercase: a sentence's (or a cost's) capital is
-    dropped first."""
+    dropped first. ``offset``: where ``text`` starts in the face's normalized text."""
     text = _lower_first_words(text, _COST_ITEM if start == "costs" else _FIRST_WORD)
     if start == "effects":
         # a sentence that ends with a quoted ability ends with the quote's period
         text = _QUOTE_ENDS_SENTENCE.sub('.".', text)
-    return parser().parse(text, start=start)
+    with parsing_at(offset):
+        return parser().parse(text, start=start)
 
 
 def sentences(text: str) -> list[tuple[int, str]]:
@@ -106,7 +124,7 @@ def parse_effects(text: str, offset: int) -> tuple[list[Step], list[Action]]:
     items: list[Any] = []
     for start, sentence in sentences(text):
         try:
-            items.extend(_parse(sentence, "effects"))
+            items.extend(_parse(sentence, "effects", offset + start))
         except UnexpectedInput:
             items.append(Unimplemented(sentence, Span(offset + start, offset + start + len(sentence))))
     steps = [item for item in items if not _is_restriction(item)]
@@ -117,17 +135,6 @@ def parse_effects(text: str, offset: int) -> tuple[list[Step], list[Action]]:
 def _is_restriction(item: object) -> bool:
     form = find(item.verb, item.form) if isinstance(item, Action) else None
     return form is not None and form.family == "restriction"
-
-
-def _targets(steps: list[Step]) -> tuple[TargetSlot, ...]:
-    slots: list[TargetSlot] = []
-    for step in steps:
-        for node in walk(step):
-            if isinstance(node, Noun) and node.targeted:
-                slots.append(TargetSlot(len(slots) + 1, node.description))
-            elif isinstance(node, Pronoun) and node.word == "any target":
-                slots.append(TargetSlot(len(slots) + 1, "any target"))
-    return tuple(reversed(slots))
 
 
 def _is_replacement(steps: list[Step]) -> bool:
@@ -141,8 +148,9 @@ def _is_replacement(steps: list[Step]) -> bool:
     return False
 
 
-def _line_ability(line: str, start: int, spell: bool) -> Ability:
-    """One line of text (not a table row or mode) as an ability."""
+def _line_ability(line: str, start: int, spell: bool, *, ability_word: bool = True) -> Ability:
+    """One line of text (not a table row or mode) as an ability (``ability_word``: it may start
+    with one)."""
     span = Span(start, start + len(line))
 
     def unknown(kind: Kind = Kind.UNKNOWN) -> Ability:
@@ -170,34 +178,47 @@ def _line_ability(line: str, start: int, spell: bool) -> Ability:
     match = _TRIGGER.match(line)
     if match:
         return _triggered(line, match.group(1), match.group(2), start, span) or unknown(Kind.TRIGGERED)
-    match = _ABILITY_WORD.match(line)
+    match = _CHAPTER.match(line)
+    if match:
+        chapters = tuple(ROMAN_NUMERALS.index(numeral) + 1 for numeral in match.group(1).split(", "))
+        return Ability(Kind.CHAPTER, span, chapters=chapters, **_body(match.group(2), start + match.start(2)))
+    match = _ABILITY_WORD.match(line) if ability_word else None
     if match and ":" not in match.group(1):
-        inner = _line_ability(match.group(2), start + match.start(2), spell)
-        return replace(inner, span=span, ability_word=match.group(1))
+        word = match.group(1)
+        # one ability word: a second one is no ability word (and no recursion, however many follow)
+        inner = _line_ability(match.group(2), start + match.start(2), spell, ability_word=False)
+        if inner.unparsed and not inner.effects and not inner.keywords:  # not understood: the whole line
+            return unknown(inner.kind)
+        if inner.kind is Kind.ACTIVATED and word in IMPLIED_LIMITS:
+            inner = replace(inner, limits=IMPLIED_LIMITS[word], zone=inner.zone or IMPLIED_ZONES.get(word))
+        return replace(inner, span=span, ability_word=word)
     colon = _cost_colon(line)
     if colon is not None:
         head, body = line[:colon], line[colon + 2 :]
         try:
-            cost: tuple[CostItem, ...] = tuple(_parse(head, "costs"))
+            cost: tuple[CostItem, ...] = tuple(_parse(head, "costs", start))
         except UnexpectedInput:
             return unknown(Kind.ACTIVATED)
         parts = _body(body, start + len(head) + 2)
-        steps = parts.get("effects", ())
-        mana = bool(steps) and all(_adds_mana(s) for s in steps)
-        return Ability(Kind.MANA if mana else Kind.ACTIVATED, span, cost=cost, **parts)
+        kind = Kind.MANA if _mana_ability(parts.get("effects", ())) else Kind.ACTIVATED
+        return Ability(kind, span, cost=cost, zone=_activated_from(cost), **parts)
     steps, restrictions = parse_effects(line, start)
     kind = Kind.SPELL if spell else Kind.STATIC
     if _is_replacement(steps):
         kind = Kind.REPLACEMENT
     if all(isinstance(s, Unimplemented) for s in steps) and not restrictions:
         return unknown(kind)
-    return Ability(
-        kind,
-        span,
-        effects=tuple(steps),
-        restrictions=tuple(restrictions),
-        targets=_targets(steps),
-    )
+    casting = _casting(steps, restrictions)
+    if casting is not None:
+        return Ability(
+            Kind.CASTING,
+            span,
+            effects=tuple(steps),
+            restrictions=tuple(restrictions),
+            casting=casting[0],
+            cost=casting[1],
+        )
+    return Ability(kind, span, effects=tuple(steps), restrictions=tuple(restrictions))
 
 
 def _body(text: str, offset: int) -> dict[str, Any]:
@@ -207,20 +228,31 @@ def _body(text: str, offset: int) -> dict[str, Any]:
     if match:
         return {"choose": match.group(1)}
     steps, restrictions = parse_effects(text, offset)
-    return {"effects": tuple(steps), "restrictions": tuple(restrictions), "targets": _targets(steps)}
+    return {"effects": tuple(steps), "restrictions": tuple(restrictions)}
 
 
 def _triggered(line: str, word: str, rest: str, start: int, span: Span) -> Ability | None:
-    """Find the trigger condition: the longest prefix up to a comma that the grammar accepts."""
-    commas = [i for i, char in enumerate(rest) if char == ","]
-    for comma in commas:
+    """Find the trigger condition: the shortest prefix up to a comma that the grammar accepts as a
+    condition. One pass over the text (Lark's interactive parser, asked at each comma whether the
+    condition could end there), so that a line with many commas costs time linear in its length."""
+    text = _lower_first_words(rest, _FIRST_WORD)
+    offset = start + len(word) + 1
+    with parsing_at(offset):
+        interactive = parser().parse_interactive(text, start="condition")
         try:
-            condition = _parse(rest[:comma], "condition")
+            for token in interactive.iter_parse():
+                if not token.startswith(","):
+                    continue
+                try:
+                    condition = interactive.copy().feed_eof()  # type: ignore[no-untyped-call]
+                except UnexpectedInput:
+                    continue
+                comma = token.start_pos or 0
+                body = rest[comma + 2 :]
+                parts = _body(body, offset + comma + 2)
+                return Ability(Kind.TRIGGERED, span, trigger=condition, trigger_word=word, **parts)
         except UnexpectedInput:
-            continue
-        body = rest[comma + 2 :]
-        offset = start + len(word) + 1 + comma + 2
-        return Ability(Kind.TRIGGERED, span, trigger=condition, trigger_word=word, **_body(body, offset))
+            return None
     return None
 
 
@@ -246,7 +278,7 @@ def _attach_mode(ability: Ability, line: str, start: int) -> Ability | None:
     if ability.choose is None or not line.startswith("• "):
         return None
     steps, _restrictions = parse_effects(line[2:], start + 2)
-    mode = Mode(effects=tuple(steps), targets=_targets(steps))
+    mode = Mode(effects=tuple(steps))
     return replace(ability, modes=(*ability.modes, mode))
 
 
@@ -261,6 +293,7 @@ def parse_oracle(text: str | None, name: str | None = None, type_line: str | Non
     spell = type_line is None or "Instant" in type_line or "Sorcery" in type_line
     abilities: list[Ability] = []
     start = 0
+    level: str | None = None
     for line in normalized.lines:
         attached = None
         if abilities:
@@ -268,15 +301,93 @@ def parse_oracle(text: str | None, name: str | None = None, type_line: str | Non
         if attached is not None:
             abilities[-1] = attached
         else:
-            abilities.append(_line_ability(line, start, spell))
+            ability = _line_ability(line, start, spell)
+            if ability.kind is Kind.LEVEL:
+                level = ability.level or level
+                if ability.pt is not None:  # a level-up bracket's power and toughness
+                    ability = replace(ability, level=level)
+            elif level is not None:  # the abilities a class level or a level-up bracket gives
+                ability = replace(ability, level=level)
+            abilities.append(ability)
         start += len(line) + 1
+    rendered = render(abilities)
     return ParsedFace(
         source=text or "",
         normalized=normalized.text,
-        abilities=tuple(abilities),
+        abilities=_linked(_targeted(abilities, normalized.text), normalized.text),
         reminders=normalized.reminders,
-        rendered=render(abilities),
+        rendered=rendered,
+        as_written=normalized.written,
+        rendered_as_written=normalized.restore(rendered),
     )
+
+
+_LINKS = (
+    (re.compile(r"\bthe chosen\b"), lambda verb: verb in ("choose", "choose_card_name")),
+    (
+        re.compile(r"\bexiled with (?:~|it\b|them\b)|\bthe exiled cards?\b"),
+        lambda verb: verb.startswith("exile"),
+    ),
+)
+"""607.2a–d: words that name what another ability of the face chose or exiled, and which phrases
+choose or exile (every "exile …" phrase: exile, exile_zone, exile_face_down…)."""
+
+
+def _linked(abilities: tuple[Ability, ...], text: str) -> tuple[Ability, ...]:
+    """Abilities linked by rule 607: one that speaks of "the chosen …" or "the exiled card" and the
+    others that choose or exile (both are told of each other)."""
+    links: dict[int, set[int]] = {}
+    verbs = [
+        {
+            n.verb
+            for step in (*a.effects, *(s for m in a.modes for s in m.effects))
+            for n in walk(step)
+            if isinstance(n, Action)
+        }
+        for a in abilities
+    ]
+    for index, ability in enumerate(abilities):
+        own = text[ability.span.start : ability.span.end]
+        for words, doing in _LINKS:
+            if not words.search(own):
+                continue
+            for other, done in enumerate(verbs):
+                if other != index and any(doing(verb) for verb in done):
+                    links.setdefault(index, set()).add(other)
+                    links.setdefault(other, set()).add(index)
+    if not links:
+        return abilities
+    return tuple(
+        replace(a, linked=tuple(sorted(links[i]))) if i in links else a for i, a in enumerate(abilities)
+    )
+
+
+_TARGET = re.compile("target", re.IGNORECASE)
+"""Every phrase that names a target says it ("Target creature", "any target", "targets")."""
+
+
+def _targeted(abilities: list[Ability], text: str) -> tuple[Ability, ...]:
+    """The abilities with their targets numbered; an ability's lines (its modes and die-result
+    rows too) run to where the next ability starts."""
+    ends = [ability.span.start for ability in abilities[1:]] + [len(text)] if abilities else []
+    return tuple(
+        _with_targets(ability) if _TARGET.search(text, ability.span.start, end) else ability
+        for ability, end in zip(abilities, ends, strict=True)
+    )
+
+
+def _with_targets(ability: Ability) -> Ability:
+    """The ability's targets numbered in text order: its own steps' (die-result rows included),
+    then each mode's after them (:func:`carddb.oracle.targets.number_targets`). Every phrase that
+    names a target says "target": the callers walk only abilities whose text does."""
+    effects, targets = number_targets(ability.effects)
+    modes = []
+    for mode in ability.modes:
+        steps, found = number_targets(mode.effects, first=len(targets) + 1)
+        modes.append(Mode(steps, found))
+    if not targets and not any(mode.targets for mode in modes):
+        return ability
+    return replace(ability, effects=effects, targets=targets, modes=tuple(modes))
 
 
 def _cost_colon(line: str) -> int | None:
@@ -289,17 +400,102 @@ def _cost_colon(line: str) -> int | None:
     return None
 
 
-def _adds_mana(step: Step) -> bool:
-    """A mana ability's effect: add mana (with no target)."""
-    nodes = walk(step)
-    return any(isinstance(n, Action) and n.verb == "add_mana" for n in nodes) and not any(
-        isinstance(n, Noun) and n.targeted for n in nodes
+@cache
+def _mana_verbs() -> frozenset[str]:
+    """The phrases that add mana: every phrase table entry written "add …" / "adds …"."""
+    return frozenset(
+        t.verb for t in templates() if t.family == "pred" and t.parts[:1] in (("add",), ("adds",))
     )
 
 
-def _quoted(text: str) -> Ability:
-    """A quoted ability granted by another ("It has \"{T}: Add {C}.\""), parsed as a line."""
-    return _line_ability(text, 0, spell=False)
+def _mana_ability(steps: Sequence[Step]) -> bool:
+    """605.1a: an activated ability that could add mana as it resolves, with no target (and not a
+    loyalty ability); what else it does ("~ deals 1 damage to you") does not matter."""
+    nodes = [node for step in steps for node in walk(step)]
+    verbs = _mana_verbs()
+    return any(isinstance(n, Action) and n.verb in verbs for n in nodes) and not any(
+        (isinstance(n, Noun) and n.targeted) or (isinstance(n, Pronoun) and n.word == "any target")
+        for n in nodes
+    )
+
+
+def _activated_from(cost: Sequence[CostItem]) -> str | None:
+    """113.6m: an ability whose cost moves the card out of a zone works only there ("Discard ~",
+    "Exile ~ from your graveyard")."""
+    for item in cost:
+        if not isinstance(item, Action) or not isinstance(what := item.arg("what"), SelfRef):
+            continue
+        if item.verb == "discard":
+            return "hand"
+        for qualifier in what.qualifiers:
+            zone = qualifier.arg("zone")
+            if qualifier.verb == "in_zone" and isinstance(zone, Action) and zone.verb == "zone":
+                return str(zone.arg("zone"))
+    return None
+
+
+_CASTING = {
+    "additional_cost": Casting.ADDITIONAL_COST,
+    "rather_than_mana_cost": Casting.ALTERNATIVE_COST,
+    "costs_less": Casting.COST_CHANGE,
+    "costs_for_each": Casting.COST_CHANGE,
+    "cant_be_countered": Casting.UNCOUNTERABLE,
+}
+"""The phrases that say how the card itself is cast (601.2b–f), not what it does."""
+
+
+def _casting(
+    steps: Sequence[Step], restrictions: Sequence[Action]
+) -> tuple[Casting, tuple[CostItem, ...]] | None:
+    """What a line of cast-time sentences says (every sentence one: "As an additional cost to cast
+    this spell, sacrifice a creature.", "This spell can't be countered.", "Cast this spell only
+    during combat."), and the costs it adds or offers; None for any other line."""
+    found: list[Casting] = []
+    costs: list[CostItem] = []
+    for step in steps:
+        about = _casting_phrase(step)
+        if about is None:
+            return None
+        found.append(_CASTING[about.verb])
+        if about.verb == "additional_cost":
+            costs.extend(a for a in (about.arg("cost"), about.arg("alternative")) if isinstance(a, Action))
+        elif about.verb == "rather_than_mana_cost":
+            costs.extend(_cost_actions(about.arg("action")))
+    for restriction in restrictions:
+        if restriction.verb != "cast_only":
+            return None
+        found.append(Casting.TIMING)
+    return (found[0], tuple(costs)) if found else None
+
+
+def _casting_phrase(step: Step) -> Action | None:
+    """The cast-time phrase a sentence is, under its conditions ("If it's not your turn, you may
+    … rather than pay ~'s mana cost"), said of the card itself or of no subject."""
+    while isinstance(step, Conditional) and step.word in ("if", "as long as"):
+        step = step.body
+    if not isinstance(step, Clause) or len(step.predicates) != 1:
+        return None
+    if step.subject is not None and not isinstance(step.subject, SelfRef | Pronoun):
+        return None
+    predicate = step.predicates[0]
+    if isinstance(predicate, Action) and predicate.verb == "may":
+        predicate = predicate.arg("action")  # type: ignore[assignment]
+    return predicate if isinstance(predicate, Action) and predicate.verb in _CASTING else None
+
+
+def _cost_actions(value: object) -> list[CostItem]:
+    if isinstance(value, Action):
+        return [value]
+    if isinstance(value, Clause):  # "pay {W} and tap four untapped creatures you control"
+        return [p for p in value.predicates if isinstance(p, Action)]
+    return []
+
+
+def _quoted(text: str, offset: int) -> Ability:
+    """A quoted ability granted by another ("It has \"{T}: Add {C}.\""), parsed as a line that
+    starts at ``offset`` of the face's text."""
+    ability = _line_ability(text, offset, spell=False)
+    return _with_targets(ability) if _TARGET.search(text) else ability
 
 
 set_quoted_parser(_quoted)

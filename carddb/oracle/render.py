@@ -13,6 +13,7 @@ from collections.abc import Sequence as Seq
 from carddb.oracle.keywords import render_keyword_line
 from carddb.oracle.model import (
     NUMBER_WORDS,
+    ROMAN_NUMERALS,
     Ability,
     Action,
     Clause,
@@ -89,6 +90,8 @@ def _slot(slot: Slot, value: object) -> str:
     if kind == "mana":
         assert isinstance(value, ManaCost)
         return "".join(value.symbols)
+    if kind == "pred" and isinstance(value, Clause | Sequence):  # "… rather than pay ~'s mana cost"
+        return step(value)
     if kind == "quoted":
         if isinstance(value, Ability):
             return f'"{render_ability(value)}"'
@@ -198,6 +201,8 @@ def step(value: object) -> str:
 
 def _conditional(value: Conditional) -> str:
     body = step(value.body)
+    if value.word == "may":  # "you may search …, then shuffle"
+        return f"{noun_phrase(value.condition)} may {body}"
     if value.condition is None:
         separator = " " if value.word == "then" else ", "
         return f"{value.word}{separator}{body}"
@@ -272,6 +277,8 @@ def render_ability(ability: Ability) -> str:
         text = f"{head}: {body}"
     elif ability.kind is Kind.LOYALTY:
         text = f"{ability.loyalty}: {body}"
+    elif ability.kind is Kind.CHAPTER:
+        text = ", ".join(ROMAN_NUMERALS[chapter - 1] for chapter in ability.chapters) + f" — {body}"
     elif ability.kind is Kind.TRIGGERED:
         text = f"{ability.trigger_word} {step(ability.trigger)}, {body}"
     else:

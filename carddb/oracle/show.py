@@ -6,7 +6,7 @@ import dataclasses
 import enum
 from typing import Any
 
-from carddb.oracle.model import Ability, ParsedFace
+from carddb.oracle.model import Ability, ParsedFace, TargetSlot
 from carddb.oracle.render import render_ability
 
 
@@ -17,7 +17,10 @@ def _plain(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         data = {"node": type(value).__name__}
         for field in dataclasses.fields(value):
-            data[field.name] = _plain(getattr(value, field.name))
+            item = getattr(value, field.name)
+            if field.name == "slot" and item is None and not isinstance(value, TargetSlot):
+                continue  # only the nodes that name a target say which
+            data[field.name] = _plain(item)
         return data
     if isinstance(value, tuple | list):
         if value and all(

@@ -33,6 +33,13 @@ KEYWORDS = {
     "in": "in",
     "rul": "ruling", "ruling": "ruling",
     "has": "has",
+    "fo": "fulloracle", "fulloracle": "fulloracle",
+    "a": "artist", "artist": "artist",
+    "ft": "flavor", "flavor": "flavor",
+    "f": "legal", "format": "legal", "legal": "legal",
+    "banned": "banned", "restricted": "restricted",
+    "border": "border", "frame": "frame", "game": "game",
+    "unique": "unique", "order": "order", "direction": "direction", "include": "include",
 }  # fmt: skip
 """Every keyword the language knows (as typed, lowercase) → its canonical name."""
 

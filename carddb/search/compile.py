@@ -20,26 +20,123 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from math import prod
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import Select, and_, false, not_, or_, select, true
 
 from carddb.characteristics import type_bit
 from carddb.db.models import Card
-from carddb.search.ast import And, Choices, Field, Name, Not, Number, Or, Query, Regex, Term, Text
-from carddb.search.conditions import ANY_LANGUAGE, Condition, Context, error, text_of, value_text
+from carddb.search.ast import And, Choices, Field, Name, Not, Number, Or, Query, Regex, Span, Term, Text
+from carddb.search.conditions import (
+    ANY_LANGUAGE,
+    Condition,
+    Context,
+    error,
+    printings_where,
+    text_of,
+    value_text,
+)
 from carddb.search.documents import cjk_runs
 from carddb.search.fulltext import Lookup, matching_any_cards, required_literal
 from carddb.search.keywords import (
     IS_VALUES,
     TERM_COMPILERS,
+    is_printing_term,
     language_tag,
     name_condition,
     parse_colors,
+    printing_condition,
     text_search,
 )
 from carddb.search.results import SearchValueError
 from carddb.text import normalize
+
+
+# -- printing terms: matched on one printing --------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class OnePrinting:
+    """Printing terms (``s:atq -is:reprint``) that one printing must meet together, as in
+    Scryfall, where every term is matched on one printing: ``item`` is made of printing terms
+    (:func:`carddb.search.keywords.is_printing_term`) under ``-``, AND and OR only."""
+
+    item: Query
+    span: Span
+
+
+def is_printing_node(node: Query) -> bool:
+    """Whether ``node`` is made of printing terms only."""
+    if isinstance(node, Term):
+        return is_printing_term(node)
+    if isinstance(node, Not):
+        return is_printing_node(node.item)
+    if isinstance(node, And | Or):
+        return all(is_printing_node(item) for item in node.items)
+    return False
+
+
+def group_printings(node: Query) -> Query:
+    """``node`` with its printing terms grouped: each maximal part made of printing terms, and
+    all the printing items of an AND together, become one :class:`OnePrinting`."""
+    if is_printing_node(node):
+        return OnePrinting(node, node.span)  # type: ignore[return-value]
+    if isinstance(node, Not):
+        return Not(group_printings(node.item), node.span)
+    if isinstance(node, Or):
+        return Or(tuple(group_printings(item) for item in node.items), node.span)
+    if isinstance(node, And):
+        printed = [item for item in node.items if is_printing_node(item)]
+        others = [group_printings(item) for item in node.items if not is_printing_node(item)]
+        if not printed:
+            return And(tuple(others), node.span)
+        together = printed[0] if len(printed) == 1 else And(tuple(printed), printed[0].span)
+        grouped: Query = OnePrinting(together, together.span)  # type: ignore[assignment]
+        return And((grouped, *others), node.span) if others else grouped
+    return node
+
+
+def _meaning(node: Query) -> object:
+    """What ``node`` means, without where it was written (its spans): equal for repeated terms."""
+    if isinstance(node, Name):
+        return ("name", node.text, node.exact)
+    if isinstance(node, Term):
+        return ("term", node.keyword, node.operator, node.value)
+    if isinstance(node, Not):
+        return ("not", _meaning(node.item))
+    assert isinstance(node, And | Or)
+    return (type(node).__name__, tuple(_meaning(item) for item in node.items))
+
+
+def deduplicated(node: Query) -> Query:
+    """``node`` with the repeated items of each AND and OR left out (``o:a o:a`` is ``o:a``): each
+    would be one more condition of the statement, for nothing."""
+    if isinstance(node, Not):
+        return Not(deduplicated(node.item), node.span)
+    if not isinstance(node, And | Or):
+        return node
+    items: dict[object, Query] = {}
+    for item in node.items:
+        item = deduplicated(item)
+        items.setdefault(_meaning(item), item)
+    if len(items) == 1:
+        return next(iter(items.values()))
+    return type(node)(tuple(items.values()), node.span)
+
+
+def _printing_condition(node: Query, context: Context) -> Condition:
+    """The condition on one printing row (with its set) that a node of printing terms stands for."""
+    if isinstance(node, Term):
+        return printing_condition(node, context)
+    if isinstance(node, Not):
+        return not_(_printing_condition(node.item, context))
+    if isinstance(node, And):
+        return and_(true(), *(_printing_condition(item, context) for item in node.items))
+    assert isinstance(node, Or)
+    return or_(false(), *(_printing_condition(item, context) for item in node.items))
+
+
+def _compile_one_printing(node: Query, context: Context) -> Condition:
+    assert isinstance(node, OnePrinting)
+    return printings_where(_printing_condition(node.item, context), context)
 
 
 # -- node compilers -------------------------------------------------------------------------------
@@ -82,6 +179,8 @@ def driving_rank(node: Query) -> int:
     if isinstance(node, Name):
         length = _weight(node.text)
         return 100 if node.exact else (30 + length if length >= _DRIVING_MIN_LENGTH else 0)
+    if isinstance(node, OnePrinting):
+        return driving_rank(node.item)
     if isinstance(node, Or):
         return min((driving_rank(item) for item in node.items), default=0)
     if isinstance(node, And):
@@ -154,7 +253,7 @@ def _color_estimate(term: Term, context: Context) -> Estimate:
     except SearchValueError:  # c=2, or a value the compiler will refuse
         letters = None
     share = 0.1 if not letters else 0.2 ** len(letters)
-    return Estimate(share, _FACE_INDEX)
+    return Estimate(share, _FACE_INDEX)  # the covering index of cards' colours
 
 
 def _stat_estimate(term: Term, context: Context) -> Estimate:
@@ -200,6 +299,15 @@ _TERM_ESTIMATES: dict[str, Callable[[Term, Context], Estimate]] = {
     "lang": lambda term, context: Estimate(0.9, _LANGUAGE),
     "in": lambda term, context: Estimate(0.8, 2 * _PRINTINGS),
     "has": lambda term, context: Estimate(0.5, 0.0),  # always a test of each card
+    "fulloracle": lambda term, context: Estimate(0.05, _TEXT_SCAN),
+    "artist": lambda term, context: Estimate(0.02, _PRINTINGS),
+    "flavor": lambda term, context: Estimate(0.02, 2 * _PRINTINGS),
+    "border": lambda term, context: Estimate(0.3, _PRINTINGS),
+    "frame": lambda term, context: Estimate(0.3, _PRINTINGS),
+    "game": lambda term, context: Estimate(0.5, _PRINTINGS),
+    "legal": lambda term, context: Estimate(0.5, 0.3),
+    "banned": lambda term, context: Estimate(0.01, 0.01),
+    "restricted": lambda term, context: Estimate(0.01, 0.01),
 }
 
 
@@ -207,6 +315,8 @@ def estimate(node: Query, context: Context) -> Estimate:
     """What ``node`` is likely to hold for and cost (see :class:`Estimate`)."""
     if isinstance(node, Name):
         return Estimate(0.001, 0.0) if node.exact else _text_estimate(Text(node.text))
+    if isinstance(node, OnePrinting):
+        return estimate(node.item, context)
     if isinstance(node, Not):
         inner = estimate(node.item, context)
         return Estimate(1 - inner.share, inner.listing)
@@ -304,6 +414,7 @@ NODE_COMPILERS: dict[type, Callable[[Query, Context], Condition]] = {
     And: _compile_and,
     Or: _compile_or,
     Term: _compile_term,
+    OnePrinting: _compile_one_printing,
 }
 
 
@@ -354,7 +465,26 @@ def compile_condition(
 ) -> Condition:
     """The condition on ``cards`` that ``query`` stands for (``lang``: the results' language tag;
     ``type_words``: localized type words, see :func:`carddb.search.run.load_type_words`)."""
-    return compile_node(query, Context(dialect, text_languages(query, lang), type_words or {}))
+    context = Context(dialect, text_languages(query, lang), type_words or {})
+    return compile_node(group_printings(deduplicated(query)), context)
+
+
+def printing_filter(
+    query: Query,
+    dialect: str = "sqlite",
+    lang: str | None = None,
+    type_words: Mapping[str, tuple[str, ...]] | None = None,
+) -> Condition | None:
+    """For ``unique:prints``: the condition on one printing row (with its set) that the query's
+    top-level printing terms stand for (``s:atq -is:reprint``), None when it has none (every
+    printing of each card found is listed)."""
+    context = Context(dialect, text_languages(query, lang), type_words or {})
+    grouped = group_printings(deduplicated(query))
+    items = grouped.items if isinstance(grouped, And) else (grouped,)
+    found = [cast(OnePrinting, item).item for item in items if isinstance(item, OnePrinting)]
+    if not found:
+        return None
+    return and_(true(), *(_printing_condition(item, context) for item in found))
 
 
 def compile_query(query: Query, dialect: str = "sqlite", lang: str | None = None) -> Select[Any]:
@@ -368,11 +498,16 @@ __all__ = [
     "TERM_COMPILERS",
     "Context",
     "Estimate",
+    "OnePrinting",
     "compile_condition",
     "compile_node",
     "compile_query",
+    "deduplicated",
     "driving_rank",
     "estimate",
+    "group_printings",
+    "is_printing_node",
+    "printing_filter",
     "text_languages",
     "type_values",
 ]

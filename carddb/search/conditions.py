@@ -19,6 +19,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from carddb.db.models import Card, CardSet, Face, Localization, Printing
 from carddb.search.ast import Choices, Field, Number, Regex, Span, Term, Text
 from carddb.search.fulltext import Lookup, cards_among, narrowing_ids, required_literal, required_prefix
+from carddb.search.regex import UnsupportedPatternError, check_pattern
 from carddb.search.results import SearchValueError
 
 Condition = ColumnElement[bool]
@@ -113,8 +114,11 @@ def regex_match(column: Any, term: Term, pattern: str, context: Context) -> Cond
     itself."""
     try:
         re.compile("(?i)" + pattern)
+        check_pattern(pattern)
     except re.error as exc:
         raise error(f"invalid regular expression /{pattern}/: {exc}", pattern, term.span) from None
+    except UnsupportedPatternError as exc:
+        raise error(f"unsupported regular expression /{pattern}/: {exc.reason}", pattern, term.span) from None
     result: Condition
     if context.dialect == "sqlite":
         result = column.regexp_match("(?i)" + pattern)
@@ -127,14 +131,31 @@ def regex_match(column: Any, term: Term, pattern: str, context: Context) -> Cond
     return result
 
 
+_REMINDER_SQL = r"[ \t]*\([^()\n]*\)"
+
+
+def rules_text(column: Any, context: Context) -> Any:
+    """A rules text column without its reminder text (what ``o:`` searches, as Scryfall): SQLite
+    calls :func:`carddb.characteristics.without_reminder` (registered by :mod:`carddb.db.engine`),
+    PostgreSQL removes the parenthesized runs itself."""
+    if context.dialect == "sqlite":
+        return func.carddb_without_reminder(column)
+    return func.regexp_replace(column, _REMINDER_SQL, "", "g")
+
+
+_NUMBER_TEXT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
+MAX_NUMBER = 1e9
+"""The largest number a keyword compares with (a year, a mana value, a collector number)."""
+
+
 def number_of(term: Term) -> float:
+    """The term's value as a finite number (``inf``, ``NaN``, ``1e999`` are not numbers here)."""
     if isinstance(term.value, Number):
         return term.value.value
-    text = text_of(term)
-    try:
-        return float(text)
-    except ValueError:
-        raise error(f"{term.keyword}: expects a number, not {text!r}", text, term.span) from None
+    text = text_of(term).strip()
+    if not _NUMBER_TEXT.fullmatch(text) or not abs(float(text)) <= MAX_NUMBER:
+        raise error(f"{term.keyword}: expects a number, not {text!r}", text, term.span)
+    return float(text)
 
 
 def searched_languages(context: Context) -> frozenset[str] | None:
@@ -219,6 +240,7 @@ __all__ = [
     "numeric",
     "printings_where",
     "regex_match",
+    "rules_text",
     "searched_languages",
     "text_of",
     "value_text",

@@ -35,6 +35,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Table, case, select
 
+from carddb.characteristics import without_reminder
 from carddb.db.lists import among
 from carddb.db.models import Card, Face, Localization, Ruling, SearchDocument
 from carddb.text import normalize
@@ -163,7 +164,8 @@ def _document(
         "language": language,
         "name": _join(names),
         "type_line": _join(types),
-        "text": _join(texts),
+        "text": _join(without_reminder(text) for text in texts),
+        "full_text": _join(texts),
         "rulings": _join(rulings),
     }
     row["self_text"] = _self_text(row["text"], names)

@@ -170,8 +170,13 @@ def cards_among(ids: Select[Any], dialect: str, lookup: Lookup = "list") -> Cond
     return Card.id.in_(ids)
 
 
+SCANNED_FIELDS = ("full_text",)
+"""Document fields without a full-text index (``fo:``'s rules text with reminder text): a
+substring test reads the documents."""
+
+
 def _check(field: str) -> None:
-    if field not in FIELDS:
+    if field not in FIELDS and field not in SCANNED_FIELDS:
         raise ValueError(f"not a document field: {field!r}")
 
 
@@ -180,6 +185,8 @@ def matching_ids(field: str, folded: str, languages: frozenset[str] | None, dial
     ``field`` contains ``folded`` (a value already folded with :func:`carddb.text.normalize`)."""
     _check(field)
     searched = getattr(SearchDocument, field)
+    if field in SCANNED_FIELDS:
+        return _document_ids(searched.contains(folded, autoescape=True), languages)
     if dialect == "sqlite":
         if len(folded) >= _TRIGRAM:
             return _fts_ids(f"search_{field}", _fts_string(folded), languages)
@@ -207,7 +214,7 @@ def narrowing_ids(field: str, folded: str, languages: frozenset[str] | None, dia
     text too short for that), the documents that contain it (:func:`matching_ids`)."""
     _check(field)
     chosen = trigrams(folded)
-    if dialect != "sqlite" or not chosen:
+    if dialect != "sqlite" or not chosen or field in SCANNED_FIELDS:
         return matching_ids(field, folded, languages, dialect)
     return _fts_ids(f"search_{field}", " AND ".join(_fts_string(trigram) for trigram in chosen), languages)
 
@@ -284,7 +291,7 @@ def matching_any_cards(
     trigram index finds for any of them; else (and for a probe) each value on its own."""
     _check(field)
     one_by_one = or_(*(matching_cards(field, value, languages, dialect, lookup=lookup) for value in values))
-    if lookup == "probe" or len(values) < 2:
+    if lookup == "probe" or len(values) < 2 or field in SCANNED_FIELDS:
         return one_by_one
     if dialect == "sqlite":
         if any(len(value) < _TRIGRAM for value in values):

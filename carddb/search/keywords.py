@@ -25,14 +25,24 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import Float, Integer, and_, cast, exists, func, not_, or_, select, true
+from sqlalchemy import Float, Integer, and_, cast, exists, false, func, literal, not_, or_, select, true
 from sqlalchemy import Text as SqlText
+from sqlalchemy.orm import aliased
 
 from carddb import languages
 from carddb.characteristics import DFC_LAYOUTS, SPLIT_LAYOUTS, type_bit
-from carddb.db.models import Card, CardSet, Face, Localization, Printing, PrintingLocalization, Ruling
+from carddb.db.models import (
+    Card,
+    CardSet,
+    Face,
+    Legality,
+    Localization,
+    Printing,
+    PrintingLocalization,
+    Ruling,
+)
 from carddb.errors import UnknownLanguageError
-from carddb.search.ast import Field, Name, Number, Query, Regex, Term, Text
+from carddb.search.ast import Choices, Field, Name, Number, Query, Regex, Term, Text
 from carddb.search.conditions import (
     ANY_LANGUAGE,
     COMPARE,
@@ -50,6 +60,7 @@ from carddb.search.conditions import (
     numeric,
     printings_where,
     regex_match,
+    rules_text,
     searched_languages,
     text_of,
     value_text,
@@ -199,8 +210,14 @@ def _text_cards(field: str, term: Term, context: Context) -> Condition:
 
 def _term_oracle(term: Term, context: Context) -> Condition:
     def positive(term: Term) -> Condition:
-        if isinstance(term.value, Regex):
-            return _regex_on_faces(Face.oracle_text, Localization.text, "text", term, context)
+        if isinstance(term.value, Regex):  # without reminder text, as the words and phrases
+            return _regex_on_faces(
+                rules_text(Face.oracle_text, context),
+                rules_text(Localization.text, context),
+                "text",
+                term,
+                context,
+            )
         return _text_cards(TEXT_FIELDS["oracle"], term, context)
 
     return _negatable(term, positive)
@@ -321,16 +338,31 @@ def _color_condition(column: Any, term: Term, default: str) -> Condition:
     return and_(subset(), not_(superset()))  # "<"
 
 
+_COLORED = aliased(Card, name="colored")
+"""Cards listed by their colours: read from the covering index of (colours, id), not the table."""
+
+
+def _card_colors(column: str, term: Term, default: str, context: Context) -> Condition:
+    """A colour test of the card row: tested on each candidate when another term drives, else
+    the cards listed from the narrow index over the colours (a scan of the wide cards table costs
+    three times as much)."""
+    if context.correlated:
+        return _color_condition(getattr(Card, column), term, default)
+    listed = select(_COLORED.id).where(_color_condition(getattr(_COLORED, column), term, default))
+    return cards_among(listed, context.dialect, context.lookup)
+
+
 def _term_color(term: Term, context: Context) -> Condition:
     # c:rg means at least red and green (>=); c:c means colourless (exactly no colour).
     letters = None if _color_count(term) is not None else parse_colors(term)
     default = "=" if letters == "" else ">="
-    return faces_where(_color_condition(Face.colors, term, default), context)
+    # the colours of all the faces (Scryfall's card colours: Heaven // Earth is red and green)
+    return _card_colors("colors", term, default, context)
 
 
 def _term_identity(term: Term, context: Context) -> Condition:
     # id:esper means playable in an Esper deck: identity within the colours (<=).
-    return faces_where(_color_condition(Face.color_identity, term, "<="), context)
+    return _card_colors("color_identity", term, "<=", context)
 
 
 def parse_mana(term: Term) -> dict[str, int]:
@@ -412,27 +444,25 @@ def _rarity(term: Term, text: str) -> str:
     return value
 
 
-def _term_rarity(term: Term, context: Context) -> Condition:
+def _printing_rarity(term: Term, context: Context) -> Condition:
     rank = RARITIES.index(_rarity(term, text_of(term)))
     compare = COMPARE[term.operator]
     wanted = [name for index, name in enumerate(RARITIES) if compare(index, rank)]
-    return printings_where(Printing.rarity.in_(wanted), context)
+    return Printing.rarity.in_(wanted)
 
 
-def _term_set(term: Term, context: Context) -> Condition:
+def _printing_set(term: Term, context: Context) -> Condition:
     check_operator(term, (":", "=", "!="))
-    condition = printings_where(Printing.set_code == text_of(term).strip().upper(), context)
+    condition = Printing.set_code == text_of(term).strip().upper()
     return not_(condition) if term.operator == "!=" else condition
 
 
-def _term_cn(term: Term, context: Context) -> Condition:
+def _printing_cn(term: Term, context: Context) -> Condition:
     if term.operator in (":", "=", "!="):
         number = text_of(term).strip()
-        condition = printings_where(func.lower(Printing.collector_number) == number.lower(), context)
+        condition = func.lower(Printing.collector_number) == number.lower()
         return not_(condition) if term.operator == "!=" else condition
-    return printings_where(
-        COMPARE[term.operator](numeric(Printing.collector_number), number_of(term)), context
-    )
+    return func.coalesce(COMPARE[term.operator](numeric(Printing.collector_number), number_of(term)), false())
 
 
 def _term_keyword(term: Term, context: Context) -> Condition:
@@ -459,13 +489,49 @@ def _is_vanilla(context: Context) -> Condition:
     return and_(Card.type_bits.op("&")(type_bit("creature")) != 0, not_(with_text))
 
 
-def _is_reprint(context: Context) -> Condition:
-    reprinted = (
-        select(Printing.card_id)
-        .group_by(Printing.card_id)
-        .having(func.count(func.distinct(Printing.set_code)) > 1)
+_EARLIER = aliased(Printing, name="earlier")
+_EARLIER_SET = aliased(CardSet, name="earlier_set")
+
+
+def _printing_reprint() -> Condition:
+    """This printing was printed before: as its source says (MTGJSON ``isReprint``, Scryfall
+    ``reprint``), else (printings stored before carddb kept it) an imported printing of the card in
+    a set released earlier."""
+    earlier = exists(
+        select(_EARLIER.id)
+        .join(_EARLIER_SET, _EARLIER_SET.code == _EARLIER.set_code)
+        .where(_EARLIER.card_id == Printing.card_id, _EARLIER_SET.release_date < CardSet.release_date)
     )
-    return cards_among(reprinted, context.dialect, context.lookup)
+    return or_(Printing.reprint.is_(True), and_(Printing.reprint.is_(None), earlier))
+
+
+def _has_word(column: Any, word: str) -> Condition:
+    """A space-separated list column holds ``word`` (False where the list is unknown)."""
+    padded = literal(" ") + func.coalesce(column, "") + literal(" ")
+    result: Condition = padded.contains(f" {word} ", autoescape=True)
+    return result
+
+
+def _is_commander(context: Context) -> Condition:
+    """Scryfall's ``is:commander``: a legendary creature, or a card that says it can be your
+    commander (planeswalkers, Backgrounds' partners)."""
+    legendary_creature = and_(
+        Card.type_bits.op("&")(type_bit("legendary")) != 0, Card.type_bits.op("&")(type_bit("creature")) != 0
+    )
+    says_so = faces_where(contains(Face.oracle_text, "can be your commander"), context)
+    return or_(legendary_creature, says_so)
+
+
+PRINTING_IS_VALUES: dict[str, Callable[[], Condition]] = {
+    "reprint": _printing_reprint,
+    "foil": lambda: _has_word(Printing.finishes, "foil"),
+    "nonfoil": lambda: _has_word(Printing.finishes, "nonfoil"),
+    "etched": lambda: _has_word(Printing.finishes, "etched"),
+    "promo": lambda: Printing.promo.is_(True),
+    "digital": lambda: Printing.digital.is_(True),
+}
+"""``is:`` values that are facts of a printing: matched on one printing with the other printing
+terms of the query (``s:khm -is:reprint``)."""
 
 
 IS_VALUES: dict[str, Callable[[Context], Condition]] = {
@@ -486,20 +552,32 @@ IS_VALUES: dict[str, Callable[[Context], Condition]] = {
         context,
     ),
     "vanilla": _is_vanilla,
-    "reprint": _is_reprint,
+    "commander": _is_commander,
 }
-"""``is:`` values (``not:`` negates them)."""
+"""``is:`` values of the card (``not:`` negates them); see also :data:`PRINTING_IS_VALUES`."""
+
+
+def is_value(term: Term) -> str:
+    """The ``is:``/``not:`` value of ``term``, checked (lowercase)."""
+    check_operator(term, (":", "=", "!="))
+    value = text_of(term).strip().lower()
+    if value not in IS_VALUES and value not in PRINTING_IS_VALUES:
+        choices = (*IS_VALUES, *PRINTING_IS_VALUES)
+        raise error(f"unknown {term.keyword}: value {text_of(term)!r}", text_of(term), term.span, choices)
+    return value
 
 
 def _term_is(term: Term, context: Context) -> Condition:
-    check_operator(term, (":", "=", "!="))
-    value = text_of(term).strip().lower()
-    make = IS_VALUES.get(value)
-    if make is None:
-        raise error(
-            f"unknown {term.keyword}: value {text_of(term)!r}", text_of(term), term.span, tuple(IS_VALUES)
-        )
-    condition = make(context)
+    value = is_value(term)
+    if value in PRINTING_IS_VALUES:
+        return printings_where(printing_condition(term, context), context)
+    condition = IS_VALUES[value](context)
+    negate = (term.keyword == "not") != (term.operator == "!=")
+    return not_(condition) if negate else condition
+
+
+def _printing_is(term: Term, context: Context) -> Condition:
+    condition = PRINTING_IS_VALUES[is_value(term)]()
     negate = (term.keyword == "not") != (term.operator == "!=")
     return not_(condition) if negate else condition
 
@@ -541,12 +619,12 @@ def _range_condition(column: Any, operator: str, start: Any, end: Any) -> Condit
     return conditions[operator]
 
 
-def _term_year(term: Term, context: Context) -> Condition:
+def _printing_year(term: Term, context: Context) -> Condition:
     start, end = _year_range(term)
-    return printings_where(_range_condition(CardSet.release_date, term.operator, start, end), context)
+    return _range_condition(CardSet.release_date, term.operator, start, end)
 
 
-def _term_date(term: Term, context: Context) -> Condition:
+def _printing_date(term: Term, context: Context) -> Condition:
     text = value_text(term.value).strip()
     day: Any
     try:
@@ -555,8 +633,155 @@ def _term_date(term: Term, context: Context) -> Condition:
         if not re.fullmatch(r"[A-Za-z0-9]{2,8}", text) or text.isdigit():
             raise error(f"not a date (YYYY-MM-DD) or set code: {text!r}", text, term.span) from None
         released = select(CardSet.release_date).where(CardSet.code == text.upper()).scalar_subquery()
-        return printings_where(COMPARE[term.operator](CardSet.release_date, released), context)
-    return printings_where(COMPARE[term.operator](CardSet.release_date, day), context)
+        return func.coalesce(COMPARE[term.operator](CardSet.release_date, released), false())
+    return COMPARE[term.operator](CardSet.release_date, day)
+
+
+def _printing_artist(term: Term, context: Context) -> Condition:
+    def positive(term: Term) -> Condition:
+        if isinstance(term.value, Regex):
+            return regex_match(Printing.artist, term, term.value.pattern, context)
+        return contains(Printing.artist, text_of(term).strip())
+
+    return func.coalesce(_negatable(term, positive), term.operator == "!=")
+
+
+_ENGLISH_FLAVOR = (
+    select(PrintingLocalization.printing_id)
+    .join(Localization, Localization.id == PrintingLocalization.localization_id)
+    .where(PrintingLocalization.printing_id == Printing.id, Localization.language == "en")
+)
+
+
+def _printing_flavor(term: Term, context: Context) -> Condition:
+    def positive(term: Term) -> Condition:
+        if isinstance(term.value, Regex):
+            matched = regex_match(Localization.flavor, term, term.value.pattern, context)
+        else:
+            matched = contains(Localization.flavor, text_of(term).strip())
+        return exists(_ENGLISH_FLAVOR.where(matched))
+
+    return _negatable(term, positive)
+
+
+BORDERS = ("black", "white", "borderless", "silver", "gold")
+FRAMES = ("1993", "1997", "2003", "2015", "future")
+GAMES = ("paper", "mtgo", "arena")
+
+
+def _choice(term: Term, choices: tuple[str, ...], what: str) -> str:
+    check_operator(term, (":", "=", "!="))
+    value = text_of(term).strip().lower()
+    if value not in choices:
+        raise error(f"unknown {what} {text_of(term)!r}", text_of(term), term.span, choices)
+    return value
+
+
+def _printing_border(term: Term, context: Context) -> Condition:
+    condition = func.coalesce(Printing.border, "") == _choice(term, BORDERS, "border")
+    return not_(condition) if term.operator == "!=" else condition
+
+
+def _printing_frame(term: Term, context: Context) -> Condition:
+    check_operator(term, (":", "=", "!="))
+    value = text_of(term).strip().lower()
+    if not re.fullmatch(r"[a-z0-9]{1,32}", value):
+        choices = (*FRAMES, "a frame effect (showcase, extendedart, legendary, …)")
+        raise error(f"unknown frame {text_of(term)!r}", text_of(term), term.span, choices)
+    condition = (
+        func.coalesce(Printing.frame, "") == value
+        if value in FRAMES
+        else _has_word(Printing.frame_effects, value)
+    )
+    return not_(condition) if term.operator == "!=" else condition
+
+
+def _printing_game(term: Term, context: Context) -> Condition:
+    condition = _has_word(Printing.games, _choice(term, GAMES, "game"))
+    return not_(condition) if term.operator == "!=" else condition
+
+
+PRINTING_TERMS: dict[str, Callable[[Term, Context], Condition]] = {
+    "rarity": _printing_rarity,
+    "set": _printing_set,
+    "cn": _printing_cn,
+    "year": _printing_year,
+    "date": _printing_date,
+    "artist": _printing_artist,
+    "flavor": _printing_flavor,
+    "border": _printing_border,
+    "frame": _printing_frame,
+    "game": _printing_game,
+    "is": _printing_is,
+    "not": _printing_is,
+}
+"""Keywords that are facts of one printing (``is:``/``not:`` only for
+:data:`PRINTING_IS_VALUES`): each gives a condition on a printing row (with its set), so that the
+printing terms of an AND are matched on one printing, as Scryfall does (``s:atq -is:reprint``)."""
+
+
+def is_printing_term(term: Term) -> bool:
+    """Whether ``term`` is matched on one printing (see :data:`PRINTING_TERMS`)."""
+    if term.keyword not in PRINTING_TERMS:
+        return False
+    if term.keyword in ("is", "not"):
+        values = term.value.values if isinstance(term.value, Choices) else (term.value,)
+        return all(isinstance(v, Text) and v.text.strip().lower() in PRINTING_IS_VALUES for v in values)
+    return True
+
+
+def printing_condition(term: Term, context: Context) -> Condition:
+    """The condition on one printing row (joined with its set) that ``term`` stands for."""
+    if isinstance(term.value, Choices):
+        parts = [printing_condition(replace(term, value=choice), context) for choice in term.value.values]
+        return and_(true(), *parts) if term.operator == "!=" else or_(false(), *parts)
+    return PRINTING_TERMS[term.keyword](term, context)
+
+
+def _printing_term(term: Term, context: Context) -> Condition:
+    """A printing term on its own: the cards with a printing that meets it."""
+    return printings_where(printing_condition(term, context), context)
+
+
+# -- legalities -----------------------------------------------------------------------------------
+FORMATS = (
+    *("standard", "future", "historic", "gladiator", "pioneer", "explorer", "modern", "legacy"),
+    *("pauper", "vintage", "penny", "commander", "brawl", "historicbrawl", "alchemy"),
+    *("paupercommander", "duel", "oldschool", "premodern", "predh", "oathbreaker", "timeless"),
+    "standardbrawl",
+    "frontier",
+)
+"""The formats MTGJSON and Scryfall give legalities for (``f:`` refuses others)."""
+_LEGALITY_STATUSES = {"legal": ("legal", "restricted"), "banned": ("banned",), "restricted": ("restricted",)}
+
+
+def _term_legality(term: Term, context: Context) -> Condition:
+    check_operator(term, (":", "=", "!="))
+    value = text_of(term).strip().lower()
+    if value not in FORMATS:
+        raise error(f"unknown format {text_of(term)!r}", text_of(term), term.span, FORMATS)
+    rows = select(Legality.card_id).where(
+        Legality.format == value, Legality.status.in_(_LEGALITY_STATUSES[term.keyword])
+    )
+    condition = cards_with(rows, Legality.card_id, context)
+    return not_(condition) if term.operator == "!=" else condition
+
+
+def _term_full_oracle(term: Term, context: Context) -> Condition:
+    def positive(term: Term) -> Condition:
+        if isinstance(term.value, Regex):
+            return _regex_on_faces(Face.oracle_text, Localization.text, "full_text", term, context)
+        return _text_cards("full_text", term, context)
+
+    return _negatable(term, positive)
+
+
+def _display_term(term: Term, context: Context) -> Condition:
+    raise error(
+        f"{term.keyword}: applies to the whole query and cannot be negated",
+        term.keyword,
+        term.span,
+    )
 
 
 def language_tag(term: Term) -> str:
@@ -603,36 +828,58 @@ TERM_COMPILERS: dict[str, Callable[[Term, Context], Condition]] = {
     "power": _term_stat,
     "toughness": _term_stat,
     "loyalty": _term_stat,
-    "rarity": _term_rarity,
-    "set": _term_set,
-    "cn": _term_cn,
+    "rarity": _printing_term,
+    "set": _printing_term,
+    "cn": _printing_term,
     "keyword": _term_keyword,
     "is": _term_is,
     "not": _term_is,
-    "year": _term_year,
-    "date": _term_date,
+    "year": _printing_term,
+    "date": _printing_term,
     "lang": _term_lang,
     "in": _term_in,
     "ruling": _term_ruling,
     "has": _term_has,
+    "fulloracle": _term_full_oracle,
+    "artist": _printing_term,
+    "flavor": _printing_term,
+    "border": _printing_term,
+    "frame": _printing_term,
+    "game": _printing_term,
+    "legal": _term_legality,
+    "banned": _term_legality,
+    "restricted": _term_legality,
+    "unique": _display_term,
+    "order": _display_term,
+    "direction": _display_term,
+    "include": _display_term,
 }
 """Canonical keyword (:data:`carddb.search.ast.KEYWORDS`) → its compiler."""
 
 
 __all__ = [
+    "BORDERS",
     "COLOR_NAMES",
+    "FORMATS",
+    "FRAMES",
+    "GAMES",
     "HAS_VALUES",
     "IS_VALUES",
     "MULTICOLOR",
+    "PRINTING_IS_VALUES",
+    "PRINTING_TERMS",
     "RARITIES",
     "RARITY_ALIASES",
     "TERM_COMPILERS",
     "TEXT_FIELDS",
     "WUBRG",
     "TextSearch",
+    "is_printing_term",
+    "is_value",
     "language_tag",
     "name_condition",
     "parse_colors",
     "parse_mana",
+    "printing_condition",
     "text_search",
 ]

@@ -34,6 +34,7 @@ from carddb.search.ast import (
     Value,
 )
 from carddb.search.errors import QuerySyntaxError, UnknownKeywordError
+from carddb.search.regex import UnsupportedPatternError, check_pattern
 
 NUMERIC = frozenset({"mv", "power", "toughness", "loyalty", "year"})
 """Keywords whose plain numeric values become :class:`Number`."""
@@ -47,6 +48,16 @@ MAX_DEPTH = 100
 MAX_NUMBER = 1e15
 """Largest number accepted (beyond it a value would not fit a database integer)."""
 
+MAX_LENGTH = 2000
+"""Longest query accepted, in characters: checked before parsing, so a huge query costs nothing."""
+
+MAX_TERMS = 100
+"""Most terms (words, phrases, names, keyword terms, comma-list items) a query may hold: every
+term is a condition in the statement, and databases refuse statements past some size (SQLite
+"Expression tree is too large", PostgreSQL "stack depth limit exceeded")."""
+
+_NOT_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
+
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
 _KEYOP = re.compile(r"(\w+?)(!=|>=|<=|[:=<>])")
 
@@ -58,6 +69,18 @@ def parse_query(text: str) -> Query:
     for an empty query or anything that does not parse, :class:`UnknownKeywordError` for a
     keyword the language does not know.
     """
+    if len(text) > MAX_LENGTH:
+        raise QuerySyntaxError(
+            text[:MAX_LENGTH],
+            MAX_LENGTH,
+            f"query longer than {MAX_LENGTH:,} characters ({len(text):,})",
+            "split it into several searches",
+        )
+    bad = _NOT_TEXT.search(text)
+    if bad is not None:
+        char = bad.group()
+        what = "a byte that is not UTF-8" if "\ud800" <= char <= "\udfff" else "a control character"
+        raise QuerySyntaxError(text, bad.start(), f"{what} (U+{ord(char):04X}) in the query")
     if not text.strip():
         raise QuerySyntaxError(text, 0, "empty query")
     try:
@@ -68,6 +91,7 @@ def parse_query(text: str) -> Query:
         raise _syntax_error(text, error) from None
     query: Query = built  # type: ignore[assignment]  # ToQuery.start makes a Query, not a Tree
     _check_depth(text, query)
+    _check_terms(text, query)
     return query
 
 
@@ -148,6 +172,42 @@ def _check_depth(text: str, query: Query) -> None:
             stack.append((node.item, depth + 1))
         elif isinstance(node, And | Or):
             stack.extend((item, depth + 1) for item in node.items)
+
+
+def _leaves(query: Query) -> list[Query]:
+    stack: list[Query] = [query]
+    leaves: list[Query] = []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Not):
+            stack.append(node.item)
+        elif isinstance(node, And | Or):
+            stack.extend(node.items)
+        else:
+            leaves.append(node)
+    return leaves
+
+
+def term_count(query: Query) -> int:
+    """The terms of ``query`` (words, phrases, names, keyword terms, comma-list items)."""
+    return sum(
+        len(node.value.values) if isinstance(node, Term) and isinstance(node.value, Choices) else 1
+        for node in _leaves(query)
+    )
+
+
+def _check_terms(text: str, query: Query) -> None:
+    leaves = _leaves(query)
+    count = term_count(query)
+    if count > MAX_TERMS:
+        starts = sorted(leaf.span.start for leaf in leaves)
+        last = starts[min(MAX_TERMS, len(starts) - 1)]
+        raise QuerySyntaxError(
+            text,
+            last,
+            f"query with more than {MAX_TERMS} terms ({count:,})",
+            "split it into several searches",
+        )
 
 
 # -- tree → AST -----------------------------------------------------------------------------------
@@ -259,6 +319,10 @@ class ToQuery(Transformer[Token, Any]):
             position = _start(token) + 1 + offset if isinstance(offset, int) else _start(token)
             reason = getattr(error, "msg", None) or str(error) or type(error).__name__
             raise _Fault(position, f"invalid regular expression ({reason})") from None
+        try:
+            check_pattern(pattern)
+        except UnsupportedPatternError as error:
+            raise _Fault(_start(token), f"unsupported regular expression ({error.reason})") from None
         return _Value(Regex(pattern), _start(token), _end(token))
 
     def choices(self, *parts: _Value | Token) -> _Value:

@@ -6,11 +6,13 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from carddb.errors import CarddbError, _Rebuilt
 from carddb.search.ast import Span
 from carddb.search.errors import QuerySyntaxError
 
-ORDERS = ("name", "mv", "set", "released")
-"""The orders a search can sort its cards in."""
+ORDERS = ("name", "mv", "set", "released", "rarity", "color", "power", "toughness", "artist", "cmc")
+"""The orders a search can sort its cards in: Scryfall's names (``cmc`` is ``mv``; see
+:mod:`carddb.search.options`)."""
 
 
 class SearchValueError(QuerySyntaxError):
@@ -50,6 +52,31 @@ class SearchValueError(QuerySyntaxError):
         return SearchValueError(self.reason, self.value, span, self.choices, query)
 
 
+class SearchTimeoutError(QuerySyntaxError):
+    """A search that ran past the statement time limit (PostgreSQL; see
+    :data:`carddb.search.run.STATEMENT_SECONDS`)."""
+
+    _fields = ("query", "seconds")
+
+    def __init__(self, query: str, seconds: int) -> None:
+        super().__init__(
+            query[:200], 0, f"the search took longer than {seconds} s and was stopped", "simplify the query"
+        )
+        self.seconds = seconds
+
+
+class SearchDatabaseError(_Rebuilt, CarddbError):
+    """The database failed to run a search (locked, gone, out of resources): its own reason in
+    one line, never the SQL statement."""
+
+    _fields = ("query", "reason")
+
+    def __init__(self, query: str, reason: str) -> None:
+        self.query = query
+        self.reason = reason
+        super().__init__(f"the database could not run the search: {reason}")
+
+
 @dataclass(frozen=True, slots=True)
 class SearchHit:
     """One card found, shown in the result's language where the data has it."""
@@ -65,11 +92,18 @@ class SearchHit:
     """Every face's cost joined with ``//`` (faces without a cost left out)."""
     mana_value: float | None
     type_line: str
+    set_code: str | None = None
+    """With ``unique:prints``: the printing's set, collector number, rarity and release date
+    (ISO); None otherwise."""
+    collector_number: str | None = None
+    rarity: str | None = None
+    released_at: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class SearchResult:
-    """One page of the cards a query finds (one entry per card, not per printing) and how many in all."""
+    """One page of the cards a query finds (one entry per card, or with ``unique="prints"`` per
+    printing) and how many in all."""
 
     query: str
     language: str
@@ -78,6 +112,8 @@ class SearchResult:
     limit: int
     order: str
     cards: tuple[SearchHit, ...]
+    direction: str = "auto"
+    unique: str = "cards"
 
     @property
     def names(self) -> list[str]:

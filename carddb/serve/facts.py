@@ -10,21 +10,29 @@ once.
 from __future__ import annotations
 
 import datetime as dt
+import re
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import func, select
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
+from sqlalchemy import func, select, union_all
 from sqlalchemy.orm import Session
 
+from carddb.db.lists import among
 from carddb.db.models import Card, CardSet, Face, Localization, Printing, PrintingLocalization, Ruling
 from carddb.scryfall_json import CardFacts, FaceFacts, PrintingFacts, RulingFacts, SetFacts, derived_id
 
 __all__ = [
+    "NameIndex",
     "PrintingKey",
     "card_facts",
     "chosen_printings",
     "derived_ids",
+    "name_index",
     "printing_by_number",
     "printing_languages",
     "rulings",
@@ -95,62 +103,105 @@ def printing_by_number(session: Session, set_code: str, collector_number: str) -
     )
 
 
+_PRINTING_COLUMNS = (
+    Printing.id,
+    Printing.card_id,
+    Printing.set_code,
+    Printing.collector_number,
+    Printing.rarity,
+    Printing.scryfall_id,
+    Printing.multiverse_id,
+    CardSet.name,
+    CardSet.release_date,
+    CardSet.set_type,
+)
+_FACE_COLUMNS = (
+    Face.card_id,
+    Face.id,
+    Face.name,
+    Face.mana_cost,
+    Face.type_line,
+    Face.oracle_text,
+    Face.colors,
+    Face.color_identity,
+    Face.power,
+    Face.toughness,
+    Face.loyalty,
+    Face.defense,
+    Face.keywords,
+    Card.oracle_id,
+    Card.name,
+    Card.layout,
+    Card.mana_value,
+)
+_LINK_COLUMNS = (
+    PrintingLocalization.printing_id,
+    PrintingLocalization.multiverse_id,
+    Localization.face_id,
+    Localization.language,
+    Localization.name,
+    Localization.type_line,
+    Localization.text,
+    Localization.flavor,
+)
+
+
 def card_facts(session: Session, keys: Sequence[PrintingKey]) -> list[CardFacts]:
     """The facts of each (printing, language), in the order of ``keys``; a key whose printing does
-    not exist is left out. A face without a translation in the language has no printed text."""
-    printing_ids = list({key.printing_id for key in keys})
+    not exist is left out. A face without a translation in the language has no printed text.
+    (Three statements for any number of keys, read as plain rows.)"""
+    printing_ids = sorted({key.printing_id for key in keys})
     if not printing_ids:
         return []
+    connection = session.connection()  # plain rows: no ORM loading
     printings = {
-        printing.id: (printing, card_set)
-        for printing, card_set in session.execute(
-            select(Printing, CardSet)
+        row.id: row
+        for row in connection.execute(
+            select(*_PRINTING_COLUMNS)
             .join(CardSet, CardSet.code == Printing.set_code)
-            .where(Printing.id.in_(printing_ids))
+            .where(among(Printing.id, printing_ids))
         )
     }
-    card_ids = list({printing.card_id for printing, _ in printings.values()})
-    cards = {card.id: card for card in session.scalars(select(Card).where(Card.id.in_(card_ids)))}
-    faces: dict[int, list[Face]] = defaultdict(list)
-    for face in session.scalars(select(Face).where(Face.card_id.in_(card_ids)).order_by(Face.position)):
-        faces[face.card_id].append(face)
+    card_ids = sorted({row.card_id for row in printings.values()})
+    faces: dict[int, list[Any]] = defaultdict(list)
+    for face_row in connection.execute(
+        select(*_FACE_COLUMNS)
+        .join(Card, Card.id == Face.card_id)
+        .where(among(Face.card_id, card_ids))
+        .order_by(Face.card_id, Face.position)
+    ):
+        faces[face_row[0]].append(face_row)
     # the translations each printing carries, per language and face, with the link's multiverse id
-    linked: dict[tuple[int, str], dict[int, tuple[Localization, int | None]]] = defaultdict(dict)
-    wanted_languages = list({key.language for key in keys})
-    for linked_printing, linked_multiverse, linked_loc in session.execute(
-        select(PrintingLocalization.printing_id, PrintingLocalization.multiverse_id, Localization)
+    linked: dict[tuple[int, str], dict[int, Any]] = defaultdict(dict)
+    for link in connection.execute(
+        select(*_LINK_COLUMNS)
         .join(Localization, Localization.id == PrintingLocalization.localization_id)
         .where(
-            PrintingLocalization.printing_id.in_(printing_ids),
-            Localization.language.in_(wanted_languages),
+            among(PrintingLocalization.printing_id, printing_ids),
+            among(Localization.language, sorted({key.language for key in keys})),
         )
         .order_by(Localization.id)
     ):
-        linked[(linked_printing, linked_loc.language)].setdefault(
-            linked_loc.face_id, (linked_loc, linked_multiverse)
-        )
+        linked[(link.printing_id, link.language)].setdefault(link.face_id, link)
     result = []
     for key in keys:
-        if key.printing_id not in printings:
+        printing = printings.get(key.printing_id)
+        if printing is None or not faces[printing.card_id]:
             continue
-        printing, card_set = printings[key.printing_id]
-        card = cards[printing.card_id]
+        card_faces = faces[printing.card_id]
         translations = linked.get((key.printing_id, key.language), {})
         face_facts = []
-        multiverse_ids = []
-        for face in faces[card.id]:
-            loc: Localization | None = None
-            multiverse_id: int | None = None
-            if face.id in translations:
-                loc, multiverse_id = translations[face.id]
-            if multiverse_id is not None and multiverse_id not in multiverse_ids:
-                multiverse_ids.append(multiverse_id)
-            localized = key.language != "en" and loc is not None
+        multiverse_ids: list[int] = []
+        for face in card_faces:
+            loc = translations.get(face.id)
+            if loc is not None and loc.multiverse_id is not None and loc.multiverse_id not in multiverse_ids:
+                multiverse_ids.append(loc.multiverse_id)
+            localized = loc if key.language != "en" else None
             face_facts.append(
                 FaceFacts(
-                    name=face.name,
+                    name=face[2],
                     mana_cost=face.mana_cost,
-                    type_line=face.type_line,
+                    type_line=face[4],
                     oracle_text=face.oracle_text,
                     colors=face.colors,
                     power=face.power,
@@ -158,30 +209,31 @@ def card_facts(session: Session, keys: Sequence[PrintingKey]) -> list[CardFacts]
                     loyalty=face.loyalty,
                     defense=face.defense,
                     flavor_text=loc.flavor if loc is not None else None,
-                    printed_name=loc.name if localized and loc is not None else None,
-                    printed_type_line=loc.type_line if localized and loc is not None else None,
-                    printed_text=loc.text if localized and loc is not None else None,
+                    printed_name=localized[4] if localized is not None else None,
+                    printed_type_line=localized[5] if localized is not None else None,
+                    printed_text=localized.text if localized is not None else None,
                 )
             )
         if not multiverse_ids and key.language == "en" and printing.multiverse_id is not None:
             multiverse_ids.append(printing.multiverse_id)
+        first = card_faces[0]
         result.append(
             CardFacts(
-                oracle_id=card.oracle_id,
-                name=card.name,
-                layout=card.layout,
-                cmc=card.mana_value,
-                color_identity="".join(face.color_identity for face in faces[card.id]),
-                keywords=tuple(dict.fromkeys(k for face in faces[card.id] for k in face.keywords or ())),
+                oracle_id=first.oracle_id,
+                name=first[14],
+                layout=first.layout,
+                cmc=first.mana_value,
+                color_identity="".join(face.color_identity for face in card_faces),
+                keywords=tuple(dict.fromkeys(k for face in card_faces for k in face.keywords or ())),
                 faces=tuple(face_facts),
                 printing=PrintingFacts(
                     set_code=printing.set_code,
-                    set_name=card_set.name,
+                    set_name=printing[7],
                     collector_number=printing.collector_number,
                     rarity=printing.rarity,
-                    released_at=card_set.release_date,
+                    released_at=printing.release_date,
                     scryfall_id=printing.scryfall_id,
-                    set_type=card_set.set_type,
+                    set_type=printing.set_type,
                 ),
                 language=key.language,
                 multiverse_ids=tuple(multiverse_ids),
@@ -233,3 +285,153 @@ def set_facts(session: Session, code: str | None = None) -> list[SetFacts]:
         released_at: dt.date | None = released
         result.append(SetFacts(set_code, name, released_at, set_type, int(count or 0)))
     return result
+
+
+def card_ids_by_oracle(session: Session, oracle_ids: Sequence[str]) -> dict[str, int]:
+    """The row id of each card, by its oracle id."""
+    if not oracle_ids:
+        return {}
+    rows = session.execute(select(Card.oracle_id, Card.id).where(Card.oracle_id.in_(list(set(oracle_ids)))))
+    return {oracle_id: card_id for oracle_id, card_id in rows}
+
+
+def _like_prefix(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return escaped + "%"
+
+
+def autocomplete(session: Session, normalized: str, limit: int = 20) -> list[str]:
+    """Up to ``limit`` English card names for what a user has typed (``normalized`` with
+    :func:`carddb.text.normalize`): names starting with it first, then names with a word starting
+    with it, each in name order."""
+    if not normalized:
+        return []
+    starting = session.scalars(
+        select(Card.name)
+        .where(Card.name_norm.like(_like_prefix(normalized), escape="\\"))
+        .order_by(Card.name_norm)
+        .limit(limit)
+    ).all()
+    names = list(starting)
+    if len(names) < limit:
+        inner = session.scalars(
+            select(Card.name)
+            .where(Card.name_norm.like("% " + _like_prefix(normalized), escape="\\"))
+            .order_by(Card.name_norm)
+            .limit(limit)
+        ).all()
+        names.extend(name for name in inner if name not in names)
+    return names[:limit]
+
+
+def printing_by_scryfall_id(session: Session, scryfall_id: str) -> int | None:
+    """The printing with that (English) Scryfall id."""
+    return session.scalar(select(Printing.id).where(Printing.scryfall_id == scryfall_id).limit(1))
+
+
+def printing_by_multiverse_id(session: Session, multiverse_id: int) -> PrintingKey | None:
+    """The printing, in its language, with that multiverse id (Gatherer gives each language of a
+    printing its own)."""
+    found = session.execute(
+        select(PrintingLocalization.printing_id, Localization.language)
+        .join(Localization, Localization.id == PrintingLocalization.localization_id)
+        .where(PrintingLocalization.multiverse_id == multiverse_id)
+        .order_by(Localization.language != "en", Localization.language)
+        .limit(1)
+    ).first()
+    if found is not None:
+        return PrintingKey(found[0], found[1])
+    printing_id = session.scalar(select(Printing.id).where(Printing.multiverse_id == multiverse_id).limit(1))
+    return PrintingKey(printing_id, "en") if printing_id is not None else None
+
+
+def card_id_of_printing(session: Session, printing_id: int) -> int | None:
+    return session.scalar(select(Printing.card_id).where(Printing.id == printing_id))
+
+
+def printing_ids_of_card(session: Session, card_id: int) -> list[int]:
+    """The card's printings, oldest set first."""
+    return list(
+        session.scalars(
+            select(Printing.id)
+            .join(CardSet, CardSet.code == Printing.set_code)
+            .where(Printing.card_id == card_id)
+            .order_by(CardSet.release_date, Printing.set_code, Printing.id)
+        )
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class NameIndex:
+    """Every name a card is known by (its name, its faces', every translation's), folded for a
+    fuzzy lookup: :func:`carddb.text.normalize`, then without spaces or punctuation. Sorted by key,
+    so the names starting with a text are a range."""
+
+    keys: tuple[str, ...]
+    card_ids: tuple[int, ...]
+    names: tuple[str, ...]
+
+    @staticmethod
+    def key(normalized: str) -> str:
+        return _NOT_LETTERS.sub("", normalized)
+
+    def starting_with(self, key: str) -> set[int]:
+        """The cards with a name starting with ``key``."""
+        start = bisect_left(self.keys, key)
+        found = set()
+        for index in range(start, len(self.keys)):
+            if not self.keys[index].startswith(key):
+                break
+            found.add(self.card_ids[index])
+        return found
+
+    def containing(self, key: str) -> set[int]:
+        """The cards with a name holding ``key``."""
+        return {self.card_ids[index] for index, known in enumerate(self.keys) if key in known}
+
+    def closest(self, key: str, limit: int = 10) -> list[tuple[int, str, int]]:
+        """The cards whose names are closest to ``key`` by edit distance (at most a third of its
+        length, and 2 for short names), closest first: (card id, the closest name, distance), one
+        entry per card."""
+        most = max(2, len(key) // 3)
+        best: dict[int, tuple[int, str]] = {}
+        for _, distance, index in process.extract(
+            key, self.keys, scorer=Levenshtein.distance, limit=limit * 3, score_cutoff=most
+        ):
+            card_id = self.card_ids[index]
+            if card_id not in best or distance < best[card_id][0]:
+                best[card_id] = (int(distance), self.names[index])
+        ranked = sorted(best.items(), key=lambda item: item[1][0])[:limit]
+        return [(card_id, name, distance) for card_id, (distance, name) in ranked]
+
+
+_NOT_LETTERS = re.compile(r"[\W_]+")
+
+
+def name_index(session: Session) -> NameIndex:
+    names = union_all(
+        select(Card.id.label("card_id"), Card.name.label("name"), Card.name_norm.label("norm")),
+        select(Face.card_id, Face.name, Face.name_norm),
+        select(Face.card_id, Localization.name, Localization.name_norm).join(
+            Face, Face.id == Localization.face_id
+        ),
+    ).subquery()
+    entries = sorted(
+        {
+            (NameIndex.key(norm), card_id, name)
+            for card_id, name, norm in session.execute(
+                select(names.c.card_id, names.c.name, names.c.norm).distinct()
+            )
+            if norm
+        }
+    )
+    return NameIndex(
+        tuple(key for key, _, _ in entries),
+        tuple(card_id for _, card_id, _ in entries),
+        tuple(name for _, _, name in entries),
+    )
+
+
+def card_names(session: Session, card_ids: Sequence[int]) -> list[str]:
+    """The English names of the cards, in name order."""
+    return list(session.scalars(select(Card.name).where(among(Card.id, list(card_ids))).order_by(Card.name)))

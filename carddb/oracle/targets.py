@@ -1,0 +1,244 @@
+"""Targets as a grammatical role (rule 115, 601.2c): every phrase of an ability that makes its
+controller choose a target becomes a numbered :class:`~carddb.oracle.model.TargetSlot`, in the
+order the text names them, and the node that names it refers to its slot.
+
+What names a target:
+
+* a noun phrase with the determiner "target" ("up to two target creatures you don't control",
+  "another target creature"), its count read from the determiners before "target";
+* "any target";
+* a possessive of a targeted noun ("target player's graveyard", "target creature's power"): the
+  phrase holding it (the zone, the stat) refers to the slot;
+* a targeted noun's role ("target spell's controller"): the *spell* is the target, the noun
+  naming its controller refers to the slot;
+* the qualifiers "target player controls" / "target opponent controls" ("Destroy all lands target
+  player controls": the player is the target);
+* an amount "divided as you choose among one, two, or three targets" (601.2d).
+
+Quoted abilities ("… has \\"{T}: Tap target creature.\\"") keep their own targets.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import cast
+
+from carddb.oracle.model import (
+    NUMBER_WORDS,
+    Action,
+    Clause,
+    Conditional,
+    Noun,
+    Number,
+    Pronoun,
+    RollDie,
+    SelfRef,
+    Step,
+    TableRow,
+    TargetKind,
+    TargetSlot,
+)
+from carddb.oracle.model import Sequence as Steps
+from carddb.oracle.phrases import find
+from carddb.oracle.render import noun_phrase
+
+_PLAYERS = frozenset({"player", "players", "opponent", "opponents"})
+_COUNT_WORDS = frozenset({"up to", "X", "any number of", "target", "a", "an", "the"})
+_ROLES = ("'s controller", "'s owner", "'s controllers", "'s owners", "s' controller", "s' owner")
+DIVIDED = frozenset({"deal_damage_divided", "distribute_counters"})
+"""The phrases of 601.2d: an amount divided among targets as the ability is put on the stack."""
+
+
+def number_targets(steps: Sequence[Step], first: int = 1) -> tuple[tuple[Step, ...], tuple[TargetSlot, ...]]:
+    """``steps`` with each target-naming node given its slot (numbered from ``first``, in text
+    order), and the slots."""
+    finder = _Finder(first)
+    numbered = tuple(cast(Step, finder.visit(step)) for step in steps)
+    return numbered, tuple(finder.slots)
+
+
+class _Finder:
+    def __init__(self, first: int) -> None:
+        self.next = first
+        self.slots: list[TargetSlot] = []
+        self.reflexive = 0
+        """Inside a reflexive trigger ("When you do, …"): its targets are its own (603.12)."""
+
+    def add(
+        self, description: str, kind: TargetKind, low: int = 1, high: int | None = 1, **flags: bool
+    ) -> int:
+        slot = self.next
+        self.next += 1
+        self.slots.append(
+            TargetSlot(slot, description, low, high, kind, reflexive=self.reflexive > 0, **flags)
+        )
+        return slot
+
+    def visit(self, node: object) -> object:
+        if isinstance(node, Noun):
+            return self.noun(node)
+        if isinstance(node, Pronoun):
+            if node.word == "any target":
+                return dataclasses.replace(node, slot=self.add("any target", TargetKind.ANY))
+            return node
+        if isinstance(node, Action):
+            return self.action(node)
+        if isinstance(node, Clause):
+            subject = self.visit(node.subject)
+            predicates = tuple(self.visit(p) for p in node.predicates)
+            duration = self.visit(node.duration)
+            for_each = self.visit(node.for_each)
+            return _same_or(
+                node, subject=subject, predicates=predicates, duration=duration, for_each=for_each
+            )
+        if isinstance(node, Conditional):
+            if node.after:  # "Counter target spell unless its controller pays {3}": the body first
+                body = self.visit(node.body)
+                condition = self.visit(node.condition)
+            else:
+                condition = self.visit(node.condition)
+                body = self.visit(node.body)
+            return _same_or(node, condition=condition, body=body)
+        if isinstance(node, Steps):
+            return _same_or(node, steps=tuple(self.visit(s) for s in node.steps))
+        if isinstance(node, RollDie):
+            return _same_or(node, table=tuple(self.visit(row) for row in node.table))
+        if isinstance(node, TableRow):
+            return _same_or(node, effects=tuple(self.visit(s) for s in node.effects))
+        if isinstance(node, SelfRef):
+            return _same_or(node, qualifiers=tuple(self.visit(q) for q in node.qualifiers))
+        if isinstance(node, tuple):
+            items = tuple(self.visit(item) for item in node)
+            return node if all(a is b for a, b in zip(items, node, strict=True)) else items
+        return node  # words, numbers, mana, a quoted Ability (its targets are its own)
+
+    def noun(self, node: Noun) -> Noun:  # a copy when it names a slot
+        slot = node.slot
+        if node.targeted:
+            low, high, variable = _count(node.determiners)
+            description = node.description
+            role = next((r for r in _ROLES if description.endswith(r)), None)
+            if role is not None:  # "target spell's controller": the spell is the target
+                description = description[: -len(role)] + ("s" if role.startswith("s'") else "")
+            kept = tuple(
+                word for word in node.determiners if word not in _COUNT_WORDS and not _counting(word)
+            )
+            text = noun_phrase(Noun(kept, description, () if role else node.qualifiers))
+            slot = self.add(text, _kind(Noun((), description)), low, high, variable=variable)
+        qualifiers = tuple(self.visit(q) for q in node.qualifiers)
+        if slot == node.slot and all(a is b for a, b in zip(qualifiers, node.qualifiers, strict=True)):
+            return node
+        return dataclasses.replace(node, qualifiers=qualifiers, slot=slot)  # type: ignore[arg-type]
+
+    def action(self, node: Action) -> Action:
+        slot = node.slot
+        if node.verb == "opponent_controls":
+            form = find(node.verb, node.form)
+            if form is not None and form.text.startswith("target "):
+                who = form.text.split()[1]
+                return dataclasses.replace(node, slot=self.add(who, TargetKind.PLAYER))
+            return node
+        if node.verb in DIVIDED:
+            return self.divided(node)
+        if node.verb == REFLEXIVE:
+            self.reflexive += 1
+            try:
+                return dataclasses.replace(
+                    node, args=tuple((role, self.visit(value)) for role, value in node.args)
+                )
+            finally:
+                self.reflexive -= 1
+        args: list[tuple[str, object]] = []
+        for role, value in node.args:
+            if isinstance(value, str) and slot is None and _targeted_possessive(value):
+                owner = value.rsplit(" ", 1)[-1]
+                description = owner[:-2] if owner.endswith("'s") else owner[:-1]
+                slot = self.add(description, _kind(Noun((), description)))
+                args.append((role, value))
+            else:
+                args.append((role, self.visit(value)))
+        changed = slot != node.slot or any(a[1] is not b[1] for a, b in zip(args, node.args, strict=True))
+        return dataclasses.replace(node, args=tuple(args), slot=slot) if changed else node
+
+    def divided(self, node: Action) -> Action:
+        """ "deals 5 damage divided as you choose among any number of targets", "distribute two
+        +1/+1 counters among one or two target creatures": one slot, its count from the phrase,
+        each chosen target getting at least one (601.2d)."""
+        form = find(node.verb, node.form)
+        counts = [node.arg(name) for name in ("a", "b", "c") if node.arg(name) is not None]
+        what = node.arg("what")
+        if form is not None and "any number of" in form.text:
+            low, high = 1, None
+        elif counts:
+            low = counts[0].value if isinstance(counts[0], Number) else 1
+            high = counts[-1].value if isinstance(counts[-1], Number) else None
+        elif isinstance(what, Noun) and what.targeted:  # "among any number of target creatures"
+            low, high, _x = _count(what.determiners)
+            low = max(low, 1)
+        else:
+            return node
+        if isinstance(what, Noun) and what.targeted:
+            slotted = self.noun(what)
+            index = next(i for i, s in enumerate(self.slots) if s.slot == slotted.slot)
+            self.slots[index] = dataclasses.replace(self.slots[index], min=low, max=high, divided=True)
+            args = tuple((role, slotted if role == "what" else value) for role, value in node.args)
+            return dataclasses.replace(node, args=args)
+        if isinstance(what, Noun | Pronoun):
+            return node  # among creatures named before, not targets
+        return dataclasses.replace(node, slot=self.add("any target", TargetKind.ANY, low, high, divided=True))
+
+
+REFLEXIVE = "reflexive_trigger"
+"""The phrase of a reflexive triggered ability (603.12), "when you do, …", inside another's effect."""
+
+
+def _same_or(node: object, **fields: object) -> object:
+    """``node`` itself when no field changed (most nodes name no target), else a copy."""
+    if all(getattr(node, name) is value for name, value in fields.items()):
+        return node
+    return dataclasses.replace(node, **fields)  # type: ignore[type-var]
+
+
+def _number(word: str) -> int | None:
+    if word.isdigit():
+        return int(word)
+    if word in NUMBER_WORDS:
+        return NUMBER_WORDS.index(word)
+    return None
+
+
+def _counting(determiner: str) -> bool:
+    """ "two", "one or two", "up to two": a count, not part of what is described."""
+    return any(_number(word) is not None for word in determiner.split())
+
+
+def _count(determiners: tuple[str, ...]) -> tuple[int, int | None, bool]:
+    """How many targets a noun's determiners let one choose: (min, max, X)."""
+    before = determiners[: determiners.index("target")]
+    if "X" in before:
+        return 0, None, True
+    if "any number of" in before:
+        return 0, None, False
+    words = [word for determiner in before for word in determiner.split()]
+    numbers = [n for n in (_number(word) for word in words) if n is not None]
+    if "up" in words:  # "up to two"
+        return 0, (numbers[-1] if numbers else 1), False
+    if "or" in words and len(numbers) >= 2:  # "one or two target creatures"
+        return numbers[0], numbers[-1], False
+    if numbers:
+        return numbers[0], numbers[0], False
+    return 1, 1, False
+
+
+def _kind(noun: Noun) -> TargetKind:
+    players = [part in _PLAYERS for part in noun.alternatives]
+    if players and all(players):
+        return TargetKind.PLAYER
+    return TargetKind.ANY if any(players) else TargetKind.OBJECT
+
+
+def _targeted_possessive(value: str) -> bool:
+    """ "target player's", "up to one target creature's": a targeted noun's possessive."""
+    words = value.split()
+    return len(words) >= 2 and "target" in words[:-1] and value.endswith(("'s", "s'"))

@@ -1,0 +1,101 @@
+"""Scope: what each part of a sentence covers. "You may" through ", then …", a delayed "at …" and a
+duration bound to the clause they end, alternative and additional costs as cost objects, the payer
+of "unless … pays", and qualifiers attached where the meaning requires. Real cards."""
+
+from __future__ import annotations
+
+from carddb.oracle import parse_oracle
+from carddb.oracle.model import Action, Casting, Clause, Conditional, Kind, Noun, Pronoun, Sequence
+
+
+def test_you_may_covers_the_search_through_then_shuffle() -> None:
+    text = (
+        "When Alpine Guide enters the battlefield, you may search your library for a Mountain card, put "
+        "that card onto the battlefield tapped, then shuffle."
+    )
+    face = parse_oracle(text, "Alpine Guide", "Snow Creature — Human Scout")
+    (optional,) = face.abilities[0].effects
+    assert isinstance(optional, Conditional) and optional.word == "may"
+    assert optional.condition == Pronoun("you")
+    assert isinstance(optional.body, Sequence)
+    assert [p.verb for s in optional.body.steps for p in s.predicates] == ["search_library", "shuffle"]
+    assert face.complete
+
+
+def test_a_delayed_return_binds_to_its_own_clause_not_to_the_life_gain() -> None:
+    text = (
+        "You gain 5 life.\nWhen a spell or ability an opponent controls causes you to discard Mangara's "
+        "Blessing, you gain 2 life, and you return Mangara's Blessing from your graveyard to your hand "
+        "at the beginning of the next end step."
+    )
+    face = parse_oracle(text, "Mangara's Blessing", "Instant")
+    (both,) = face.abilities[1].effects
+    assert isinstance(both, Sequence)
+    now, later = both.steps
+    assert isinstance(now, Clause) and now.predicates[0].verb == "gain_life"
+    assert isinstance(later, Conditional) and later.word == "at"
+    assert isinstance(later.body, Clause) and later.body.predicates[0].verb == "return_from"
+    assert face.complete
+
+
+def test_a_duration_after_a_clause_with_its_own_subject_lasts_for_that_clause() -> None:
+    text = (
+        "Flying\nAt the beginning of your upkeep, you may gain control of target permanent until end of "
+        "turn. If you do, untap it and it gains haste until end of turn."
+    )
+    face = parse_oracle(text, "Dominus of Fealty", "Creature — Spirit Avatar")
+    if_you_do = face.abilities[1].effects[1]
+    assert isinstance(if_you_do, Conditional)
+    clause = if_you_do.body
+    assert isinstance(clause, Clause) and clause.duration is None  # untapping lasts for no time
+    untap, gains = clause.predicates
+    assert isinstance(untap, Action) and untap.verb == "untap"
+    assert isinstance(gains, Clause) and gains.duration == "until end of turn"
+    assert face.complete
+
+
+def test_an_alternative_cost_of_two_actions_is_one_cost_object() -> None:
+    text = (
+        "You may pay {W} and tap four untapped creatures you control with flying rather than pay this "
+        "spell's mana cost.\nFlying, lifelink"
+    )
+    face = parse_oracle(text, "Sephara, Sky's Blade", "Legendary Creature — Angel")
+    alternative = face.abilities[0]
+    assert (alternative.kind, alternative.casting) == (Kind.CASTING, Casting.ALTERNATIVE_COST)
+    assert [item.verb for item in alternative.cost if isinstance(item, Action)] == ["pay_mana", "tap"]
+    assert face.rendered == face.normalized
+
+
+def test_unless_names_who_may_pay() -> None:
+    face = parse_oracle("Counter target spell unless its controller pays {3}.", "Mana Leak", "Instant")
+    (unless,) = face.abilities[0].effects
+    assert isinstance(unless, Conditional) and unless.word == "unless"
+    assert unless.payer == Pronoun("its controller")
+
+
+def test_who_controls_them_describes_the_creatures_not_the_chosen_type() -> None:
+    text = (
+        "Deathtouch\nAs Plague Engineer enters the battlefield, choose a creature type.\n"
+        "Creatures of the chosen type your opponents control get -1/-1."
+    )
+    face = parse_oracle(text, "Plague Engineer", "Creature — Phyrexian Carrier")
+    (clause,) = face.abilities[2].effects
+    assert isinstance(clause, Clause) and isinstance(clause.subject, Noun)
+    of_type, controlled = clause.subject.qualifiers
+    assert of_type.verb == "ability_of" and of_type.arg("what") == Noun(("the",), "chosen type")
+    assert controlled.verb == "opponent_controls"
+    assert face.complete
+
+
+def test_with_flying_describes_only_the_creature_of_a_list_of_types() -> None:
+    face = parse_oracle(
+        "Destroy target artifact, enchantment, or creature with flying.", "Broken Wings", "Instant"
+    )
+    noun = face.abilities[0].effects[0].predicates[0].arg("what")
+    assert isinstance(noun, Noun) and noun.narrowed == "creature"
+
+
+def test_with_flying_describes_every_creature_alternative() -> None:
+    face = parse_oracle("Destroy target creature with flying.", "Plummet", "Instant")
+    noun = face.abilities[0].effects[0].predicates[0].arg("what")
+    assert isinstance(noun, Noun) and noun.narrowed is None

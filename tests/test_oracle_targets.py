@@ -1,0 +1,167 @@
+"""Targets as a grammatical role (rules 115, 601.2c–d): each ability lists its targets in the
+order the text names them, with how many may be chosen and what they may be, and the node that
+names a target refers to its slot. Real cards."""
+
+from __future__ import annotations
+
+from carddb.oracle import parse_oracle
+from carddb.oracle.model import Action, Noun, Pronoun, TargetKind, TargetSlot, walk
+from carddb.oracle.show import face_to_dict
+
+
+def _targets(text: str, name: str, type_line: str) -> list[TargetSlot]:
+    face = parse_oracle(text, name, type_line)
+    return [slot for ability in face.abilities for slot in ability.targets]
+
+
+def _slotted(text: str, name: str, type_line: str) -> list[object]:
+    """The nodes that name a target, in text order."""
+    face = parse_oracle(text, name, type_line)
+    nodes = [node for ability in face.abilities for step in ability.effects for node in walk(step)]
+    return sorted(
+        (n for n in nodes if isinstance(n, Noun | Pronoun | Action) and n.slot is not None),
+        key=lambda n: n.slot or 0,
+    )
+
+
+def test_targets_are_numbered_in_the_order_the_text_names_them() -> None:
+    text = "Target creature you control fights target creature you don't control."
+    first, second = _targets(text, "Prey Upon", "Sorcery")
+    assert (first.slot, first.description) == (1, "creature you control")
+    assert (second.slot, second.description) == (2, "creature you don't control")
+
+
+def test_the_nouns_that_name_targets_refer_to_their_slots() -> None:
+    text = "Target creature you control fights target creature you don't control."
+    mine, theirs = _slotted(text, "Prey Upon", "Sorcery")
+    assert isinstance(mine, Noun) and mine.slot == 1 and mine.qualifiers[0].verb == "you_control"
+    assert isinstance(theirs, Noun) and theirs.slot == 2
+
+
+def test_a_description_keeps_its_qualifiers() -> None:
+    (target,) = _targets(
+        "Target permanent you control gains hexproof and indestructible until end of turn. You gain 2 life.",
+        "Tamiyo's Safekeeping",
+        "Instant",
+    )
+    assert target == TargetSlot(1, "permanent you control", kind=TargetKind.OBJECT)
+
+
+def test_up_to_two_is_zero_to_two() -> None:
+    text = (
+        "If it's not your turn, you may exile a green card from your hand rather than pay this spell's "
+        "mana cost.\nDestroy up to two target artifacts and/or enchantments."
+    )
+    (target,) = _targets(text, "Force of Vigor", "Instant")
+    assert (target.description, target.min, target.max) == ("artifacts and/or enchantments", 0, 2)
+
+
+def test_a_number_of_targets_is_exactly_that_many() -> None:
+    (target,) = _targets("Destroy six target creatures.", "Hex", "Sorcery")
+    assert (target.min, target.max) == (6, 6)
+    (pair,) = _targets("Exchange control of two target creatures.", "Switcheroo", "Sorcery")
+    assert (pair.min, pair.max) == (2, 2)
+
+
+def test_x_target_creatures_is_the_x_chosen_on_casting() -> None:
+    text = (
+        "As an additional cost to cast this spell, discard X creature cards.\n"
+        "Return X target creatures to their owners' hands."
+    )
+    (target,) = _targets(text, "Aether Tide", "Sorcery")
+    assert target.variable and (target.min, target.max) == (0, None)
+
+
+def test_damage_divided_among_one_two_or_three_targets_is_one_divided_slot() -> None:
+    text = "Arc Lightning deals 3 damage divided as you choose among one, two, or three targets."
+    (target,) = _targets(text, "Arc Lightning", "Sorcery")
+    assert target == TargetSlot(1, "any target", 1, 3, TargetKind.ANY, divided=True)
+    (damage,) = _slotted(text, "Arc Lightning", "Sorcery")
+    assert isinstance(damage, Action) and damage.verb == "deal_damage_divided"
+
+
+def test_counters_distributed_among_any_number_of_target_creatures() -> None:
+    """601.2d: each target chosen gets at least one counter, so at least one target."""
+    text = "Distribute four +1/+1 counters among any number of target creatures."
+    (target,) = _targets(text, "Blessings of Nature", "Sorcery")
+    assert (target.description, target.min, target.max, target.divided) == ("creatures", 1, None, True)
+
+
+def test_counters_distributed_among_one_or_two_target_creatures() -> None:
+    text = (
+        "When Armament Corps enters the battlefield, distribute two +1/+1 counters among one or two "
+        "target creatures you control."
+    )
+    (target,) = _targets(text, "Armament Corps", "Creature — Human Soldier")
+    assert (target.description, target.min, target.max) == ("creatures you control", 1, 2)
+
+
+def test_a_target_inside_a_possessive_is_a_player_target() -> None:
+    text = "{T}, Sacrifice Tormod's Crypt: Exile target player's graveyard."
+    (target,) = _targets(text, "Tormod's Crypt", "Artifact")
+    assert (target.description, target.kind) == ("player", TargetKind.PLAYER)
+    (zone,) = _slotted(text, "Tormod's Crypt", "Artifact")
+    assert isinstance(zone, Action) and zone.verb == "zone" and zone.slot == 1
+
+
+def test_a_target_creatures_power_targets_the_creature() -> None:
+    text = "Switch target creature's power and toughness until end of turn."
+    (target,) = _targets(text, "About Face", "Instant")
+    assert (target.description, target.kind) == ("creature", TargetKind.OBJECT)
+
+
+def test_target_spells_controller_targets_the_spell() -> None:
+    text = (
+        "Choose a card name, then target spell's controller reveals their hand. If a card with the "
+        "chosen name is revealed this way, counter that spell."
+    )
+    (target,) = _targets(text, "Denied!", "Instant")
+    assert (target.description, target.kind) == ("spell", TargetKind.OBJECT)
+    (controller,) = _slotted(text, "Denied!", "Instant")
+    assert isinstance(controller, Noun) and controller.description == "spell's controller"
+
+
+def test_any_target_and_a_player_in_a_qualifier() -> None:
+    text = (
+        "[+1]: Target permanent doesn't untap during its controller's next untap step.\n"
+        "[−2]: Ajani Vengeant deals 3 damage to any target and you gain 3 life.\n"
+        "[−7]: Destroy all lands target player controls."
+    )
+    face = parse_oracle(text, "Ajani Vengeant", "Legendary Planeswalker — Ajani")
+    assert [[(t.description, t.kind) for t in a.targets] for a in face.abilities] == [
+        [("permanent", TargetKind.OBJECT)],
+        [("any target", TargetKind.ANY)],
+        [("player", TargetKind.PLAYER)],
+    ]
+
+
+def test_targets_are_in_the_json_of_carddb_parse() -> None:
+    face = parse_oracle("Destroy six target creatures.", "Hex", "Sorcery")
+    (ability,) = face_to_dict(face)["abilities"]
+    assert ability["targets"] == [
+        {
+            "node": "TargetSlot",
+            "slot": 1,
+            "description": "creatures",
+            "min": 6,
+            "max": 6,
+            "kind": "object",
+            "variable": False,
+            "divided": False,
+            "reflexive": False,
+        }
+    ]
+
+
+def test_a_reflexive_triggers_target_is_chosen_with_that_trigger() -> None:
+    """603.12: "When you do, …" is a triggered ability of its own; its target is chosen as it is
+    put on the stack, after the sacrifice."""
+    text = (
+        'Equipped creature gets +1/+0 and has "Whenever this creature attacks, you may sacrifice Spare '
+        'Dagger. When you do, this creature deals 1 damage to any target."\nEquip {1}'
+    )
+    face = parse_oracle(text, "Spare Dagger", "Artifact — Equipment")
+    granted = face.abilities[0].effects[0].predicates[1].arg("ability")
+    (target,) = granted.targets
+    assert (target.description, target.reflexive) == ("any target", True)
+    assert face.complete

@@ -1,0 +1,176 @@
+"""Every era's Oracle wording: the 2024–2026 templates ("When this creature enters, …") and the older
+ones ("converted mana cost", "Activate this ability only …") parse into the same abilities as the
+2022 text, and print back in the wording they came in (``ParsedFace.rendered_as_written``).
+
+The 2022 texts are those of the corpus (MTGJSON 2022-04-25); the others are the same cards' Oracle
+text of that era (Scryfall, 2019 and 2025)."""
+
+from __future__ import annotations
+
+import pytest
+
+from carddb.oracle import parse_oracle
+from carddb.oracle.model import ParsedFace
+from carddb.oracle.normalize import normalize_oracle
+
+SAME_CARD = [
+    # (name, type line, 2022 text, the other era's text)
+    (
+        "Elvish Visionary",
+        "Creature — Elf Shaman",
+        "When Elvish Visionary enters the battlefield, draw a card.",
+        "When this creature enters, draw a card.",
+    ),
+    (
+        "Dismal Backwater",
+        "Land",
+        "Dismal Backwater enters the battlefield tapped.\nWhen Dismal Backwater enters the battlefield,"
+        " you gain 1 life.\n{T}: Add {U} or {B}.",
+        "This land enters tapped.\nWhen this land enters, you gain 1 life.\n{T}: Add {U} or {B}.",
+    ),
+    (
+        "Whisper Agent",
+        "Creature — Human Rogue",
+        "Flash\nWhen Whisper Agent enters the battlefield, surveil 1.",
+        "Flash\nWhen this creature enters, surveil 1.",
+    ),
+    (
+        "Impassioned Orator",
+        "Creature — Human Cleric",
+        "Whenever another creature enters the battlefield under your control, you gain 1 life.",
+        "Whenever another creature you control enters, you gain 1 life.",
+    ),
+    (
+        "Ajani's Pridemate",
+        "Creature — Cat Soldier",
+        "Whenever you gain life, put a +1/+1 counter on Ajani's Pridemate.",
+        "Whenever you gain life, put a +1/+1 counter on this creature.",
+    ),
+    (
+        "Doomed Traveler",
+        "Creature — Human Soldier",
+        "When Doomed Traveler dies, create a 1/1 white Spirit creature token with flying.",
+        "When this creature dies, create a 1/1 white Spirit creature token with flying.",
+    ),
+    (
+        "Evolving Wilds",
+        "Land",
+        "{T}, Sacrifice Evolving Wilds: Search your library for a basic land card, put it onto the"
+        " battlefield tapped, then shuffle.",
+        "{T}, Sacrifice this land: Search your library for a basic land card, put it onto the"
+        " battlefield tapped, then shuffle.",
+    ),
+    (
+        "Evolving Wilds",
+        "Land",
+        "{T}, Sacrifice Evolving Wilds: Search your library for a basic land card, put it onto the"
+        " battlefield tapped, then shuffle.",
+        "{T}, Sacrifice Evolving Wilds: Search your library for a basic land card, put it onto the"
+        " battlefield tapped, then shuffle your library.",
+    ),
+    (
+        "Rootwalla",
+        "Creature — Lizard",
+        "{1}{G}: Rootwalla gets +2/+2 until end of turn. Activate only once each turn.",
+        "{1}{G}: Rootwalla gets +2/+2 until end of turn. Activate this ability only once each turn.",
+    ),
+    (
+        "Abrupt Decay",
+        "Instant",
+        "This spell can't be countered.\nDestroy target nonland permanent with mana value 3 or less.",
+        "This spell can't be countered.\nDestroy target nonland permanent with converted mana cost 3 or"
+        " less.",
+    ),
+    (
+        "Vampiric Tutor",
+        "Instant",
+        "Search your library for a card, then shuffle and put that card on top. You lose 2 life.",
+        "Search your library for a card, then shuffle your library and put that card on top of it. You lose 2"
+        " life.",
+    ),
+]
+
+
+def _parse(name: str, type_line: str, text: str) -> ParsedFace:
+    return parse_oracle(text, name, type_line)
+
+
+@pytest.mark.parametrize(
+    "name, type_line, of_2022, other", SAME_CARD, ids=[c[0] + "/" + c[3][:24] for c in SAME_CARD]
+)
+def test_another_eras_wording_parses_into_the_abilities_of_the_2022_text(
+    name: str, type_line: str, of_2022: str, other: str
+) -> None:
+    reference = _parse(name, type_line, of_2022)
+    parsed = _parse(name, type_line, other)
+
+    assert reference.complete and parsed.complete
+    assert parsed.abilities == reference.abilities
+
+
+@pytest.mark.parametrize(
+    "name, type_line, of_2022, other", SAME_CARD, ids=[c[0] + "/" + c[3][:24] for c in SAME_CARD]
+)
+def test_a_parse_prints_back_in_the_wording_it_came_in(
+    name: str, type_line: str, of_2022: str, other: str
+) -> None:
+    parsed = _parse(name, type_line, other)
+
+    assert parsed.rendered_as_written == parsed.as_written == other.replace(name, "~")
+
+
+def test_the_self_reference_keeps_its_words_and_the_name_becomes_the_self_token() -> None:
+    normalized = normalize_oracle(
+        "This land enters tapped.\nWhen Dismal Backwater enters, you gain 1 life.", "Dismal Backwater"
+    )
+
+    assert normalized.text == (
+        "~ enters the battlefield tapped.\nWhen ~ enters the battlefield, you gain 1 life."
+    )
+    assert normalized.written == "This land enters tapped.\nWhen ~ enters, you gain 1 life."
+
+
+def test_this_creature_inside_a_quoted_ability_stays_the_object_it_is_granted_to() -> None:
+    normalized = normalize_oracle(
+        'Enchanted creature has "When this creature dies, draw a card."', "Grim Omen"
+    )
+
+    assert normalized.text == 'Enchanted creature has "When this creature dies, draw a card."'
+
+
+@pytest.mark.parametrize(
+    "written, canonical",
+    [
+        ("Chicken Egg enters or leaves the battlefield.", "~ enters or leaves the battlefield."),
+        (
+            "Creatures entering don't cause abilities to trigger.",
+            "Creatures entering the battlefield don't cause abilities to trigger.",
+        ),
+        ("Whenever you enter a room, scry 1.", "Whenever you enter a room, scry 1."),
+        ("Roll a six-sided die.", "Roll a d6."),
+        ("Roll two twenty-sided dice.", "Roll two d20."),
+        ("Activate this ability only any time you could cast a sorcery.", "Activate only as a sorcery."),
+        ("If you search your library this way, shuffle it.", "If you search your library this way, shuffle."),
+        ("Then shuffle it into your library.", "Then shuffle it into your library."),
+        ("~ can block an additional creature.", "~ can block an additional creature each combat."),
+        ("~ is put into a graveyard from play.", "~ is put into a graveyard from the battlefield."),
+        ("{T}: Add {G} to your mana pool.", "{T}: Add {G}."),
+    ],
+)
+def test_older_and_current_templates_read_as_the_2022_wording(written: str, canonical: str) -> None:
+    normalized = normalize_oracle(written, "Chicken Egg")
+
+    assert normalized.text == canonical
+    assert normalized.written == written.replace("Chicken Egg", "~")
+
+
+def test_a_parse_printed_back_differently_still_gets_its_wording_back() -> None:
+    normalized = normalize_oracle(
+        "When this creature enters, draw a card. ~ enters tapped.", "Elvish Visionary"
+    )
+
+    restored = normalized.restore(
+        "When ~ enters the battlefield, draw two cards. ~ enters the battlefield tapped."
+    )
+
+    assert restored == "When this creature enters, draw two cards. ~ enters tapped."
