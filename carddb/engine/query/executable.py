@@ -51,7 +51,7 @@ ZONE_OWNERS = {
     "an opponent's", "each opponent's", "a player's", "each player's", None,
 }  # fmt: skip
 """Whose zones a ``zone`` phrase may name (:func:`carddb.engine.query.nouns.zone_owners` knows them)."""
-SUPPORTED_CONDITIONALS = {"if", "unless", "where X is", "then", "at"}
+SUPPORTED_CONDITIONALS = {"if", "unless", "where X is", "then", "at", "may"}
 DELAYED = {
     ("beginning", "next_end_step"), ("beginning", "next_turns_upkeep"), ("beginning", "your_next_upkeep"),
     ("beginning", "end_of_combat"), ("end_of_combat", "end_of_combat"),
@@ -87,7 +87,7 @@ def face_missing(face: ParsedFace, catalog: Catalog) -> list[str]:
     return problems
 
 
-USED_KINDS = frozenset({Kind.SPELL, Kind.ACTIVATED, Kind.MANA, Kind.LOYALTY})
+USED_KINDS = frozenset({Kind.SPELL, Kind.ACTIVATED, Kind.MANA, Kind.LOYALTY, Kind.CASTING})
 """Abilities that do something only when a player uses them: refused then (casting, activating),
 like every ability, when :func:`missing` names a part of them."""
 
@@ -142,7 +142,7 @@ def check_object(obj: GameObject, catalog: Catalog) -> None:
 def additional_cost(ability: Ability) -> Action | None:
     """The cost of "As an additional cost to cast this spell, sacrifice a creature." (601.2b): a
     line that declares a cost of the spell it is on, not an effect (None: not such a line)."""
-    if ability.kind not in (Kind.SPELL, Kind.STATIC) or len(ability.effects) != 1:
+    if ability.kind not in (Kind.CASTING, Kind.SPELL, Kind.STATIC) or len(ability.effects) != 1:
         return None
     step = ability.effects[0]
     if not isinstance(step, Clause) or len(step.predicates) != 1:
