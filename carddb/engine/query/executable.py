@@ -174,6 +174,10 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         problems.append(f"{ability.kind.value} ability")
     if ability.choose and not ability.modes:
         problems.append("modes")
+    for slot in ability.targets:  # the grammar's target slots (115, 601.2c-d)
+        if slot.divided or slot.variable or slot.reflexive:
+            kind = "divided" if slot.divided else "X" if slot.variable else "reflexive"
+            problems.append(f"{kind} target {slot.description!r}")
     if ability.kind is Kind.TRIGGERED:
         trigger = ability.trigger
         if not (isinstance(trigger, Action) and trigger.verb in catalog.triggers):

@@ -127,7 +127,18 @@ def choose_targets(
         raise TargetError(f"{ctx.source.name} needs {len(nouns)} target(s) ({names}), got {len(chosen)}")
     picked: list[list[Ref]] = []
     it, mentions = list(ctx.it), list(ctx.mentions)
+    slots = {slot.slot: slot for slot in ability.targets}
     for noun, refs in zip(nouns, chosen, strict=True):
+        index = getattr(noun, "slot", None)
+        slot = slots.get(index) if index is not None else None
+        most = (slot.max if slot.max is not None else len(refs)) if slot is not None else len(refs)
+        if slot is not None and not slot.min <= len(refs) <= most:
+            limit = "any number" if slot.max is None else str(slot.max)
+            raise TargetError(
+                f"{ctx.source.name}: target {slot.description} takes {slot.min} to {limit}, not {len(refs)}"
+            )
+        if len({id(ref) if not isinstance(ref, str) else ref for ref in refs}) != len(refs):
+            raise TargetError(f"{ctx.source.name}: the same target chosen twice for one phrase (115.3)")
         for ref in refs:
             if not legal_target(game, ctx, noun, ref):
                 name = ref if isinstance(ref, str) else ref.name
