@@ -12,9 +12,15 @@ from pathlib import Path
 import grimp
 import pytest
 
+from carddb.engine.actions import play
 from carddb.engine.catalog import CATALOG
+from carddb.engine.core.cards import CardDef
 from carddb.engine.core.catalog import Catalog, DuplicateEntryError, Section
+from carddb.engine.core.decisions import ScriptedDecider
+from carddb.engine.core.errors import NotExecutableError
 from carddb.engine.core.forms import is_form, named
+from carddb.engine.core.state import Game, Player, Step
+from carddb.engine.query.executable import check_object
 from carddb.oracle.model import Action
 from carddb.oracle.phrases import PhraseTableError, templates
 
@@ -86,3 +92,19 @@ def test_no_engine_module_imports_inside_a_function() -> None:
                     if isinstance(inner, ast.Import | ast.ImportFrom)
                 ]
     assert found == []
+
+
+def test_the_python_api_raises_for_an_object_with_an_unsupported_ability() -> None:
+    game = Game({"Alice": Player("Alice"), "Bob": Player("Bob")}, "Alice", Step.MAIN1, catalog=CATALOG)
+    text = "Fiery Temper deals 3 damage to any target.\nMadness {R}"
+    temper = CardDef("Fiery Temper", "Instant", text, "{1}{R}{R}")
+    with pytest.raises(NotExecutableError, match="Fiery Temper: cannot execute keyword madness"):
+        check_object(game.create(temper, "Bob", "hand"), CATALOG)
+    call = CardDef("Banding Call", "Sorcery", "Create a 1/1 white Soldier creature token with banding.")
+    spell = game.create(call, "Alice", "hand")
+    game.create(CardDef("Plains", "Basic Land — Plains"), "Alice", "battlefield")
+    play.cast(game, ScriptedDecider(), "Alice", spell)
+    before = game.fingerprint()
+    with pytest.raises(NotExecutableError, match="Soldier Token: cannot execute keyword banding"):
+        play.resolve_all(game, ScriptedDecider())
+    assert game.fingerprint() == before  # refused: nothing happened

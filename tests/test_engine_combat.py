@@ -59,7 +59,7 @@ def test_attack_block_triggers_and_restrictions_are_executable(text: str) -> Non
 
 
 def test_keywords_without_combat_rules_stay_unexecutable() -> None:
-    card = CardDef("Test", "Creature — Test", "Flanking", "{1}", "1", "1")
+    card = CardDef("Test", "Creature — Test", "Banding", "{1}", "1", "1")
     assert missing(card.abilities[0])
 
 

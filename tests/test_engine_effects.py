@@ -414,7 +414,13 @@ def test_flash_lets_a_creature_be_cast_at_instant_speed() -> None:
 
 
 def test_keywords_without_rules_are_not_counted_as_executable() -> None:
-    card = CardDef("Test Flanker", "Creature — Human Knight", "Flanking", "{1}{W}", "2", "1")
-    assert missing(card.abilities[0]) == ["keyword flanking"]
+    card = CardDef("Test Bander", "Creature — Human Knight", "Banding", "{1}{W}", "2", "1")
+    assert missing(card.abilities[0]) == ["keyword banding"]
     grant = CardDef("Test Riders", "Enchantment", "Creatures you control have flanking.", "{1}{W}")
-    assert "keyword flanking" in missing(grant.abilities[0])
+    assert "keyword flanking" in missing(grant.abilities[0])  # granted, it is not expanded
+
+
+def test_a_keyword_that_stands_for_a_triggered_ability_executes_as_that_ability() -> None:
+    card = CardDef("Test Flanker", "Creature — Human Knight", "Flanking", "{1}{W}", "2", "1")
+    assert missing(card.abilities[0]) == []
+    assert missing(CardDef("Test Samurai", "Creature — Samurai", "Bushido X").abilities[0])

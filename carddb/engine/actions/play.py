@@ -29,7 +29,7 @@ from carddb.engine.rules.targets import (
     still_legal,
     target_nouns,
 )
-from carddb.engine.rules.timing import RESTRICTIONS, sorcery_speed
+from carddb.engine.rules.timing import once_each_turn, sorcery_speed
 from carddb.engine.rules.triggers import about_event, settle
 from carddb.engine.rules.ward import resolve_ward, ward_triggers
 from carddb.engine.rules.zones import put
@@ -86,11 +86,13 @@ def activate(
         if ability.kind is Kind.LOYALTY:
             pay_loyalty(game, player, obj, ability, x)
         for restriction in ability.restrictions:
-            RESTRICTIONS[restriction.verb](game, player, obj, index - 1)
+            game.catalog.restrictions[restriction.verb](game, player, obj, index - 1, restriction)
         ctx = Context(game, decider, player, obj)
         chosen = choose_targets(game, ctx, ability, targets, modes)
         pay_costs(game, decider, player, obj, ability.cost, x=x, pay_with=pay_with)
-        if any(restriction.verb == "once_each_turn" for restriction in ability.restrictions):
+        if from_hand:  # cycling it (702.29): "whenever you cycle a card"
+            game.events.append(Event("cycle", obj, "hand", obj.zone, player))
+        if any(once_each_turn(restriction) for restriction in ability.restrictions):
             game.once_each_turn[(obj.id, index - 1)] = game.turn
         item = StackItem(obj.id, player, index - 1, chosen, x, list(modes))
         if ability.kind is Kind.MANA:

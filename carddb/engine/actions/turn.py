@@ -52,7 +52,7 @@ def next_step(game: Game, decider: Decider) -> None:
             if obj.skip_untaps:
                 obj.skip_untaps -= 1
             elif not _combat.restrictions(game, obj, "doesnt_untap"):
-                obj.tapped = False
+                game.tap(obj, False)
     elif game.step is Step.DRAW:
         draw(game, game.active)
     elif game.step is Step.CLEANUP:
@@ -69,8 +69,8 @@ def next_step(game: Game, decider: Decider) -> None:
             obj.keywords_until_end_of_turn.clear()
             obj.restrictions_until_end_of_turn.clear()
             obj.granted_until_end_of_turn.clear()
-            if obj.controller_after_turn is not None:
-                obj.controller, obj.controller_after_turn = obj.controller_after_turn, None
+            if obj.control_effects:  # "until end of turn" control effects end (514.2)
+                obj.control_effects = [e for e in obj.control_effects if not e.until_end_of_turn]
     game.events.append(Event("step", None, "", game.step, game.active))
     settle(game, decider)
 

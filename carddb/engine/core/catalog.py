@@ -34,7 +34,7 @@ Matcher = Callable[["Context", Action, "Event"], bool]
 """Whether an event matches a trigger condition."""
 KeywordCheck = Callable[[Keyword, "Catalog"], list[str]]
 """What keeps a keyword with a parameter (Enchant, Equip, Cycling, Protection) from executing."""
-Restriction = Callable[["Game", str, "GameObject", int], None]
+Restriction = Callable[["Game", str, "GameObject", int, Action], None]
 """Checks an activation restriction ("Activate only as a sorcery."): raises when it is not met."""
 
 

@@ -56,12 +56,24 @@ COMBAT_STEPS = (
 """The steps of the combat phase (506.1)."""
 
 
+@dataclass(frozen=True)
+class ControlEffect:
+    """ "Gain control of target creature [until end of turn]": a layer-2 effect with its timestamp
+    (613.7); ``until_end_of_turn`` ones end at cleanup (514.2)."""
+
+    timestamp: int
+    player: str
+    until_end_of_turn: bool = False
+
+
 @dataclass
 class GameObject:
     id: int
     card: CardDef
     owner: str
-    controller: str
+    base_controller: str
+    """Who controls it before control-changing effects (layer 2): who put it onto the battlefield
+    or cast it (:attr:`controller` is computed)."""
     zone: str
     tapped: bool = False
     counters: dict[str, int] = field(default_factory=dict)
@@ -78,8 +90,8 @@ class GameObject:
     untap step")."""
     loyalty_turn: int = 0
     """The turn a loyalty ability of this permanent was last activated (once each turn, 606.3)."""
-    controller_after_turn: str | None = None
-    """Who controls it again when the turn ends ("gain control of … until end of turn")."""
+    control_effects: list[ControlEffect] = field(default_factory=list)
+    """Control-changing effects on it (layer 2, 613.1b), in timestamp order."""
     static_pt: list[tuple[int, int]] = field(default_factory=list)
     static_keywords: list[str] = field(default_factory=list)
     granted: list[Ability] = field(default_factory=list)
@@ -95,6 +107,17 @@ class GameObject:
     """Cast with its flashback cost: exiled instead of leaving the stack any other way (702.34a)."""
     deathtouched: bool = False
     """Dealt damage by a source with deathtouch since state-based actions were last checked."""
+
+    @property
+    def controller(self) -> str:
+        """Its controller now: the player of the latest control-changing effect (613.7,
+        timestamp order), else its base controller."""
+        return self.control_effects[-1].player if self.control_effects else self.base_controller
+
+    @controller.setter
+    def controller(self, player: str) -> None:
+        """It is put onto the battlefield, or cast, under ``player``'s control (its base)."""
+        self.base_controller = player
 
     @property
     def name(self) -> str:
@@ -138,6 +161,8 @@ class Player:
     lands_played: int = 0
     lost: bool = False
     """Lost the game (0 or less life, rule 704.5a; drew from an empty library, 704.5b)."""
+    poison: int = 0
+    """Poison counters (122.1f; ten or more: the player loses, 704.5c)."""
     draws_this_turn: int = 0
     """Cards drawn this turn ("whenever you draw your second card each turn")."""
     drew_from_empty: bool = False
@@ -276,6 +301,8 @@ class Game:
     pending: list[StackItem] = field(default_factory=list)
     """Triggered abilities waiting to be put on the stack."""
     next_id: int = 1
+    next_timestamp: int = 1
+    """The timestamp the next continuous effect gets (613.7)."""
     events: list[Event] = field(default_factory=list)
     """Events not yet looked at for triggered abilities."""
     delayed: list[Delayed] = field(default_factory=list)
@@ -305,6 +332,18 @@ class Game:
             _starting_loyalty(obj)
         return obj
 
+    def timestamp(self) -> int:
+        """A new timestamp, later than every one before it (613.7)."""
+        self.next_timestamp += 1
+        return self.next_timestamp - 1
+
+    def tap(self, obj: GameObject, tapped: bool = True) -> None:
+        """Tap (or untap) a permanent: when it changes, it "becomes tapped/untapped" (an event;
+        a permanent entering tapped does not become tapped)."""
+        if obj.tapped != tapped:
+            obj.tapped = tapped
+            self.events.append(Event("tapped" if tapped else "untapped", obj, player=obj.controller))
+
     def zone_list(self, zone: str, player: str) -> list[int]:
         if zone == "battlefield":
             return self.battlefield
@@ -331,6 +370,7 @@ class Game:
             if self.once_each_turn:  # a new object (400.7): its abilities were never activated
                 self.once_each_turn = {k: t for k, t in self.once_each_turn.items() if k[0] != obj.id}
             obj.controller = obj.owner
+            obj.control_effects = []  # a new object: the effects on the old one do not apply (400.7)
             obj.attached_to = None
             if self.combat is not None:
                 self.combat.remove(obj.id)
@@ -386,6 +426,7 @@ class Game:
                 restrictions_until_end_of_turn=list(o.restrictions_until_end_of_turn),
                 granted=list(o.granted),
                 granted_until_end_of_turn=list(o.granted_until_end_of_turn),
+                control_effects=list(o.control_effects),
             )
             for i, o in self.objects.items()
         }
@@ -434,7 +475,7 @@ class Game:
              tuple(o.until_end_of_turn), tuple(o.keywords_until_end_of_turn),
              tuple(o.restrictions_until_end_of_turn), len(o.granted), len(o.granted_until_end_of_turn),
              o.face_down, o.attached_to, o.skip_untaps,
-             o.controller_after_turn)
+             tuple(o.control_effects))
             for o in self.objects.values()
         )  # fmt: skip
         players = tuple(
@@ -444,6 +485,7 @@ class Game:
                 tuple(p.mana_pool),
                 p.lands_played,
                 p.lost,
+                p.poison,
                 p.drew_from_empty,
                 tuple(tuple(z) for z in p.zones.values()),
             )

@@ -13,6 +13,7 @@ from carddb.engine.core.state import GameObject
 from carddb.engine.query.abilities import keyword_list, keywords_of
 from carddb.engine.query.nouns import (
     IN_ZONE_WITHOUT_A_ZONE,
+    amount_of,
     candidates_for,
     counter_kind,
     matches,
@@ -23,7 +24,8 @@ from carddb.engine.query.nouns import (
     zone_owners,
 )
 from carddb.engine.rules.mana import mana_value
-from carddb.oracle.model import Action, Noun, Number, X
+from carddb.oracle.model import Action, Noun, Number, SelfRef, X
+from carddb.oracle.phrases import find
 
 
 def _counters_at_least(ctx: Context, condition: Action) -> bool:
@@ -55,6 +57,54 @@ def may(ctx: Context, subject: list[Ref], action: Action) -> None:
     ctx.bindings["did"] = int(did)
 
 
+def may_have(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "You may have ~ deal 2 damage to target creature": the player answers yes or no; if yes,
+    what the phrase names does it ("if you do" asks afterwards)."""
+    inner = action.arg("action")
+    assert isinstance(inner, Action)
+    handler = ctx.game.catalog.verbs[inner.verb]
+    did = False
+    for player in players(ctx, subject):
+        answer = ctx.decider.choose(f"{player}: have it {inner.verb.replace('_', ' ')}?", ["yes", "no"])
+        if answer == "yes":
+            handler(ctx, resolve(ctx, action.arg("what")), inner)
+            did = True
+    ctx.bindings["did"] = int(did)
+
+
+_NUMBER_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "twenty": 20,
+}  # fmt: skip
+
+
+def _at_least(noun: Noun) -> int | None:
+    """ "seven or more cards" → 7 (None: not such a count)."""
+    for determiner in noun.determiners:
+        word, _, rest = determiner.partition(" ")
+        if rest == "or more":
+            return int(word) if word.isdigit() else _NUMBER_WORDS.get(word)
+    return None
+
+
+def _is_in_zone(ctx: Context, condition: Action) -> bool:
+    """ "as long as seven or more cards are in your graveyard" (threshold), "if a creature card is
+    in your graveyard": how many objects of the description the named zones hold."""
+    zone = condition.arg("zone")
+    what = condition.arg("what")
+    if not isinstance(zone, Action) or not isinstance(what, Noun):
+        raise EngineError("cannot tell what 'is in' a zone")
+    kind = str(zone.arg("zone"))
+    plain = Noun((), what.description, what.qualifiers)
+    found = [
+        obj
+        for owner in zone_owners(ctx, zone)
+        for obj in (ctx.game.permanents() if kind == "battlefield" else ctx.game.in_zone(kind, owner))
+        if matches(ctx, obj, plain)
+    ]
+    return len(found) >= (_at_least(what) or amount_of(ctx, what))
+
+
 def _did(ctx: Context, condition: Action) -> bool:
     if "did" not in ctx.bindings:
         raise EngineError("nothing optional was done before 'if you do'")
@@ -84,9 +134,18 @@ def _controls(ctx: Context, condition: Action) -> bool:
     other = condition.arg("other")
     if isinstance(other, Noun):
         wanted.append(other)
-    found = any(
-        matches(ctx, obj, noun) for noun in wanted for player in who for obj in ctx.game.permanents(player)
-    )
+    least = _at_least(what)
+    if least is not None:  # "if you control three or more artifacts"
+        plain = Noun((), what.description, what.qualifiers)
+        count = sum(1 for player in who for obj in ctx.game.permanents(player) if matches(ctx, obj, plain))
+        found = count >= least
+    else:
+        found = any(
+            matches(ctx, obj, noun)
+            for noun in wanted
+            for player in who
+            for obj in ctx.game.permanents(player)
+        )
     return not found if is_form(condition, "controls_no", "control_no") else found
 
 
@@ -171,6 +230,45 @@ def _in_zone(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     return ref.zone == wanted
 
 
+def _with_counters(ctx: Context, ref: Ref, qualifier: Action) -> bool:
+    """ "creature with a +1/+1 counter on it", "with three or more charge counters on it"."""
+    spec = qualifier.arg("counters")
+    if isinstance(ref, str) or not isinstance(spec, Action):
+        return False
+    amount = spec.arg("amount")
+    needed = value(ctx, amount) if amount is not None else 1
+    return ref.counters.get(counter_kind(spec.arg("kind")), 0) >= needed
+
+
+def _that_targets(ctx: Context, ref: Ref, qualifier: Action) -> bool:
+    """ "a spell that targets ~" (heroic), "… that targets only ~", "spells that target creatures
+    you control": the spell's chosen targets include (only: are all) what the phrase names."""
+    if isinstance(ref, str):
+        return False
+    item = next((i for i in ctx.game.stack if i.source == ref.id and i.is_spell), None)
+    if item is None:
+        return False
+    what = qualifier.arg("what")
+    chosen = [target for slot in item.targets for target in slot]
+
+    def named(target: Ref) -> bool:
+        if isinstance(what, SelfRef):
+            return target is ctx.source
+        return isinstance(what, Noun) and matches(ctx, target, Noun((), what.description, what.qualifiers))
+
+    written = find(qualifier.verb, qualifier.form)
+    if written is not None and " only " in f" {written.text} ":
+        return bool(chosen) and all(named(target) for target in chosen)
+    return any(named(target) for target in chosen)
+
+
+def _named(ctx: Context, ref: Ref, qualifier: Action) -> bool:
+    """ "a card named Relentless Rats"."""
+    name = qualifier.arg("cardname")
+    written = name.description if isinstance(name, Noun) else str(name)
+    return isinstance(ref, GameObject) and ref.name.casefold() == written.casefold()
+
+
 def _with_keywords(ctx: Context, ref: Ref, q: Action) -> bool:
     return isinstance(ref, GameObject) and (
         set(keyword_list(str(q.arg("keywords")))) <= keywords_of(ref)
@@ -192,6 +290,9 @@ def _with_power(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     if form == "mana_value_x_or_less":
         have: int | None = mana_value(ref)
         return have is not None and have <= value(ctx, X())
+    if form == "mana_value_exactly":  # "with mana value 3"
+        exact = mana_value(ref)
+        return exact is not None and exact == value(ctx, qualifier.arg("amount"))
     if form == "greatest_power":
         mine = [obj.power or 0 for obj in ctx.game.permanents(ctx.controller) if obj.is_a("Creature")]
         return (
@@ -209,6 +310,7 @@ SECTION = Section(
     "effects.conditions",
     verbs={
         "may": may,
+        "may_have": may_have,
     },
     conditions={
         "counters_at_least": _counters_at_least,
@@ -217,11 +319,15 @@ SECTION = Section(
         "is_state": _is_state,
         "is_more": _is_more,
         "controls_count": _controls_count,
+        "is_in_zone": _is_in_zone,
     },
     qualifiers={
         "in_zone": _in_zone,
         "with_keywords": _with_keywords,
         "with_power": _with_power,
+        "with_counters": _with_counters,
+        "named": _named,
+        "that_targets": _that_targets,
     },
     forms={
         "did": named("did", "do", "dont", "no_one_does"),
@@ -238,6 +344,8 @@ SECTION = Section(
             "in_zone", "in_zone", "from_zone", "from_a_graveyard", "in_a_graveyard", "in_any_graveyard",
             "from_any_graveyard", "in_exile",
         ),
-        "with_power": named("with_power", *WITH_STAT, "greatest_power", "mana_value_x_or_less"),
+        "with_power": named(
+            "with_power", *WITH_STAT, "greatest_power", "mana_value_x_or_less", "mana_value_exactly"
+        ),
     },
 )

@@ -62,6 +62,18 @@ def deal_damage(ctx: Context, subject: list[Ref], action: Action) -> None:
 
 
 
+def deal_damage_to_both(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "~ deals 1 damage to each tapped creature and each player": the same damage to what each
+    phrase names, at once (the state-based actions see all of it together)."""
+    amount = value(ctx, action.arg("amount"))
+    source = next(objects(subject), ctx.source)
+    phrases = action.arg("to")
+    each = phrases if isinstance(phrases, tuple) else (phrases,)
+    targets = [ref for phrase in each for ref in resolve(ctx, phrase)]
+    for ref in targets:
+        combat.deal_damage(ctx.game, source, ref, amount)
+
+
 def deal_damage_equal(ctx: Context, subject: list[Ref], action: Action) -> None:
     """ "~ deals damage to target creature equal to its power"; when the number speaks of the
     player dealt damage ("to each player equal to the number of lands they control", "to each
@@ -109,6 +121,7 @@ SECTION = Section(
         "prevent_next_damage": prevent_next_damage,
         "prevent_all_damage": prevent_all_damage,
         "deal_damage": deal_damage,
+        "deal_damage_to_both": deal_damage_to_both,
         "deal_damage_equal": deal_damage_equal,
         "fight": fight,
     },

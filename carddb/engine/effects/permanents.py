@@ -7,6 +7,7 @@ from carddb.engine.core.catalog import Handler, Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError
 from carddb.engine.core.forms import is_form, named
+from carddb.engine.core.state import ControlEffect
 from carddb.engine.effects.common import (
     parse_pt,
     target_objects,
@@ -47,16 +48,18 @@ def doesnt_untap(ctx: Context, subject: list[Ref], action: Action) -> None:
 
 
 def gain_control(ctx: Context, subject: list[Ref], action: Action) -> None:
-    """Gain control of objects; with "until end of turn" (the clause's duration) it goes back at
-    cleanup."""
+    """Gain control of objects: a control-changing effect with a timestamp (layer 2, 613.1b); with
+    "until end of turn" (the clause's duration) it ends at cleanup and the control it overrode
+    shows again. The latest effect wins (613.7)."""
     for player in players(ctx, subject):
         for obj in target_objects(ctx, action):
-            if obj.zone != "battlefield" or obj.controller == player:
+            if obj.zone != "battlefield":
                 continue
-            if ctx.duration is not None and obj.controller_after_turn is None:
-                obj.controller_after_turn = obj.controller
-            obj.controller = player
-            obj.since_turn = ctx.game.turn  # a creature whose control changed is summoning sick
+            before = obj.controller
+            effect = ControlEffect(ctx.game.timestamp(), player, ctx.duration is not None)
+            obj.control_effects.append(effect)
+            if obj.controller != before:
+                obj.since_turn = ctx.game.turn  # a creature whose control changed is summoning sick
 
 
 
@@ -132,9 +135,22 @@ def counter(ctx: Context, subject: list[Ref], action: Action) -> None:
         put(ctx.game, obj, "graveyard", cause="countered", decider=ctx.decider)
 
 
+def proliferate(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """Proliferate (701.27): choose any number of permanents and players with counters; each gets
+    another counter of each kind it already has (the controller answers for each, in order)."""
+    for obj in ctx.game.permanents():
+        if obj.counters and ctx.decider.choose(f"proliferate {obj.name}?", ["yes", "no"]) == "yes":
+            for kind in list(obj.counters):
+                obj.counters[kind] += 1
+    for player in ctx.game.players.values():
+        question = f"proliferate {player.name}'s poison?"
+        if player.poison and ctx.decider.choose(question, ["yes", "no"]) == "yes":
+            player.poison += 1
+
+
 def tap(ctx: Context, subject: list[Ref], action: Action) -> None:
     for obj in target_objects(ctx, action):
-        obj.tapped = action.verb == "tap"
+        ctx.game.tap(obj, action.verb == "tap")
 
 
 def counters(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -167,7 +183,7 @@ def tap_or_untap(ctx: Context, subject: list[Ref], action: Action) -> None:
     for obj in target_objects(ctx, action):
         if obj.zone == "battlefield":
             answer = ctx.decider.choose(f"{ctx.controller}: tap or untap {obj.name}?", ["tap", "untap"])
-            obj.tapped = answer == "tap"
+            ctx.game.tap(obj, answer == "tap")
 
 
 
@@ -208,6 +224,7 @@ SECTION = Section(
         "put_into_zone": return_to,
         "counter": counter,
         "tap": tap,
+        "proliferate": proliferate,
         "untap": tap,
         "put_counters": counters,
         "remove_counters": counters,

@@ -11,6 +11,7 @@ import re
 
 from carddb.engine.core.errors import EngineError
 from carddb.engine.core.state import Game, GameObject
+from carddb.engine.query.keyword_abilities import stands_for
 from carddb.oracle.model import Ability, Kind
 
 
@@ -41,7 +42,7 @@ its regeneration shields are not applied)."""
 
 def abilities_of(obj: GameObject) -> list[Ability]:
     """Every ability an object has by index: its card's, then those other abilities give it."""
-    return [*obj.card.abilities, *obj.granted, *obj.granted_until_end_of_turn]
+    return [*(stands_for(a) for a in obj.card.abilities), *obj.granted, *obj.granted_until_end_of_turn]
 
 
 def ability_at(obj: GameObject, index: int) -> Ability:
@@ -60,7 +61,7 @@ def active_abilities(obj: GameObject) -> list[tuple[int, Ability]]:
     for index, ability in enumerate(obj.card.abilities):
         if ability.kind is Kind.LEVEL and "Class" in obj.card.subtypes:
             break
-        found.append((index, ability))
+        found.append((index, stands_for(ability)))  # "Bushido 2": the triggered ability it stands for
     start = len(obj.card.abilities)
     found.extend((start + i, a) for i, a in enumerate([*obj.granted, *obj.granted_until_end_of_turn]))
     return found

@@ -18,6 +18,7 @@ from carddb.engine.core.errors import NotExecutableError
 from carddb.engine.core.forms import is_form
 from carddb.engine.core.state import GameObject
 from carddb.engine.query.abilities import keyword_list
+from carddb.engine.query.keyword_abilities import stands_for
 from carddb.engine.query.nouns import (
     CONTEXT_FORMS,
     NAMED_FORMS,
@@ -27,6 +28,7 @@ from carddb.engine.query.nouns import (
     attached_reference,
     known_description,
 )
+from carddb.engine.query.tree import children
 from carddb.oracle.model import (
     Ability,
     Action,
@@ -37,10 +39,7 @@ from carddb.oracle.model import (
     Noun,
     ParsedFace,
     Pronoun,
-    RollDie,
     SelfRef,
-    Sequence,
-    TableRow,
     Unimplemented,
     walk,
 )
@@ -52,7 +51,7 @@ ZONE_OWNERS = {
     "an opponent's", "each opponent's", "a player's", "each player's", None,
 }  # fmt: skip
 """Whose zones a ``zone`` phrase may name (:func:`carddb.engine.query.nouns.zone_owners` knows them)."""
-SUPPORTED_CONDITIONALS = {"if", "unless", "where X is", "then", "at"}
+SUPPORTED_CONDITIONALS = {"if", "unless", "where X is", "then", "at", "may"}
 DELAYED = {
     ("beginning", "next_end_step"), ("beginning", "next_turns_upkeep"), ("beginning", "your_next_upkeep"),
     ("beginning", "end_of_combat"), ("end_of_combat", "end_of_combat"),
@@ -88,7 +87,7 @@ def face_missing(face: ParsedFace, catalog: Catalog) -> list[str]:
     return problems
 
 
-USED_KINDS = frozenset({Kind.SPELL, Kind.ACTIVATED, Kind.MANA, Kind.LOYALTY})
+USED_KINDS = frozenset({Kind.SPELL, Kind.ACTIVATED, Kind.MANA, Kind.LOYALTY, Kind.CASTING})
 """Abilities that do something only when a player uses them: refused then (casting, activating),
 like every ability, when :func:`missing` names a part of them."""
 
@@ -143,7 +142,7 @@ def check_object(obj: GameObject, catalog: Catalog) -> None:
 def additional_cost(ability: Ability) -> Action | None:
     """The cost of "As an additional cost to cast this spell, sacrifice a creature." (601.2b): a
     line that declares a cost of the spell it is on, not an effect (None: not such a line)."""
-    if ability.kind not in (Kind.SPELL, Kind.STATIC) or len(ability.effects) != 1:
+    if ability.kind not in (Kind.CASTING, Kind.SPELL, Kind.STATIC) or len(ability.effects) != 1:
         return None
     step = ability.effects[0]
     if not isinstance(step, Clause) or len(step.predicates) != 1:
@@ -157,6 +156,7 @@ def additional_cost(ability: Ability) -> Action | None:
 
 def missing(ability: Ability, catalog: Catalog) -> list[str]:
     """The parts of ``ability`` the engine cannot execute (empty: it executes entirely)."""
+    ability = stands_for(ability)  # "Prowess": the triggered ability the keyword stands for
     cost = additional_cost(ability)
     if cost is not None:  # paid as the spell is cast (the cost phrase itself is checked as a cost)
         return [] if cost.verb in catalog.costs else [f"cost {cost.verb!r}"]
@@ -174,6 +174,10 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         problems.append(f"{ability.kind.value} ability")
     if ability.choose and not ability.modes:
         problems.append("modes")
+    for slot in ability.targets:  # the grammar's target slots (115, 601.2c-d)
+        if slot.divided or slot.variable or slot.reflexive:
+            kind = "divided" if slot.divided else "X" if slot.variable else "reflexive"
+            problems.append(f"{kind} target {slot.description!r}")
     if ability.kind is Kind.TRIGGERED:
         trigger = ability.trigger
         if not (isinstance(trigger, Action) and trigger.verb in catalog.triggers):
@@ -271,6 +275,10 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
             ]
             if unknown and node.verb != "with_keywords":
                 return f"keyword {unknown[0]}"
+    if isinstance(node, Action) and node.verb == "is_in_zone" and not isinstance(node.arg("what"), Noun):
+        # "if ~ is in your graveyard": an ability that works from another zone than the battlefield
+        # (113.6), which the engine does not watch
+        return "ability of a card in another zone"
     if isinstance(node, Conditional) and node.word not in SUPPORTED_CONDITIONALS:
         return f"{node.word!r} clause"
     if isinstance(node, Conditional) and node.word == "at":
@@ -343,7 +351,7 @@ def _antecedent_problems(ability: Ability, catalog: Catalog) -> list[str]:
         if isinstance(node, Conditional) and node.word == "at":
             visit(node.body, False)
             return named
-        for child in _children(node):
+        for child in children(node):
             named = visit(child, named)
         return named
 
@@ -370,7 +378,7 @@ def _trigger_names_player(trigger: object, catalog: Catalog) -> bool:
         if isinstance(to, Pronoun):
             return to.word in ("you", "defending player", "your opponents")
         return to is None or (isinstance(to, Noun) and _player_reference(to)[1])
-    if verb in ("beginning", "roll_dice", "gains_life_trigger", "draws_trigger"):
+    if verb in ("beginning", "roll_dice", "gains_life_trigger", "draws_trigger", "discards_trigger", "cycle"):
         return True
     if verb in ("casts", "enters", "dies", "leaves", "either_enters", "either_dies"):
         return not isinstance(trigger.arg("what"), SelfRef)
@@ -395,29 +403,6 @@ def _player_reference(node: object) -> tuple[bool, bool]:
         owner = str(node.arg("owner") or "")
         return False, owner in OWNER_NAMING or owner.endswith(("player's", "opponent's"))
     return False, False
-
-
-def _children(node: object) -> tuple[object, ...]:
-    """The nodes below ``node`` in the order the text names them (a condition written after its
-    body, "… unless they pay {1}", "where X is …", after it)."""
-    if isinstance(node, tuple | list):
-        return tuple(node)
-    if isinstance(node, Clause):
-        return (node.subject, *node.predicates, node.for_each)
-    if isinstance(node, SelfRef | Noun):
-        return node.qualifiers
-    if isinstance(node, Sequence):
-        return node.steps
-    if isinstance(node, Conditional):
-        late = node.after or node.word == "where X is"
-        return (node.body, node.condition) if late else (node.condition, node.body)
-    if isinstance(node, RollDie):
-        return node.table
-    if isinstance(node, TableRow):
-        return node.effects
-    if isinstance(node, Action):
-        return tuple(value for _, value in node.args)
-    return ()
 
 
 def _static_problems(ability: Ability, catalog: Catalog) -> list[str]:

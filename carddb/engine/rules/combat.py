@@ -197,7 +197,7 @@ def _declare_attackers(game: Game) -> None:
     for object_id, defending in combat.attackers.items():
         obj = game.objects[object_id]
         if "vigilance" not in keywords_of(obj):
-            obj.tapped = True
+            game.tap(obj)
         game.events.append(Event("attacks", obj, player=game.active, other=defending))
         game.log.append(f"{obj.name} attacks {defending}")
     if combat.attackers:
@@ -331,14 +331,22 @@ def deal_damage(game: Game, source: GameObject, target: Ref, amount: int, *, com
     game.events.append(
         Event("damage", source, player=source.controller, other=target, amount=amount, combat=combat)
     )
+    keywords = keywords_of(source)
     if isinstance(target, str):
-        lose_life(game, target, amount)  # damage to a player is life loss (120.3a)
+        if "infect" in keywords:  # poison counters instead of life loss (702.90b)
+            game.players[target].poison += amount
+        else:
+            lose_life(game, target, amount)  # damage to a player is life loss (120.3a)
     elif target.zone == "battlefield":
         if target.is_a("Planeswalker") and not target.is_a("Creature"):
             target.counters["loyalty"] = target.counters.get("loyalty", 0) - amount
+        elif keywords & {"wither", "infect"}:  # -1/-1 counters instead of damage (702.80a, 702.90b)
+            target.counters["-1/-1"] = target.counters.get("-1/-1", 0) + amount
+            if "deathtouch" in keywords:
+                target.deathtouched = True
         else:
             target.damage += amount
-            if "deathtouch" in keywords_of(source):
+            if "deathtouch" in keywords:
                 target.deathtouched = True
     if "lifelink" in keywords_of(source):
         gain_life(game, source.controller, amount)
@@ -394,7 +402,7 @@ SECTION = Section(
     },
     static_verbs=RESTRICTIONS,
     forms=_FORMS,
-    keywords=COMBAT_KEYWORDS | EVASION_KEYWORDS | frozenset(LANDWALK),
+    keywords=COMBAT_KEYWORDS | EVASION_KEYWORDS | frozenset(LANDWALK) | {"wither", "infect"},
 )
 
 

@@ -56,11 +56,11 @@ def pay_costs(
             mana.pay(game, player, item.symbols, x=x, exclude=exclude, named=pay_with)
     for item in cost:
         if isinstance(item, TapCost):
-            source.tapped = True
+            game.tap(source)
         elif isinstance(item, UntapCost):
             if not source.tapped:
                 raise CostError(f"{source.name} is not tapped")
-            source.tapped = False
+            game.tap(source, False)
         elif isinstance(item, Action):
             _pay_action(game, decider, player, source, item)
 
@@ -98,19 +98,21 @@ def _pay_action(game: Game, decider: Decider, player: str, source: GameObject, a
     payer(Context(game, decider, player, source), action, what)
 
 
-def _self_or_chosen(ctx: Context, action: Action, what: object, zone: str, to: str) -> None:
+def _self_or_chosen(
+    ctx: Context, action: Action, what: object, zone: str, to: str, *, cause: str = "cost"
+) -> None:
     """Discard, exile or sacrifice this object, or as many objects of a description as the cost
     says, chosen by the player among theirs (never the spell being cast itself)."""
     game, source = ctx.game, ctx.source
     if isinstance(what, SelfRef):
         if source.zone != zone:
             raise CostError(f"{source.name} is not in {'a hand' if zone == 'hand' else 'the ' + zone}")
-        put(game, source, to, cause="cost", decider=ctx.decider)
+        put(game, source, to, cause=cause, decider=ctx.decider)
         return
     if not isinstance(what, Noun):
         raise CostError(f"cannot pay the cost {action.verb!r}")
     for chosen in _choose(ctx, action, what, zone):
-        put(game, chosen, to, cause="cost", decider=ctx.decider)
+        put(game, chosen, to, cause=cause, decider=ctx.decider)
 
 
 def _choose(ctx: Context, action: Action, what: Noun, zone: str) -> list[GameObject]:
@@ -134,7 +136,7 @@ def _choose(ctx: Context, action: Action, what: Noun, zone: str) -> list[GameObj
 
 
 def _discard(ctx: Context, action: Action, what: object) -> None:
-    _self_or_chosen(ctx, action, what, "hand", "graveyard")
+    _self_or_chosen(ctx, action, what, "hand", "graveyard", cause="discard")
 
 
 def _sacrifice(ctx: Context, action: Action, what: object) -> None:
@@ -181,7 +183,7 @@ def _tap(ctx: Context, action: Action, what: object) -> None:
     for chosen in _choose(ctx, action, what, "battlefield"):
         if chosen.tapped:
             raise CostError(f"{chosen.name} is already tapped")
-        chosen.tapped = True
+        ctx.game.tap(chosen)
 
 
 def _return(ctx: Context, action: Action, what: object) -> None:

@@ -46,7 +46,7 @@ def _regenerate(game: Game, event: Proposed) -> Proposed:
     obj = event.obj
     assert obj is not None
     obj.keywords_until_end_of_turn.remove(REGENERATION)
-    obj.tapped = True
+    game.tap(obj)
     obj.damage = 0
     if game.combat is not None:
         game.combat.remove(obj.id)

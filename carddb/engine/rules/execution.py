@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from carddb.engine.core.catalog import Section
 from carddb.engine.core.context import Context, Ref
-from carddb.engine.core.errors import EngineError
+from carddb.engine.core.errors import CostError, EngineError
 from carddb.engine.core.proposed import Proposed, Replacement
 from carddb.engine.core.state import Delayed, Event, Game
 from carddb.engine.query.abilities import active_abilities
@@ -20,6 +20,7 @@ from carddb.engine.query.nouns import (
     matches,
     mention_zone_owners,
     objects,
+    players,
     refers_to_named_players,
     resolve,
     speaking_of,
@@ -74,9 +75,7 @@ def _execute(ctx: Context, step: object) -> None:
     if isinstance(step, Clause):
         _clause(ctx, step)
     elif isinstance(step, Sequence):
-        for index, item in enumerate(step.steps):
-            if index and _shuffle_after_declined_search(ctx, step, index):
-                continue
+        for item in step.steps:
             _execute(ctx, item)
     elif isinstance(step, Conditional):
         _conditional(ctx, step)
@@ -86,26 +85,6 @@ def _execute(ctx: Context, step: object) -> None:
         raise EngineError(f"{step.verb!r} is not a step")
     else:
         raise EngineError(f"cannot execute {step!r}")
-
-
-def _shuffle_after_declined_search(ctx: Context, sequence: Sequence, index: int) -> bool:
-    """ "You may search your library for …, then shuffle.": the shuffle is part of the search; a
-    player who declines to search does not shuffle (701.19 searching; the optional search is one
-    action with its shuffle)."""
-    before, step = sequence.steps[index - 1], sequence.steps[index]
-    join = sequence.joins[index - 1] if index - 1 < len(sequence.joins) else ""
-    return (
-        "then" in join
-        and _only_verb(step) == "shuffle"
-        and _only_verb(before) == "may"
-        and ctx.bindings.get("did") == 0
-    )
-
-
-def _only_verb(step: object) -> str | None:
-    if isinstance(step, Clause) and len(step.predicates) == 1 and isinstance(step.predicates[0], Action):
-        return step.predicates[0].verb
-    return None
 
 
 def _clause(ctx: Context, clause: Clause) -> None:
@@ -160,6 +139,8 @@ def _conditional(ctx: Context, node: Conditional) -> None:
         _execute(ctx, node.body)
     elif node.word == "then":
         _execute(ctx, node.body)
+    elif node.word == "may":  # "you may search …, then shuffle": all of it, or none of it
+        _optional(ctx, node)
     elif node.word in ("if", "unless"):
         if node.after and isinstance(node.body, Clause):
             _antecedent(ctx, node.body)
@@ -168,6 +149,26 @@ def _conditional(ctx: Context, node: Conditional) -> None:
             _execute(ctx, node.body)
     else:
         raise EngineError(f"cannot execute a {node.word!r} clause")
+
+
+def _optional(ctx: Context, node: Conditional) -> None:
+    """ "You may [do all of this]": the player the condition names answers yes or no; the whole
+    optional part runs only on yes ("if you do" reads the answer afterwards)."""
+    did = False
+    for player in players(ctx, resolve(ctx, node.condition)):
+        if ctx.decider.choose(f"{player}: {_describe(node.body)}?", ["yes", "no"]) == "yes":
+            try:
+                _execute(ctx, node.body)
+            except CostError as error:  # "you may pay {1}" with no way to pay: not done
+                ctx.game.log.append(f"{player} cannot: {error}")
+                continue
+            did = True
+    ctx.bindings["did"] = int(did)
+
+
+def _describe(step: object) -> str:
+    verbs = [n.verb.replace("_", " ") for n in walk(step) if isinstance(n, Action)]
+    return verbs[0] if verbs else "do it"
 
 
 def _antecedent(ctx: Context, body: Clause) -> None:

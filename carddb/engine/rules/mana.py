@@ -132,7 +132,7 @@ def pay(
         raise CostError(f"cannot pay {''.join(symbols)}: {have} mana available")
     used_pool, tapped = plan
     for obj in tapped:
-        obj.tapped = True
+        game.tap(obj)
     remaining = list(game.players[player].mana_pool)
     for color in used_pool:
         remaining.remove(color)

@@ -9,9 +9,14 @@ from __future__ import annotations
 from functools import partial
 
 from carddb.engine.core.catalog import Section
+from carddb.engine.core.context import Context
 from carddb.engine.core.proposed import Proposed, Replacement
 from carddb.engine.core.state import Game, GameObject, Shield
+from carddb.engine.query.nouns import matches, resolve
+from carddb.engine.rules.continuous import static_clauses
 from carddb.engine.rules.protection import protected_from
+from carddb.oracle.model import Action, Noun, SelfRef
+from carddb.oracle.phrases import find
 
 
 def prevention(game: Game, event: Proposed) -> list[Replacement]:
@@ -29,6 +34,45 @@ def prevention(game: Game, event: Proposed) -> list[Replacement]:
             continue
         found.append(Replacement("a prevention shield", ("shield", id(shield)), partial(_use, game, shield)))
     return found
+
+
+def static_prevention(game: Game, event: Proposed) -> list[Replacement]:
+    """Static abilities that prevent damage ("Prevent all damage that would be dealt to ~ by
+    artifact sources.", "Prevent all combat damage that would be dealt to creatures.")."""
+    if event.kind != "damage" or event.amount <= 0 or event.source is None or event.target is None:
+        return []
+    found: list[Replacement] = []
+    for source, ctx, clause in static_clauses(game):
+        for predicate in clause.predicates:
+            if not isinstance(predicate, Action) or predicate.verb != "prevent_all_damage":
+                continue
+            if "combat damage" in _text(predicate) and not event.combat:
+                continue
+            if _applies(ctx, predicate, event.target, event.source):
+                key = ("static prevention", source.id, id(predicate))
+                found.append(Replacement(f"{source.name}'s prevention", key, _prevent_all))
+    return found
+
+
+def _text(action: Action) -> str:
+    written = find(action.verb, action.form)
+    return written.text if written is not None else ""
+
+
+def _applies(ctx: Context, predicate: Action, target: GameObject | str, source: GameObject) -> bool:
+    both = predicate.arg("what")
+    if both is not None:  # "dealt to and dealt by ~"
+        return _names(ctx, both, target) or _names(ctx, both, source)
+    to, by = predicate.arg("to"), predicate.arg("by")
+    return (to is None or _names(ctx, to, target)) and (by is None or _names(ctx, by, source))
+
+
+def _names(ctx: Context, phrase: object, ref: GameObject | str) -> bool:
+    if isinstance(phrase, SelfRef):
+        return ref is ctx.source
+    if isinstance(phrase, Noun) and not phrase.targeted:
+        return matches(ctx, ref, phrase)
+    return any(found is ref for found in resolve(ctx, phrase))
 
 
 def _prevent_all(event: Proposed) -> Proposed:
@@ -49,4 +93,8 @@ def _use(game: Game, shield: Shield, event: Proposed) -> Proposed:
     return event
 
 
-SECTION = Section("rules.prevention", replacement_effects=(prevention,))
+SECTION = Section(
+    "rules.prevention",
+    replacement_effects=(prevention, static_prevention),
+    static_verbs=frozenset({"prevent_all_damage"}),
+)

@@ -19,10 +19,16 @@ def state_based_actions(game: Game) -> None:
         if obj.is_a("Planeswalker") and obj.counters.get("loyalty", 0) <= 0 and "loyalty" in obj.counters:
             put(game, obj, "graveyard", cause="sba")  # 704.5i
     for player in game.players.values():
-        if (player.life <= 0 or player.drew_from_empty) and not player.lost:
-            player.lost = True  # rules 704.5a and 704.5b
+        if (player.life <= 0 or player.drew_from_empty or player.poison >= 10) and not player.lost:
+            player.lost = True  # rules 704.5a, 704.5b and 704.5c
             game.log.append(f"{player.name} loses the game")
         player.drew_from_empty = False
+    for obj in game.permanents():  # +1/+1 and -1/-1 counters annihilate (704.5q)
+        both = min(obj.counters.get("+1/+1", 0), obj.counters.get("-1/-1", 0))
+        for kind in ("+1/+1", "-1/-1") if both else ():
+            obj.counters[kind] -= both
+            if not obj.counters[kind]:
+                del obj.counters[kind]
     for obj in list(game.permanents()):
         toughness = obj.toughness
         if obj.is_a("Creature") and toughness is not None and toughness <= 0:

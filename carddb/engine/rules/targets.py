@@ -13,18 +13,14 @@ from carddb.engine.core.errors import (
 from carddb.engine.core.forms import is_form
 from carddb.engine.core.state import Game, GameObject
 from carddb.engine.query.nouns import TARGET_FORMS, matches, noun_zone, resolve
+from carddb.engine.query.tree import children
 from carddb.engine.rules.protection import targetable
 from carddb.oracle.model import (
     Ability,
     Action,
-    Clause,
-    Conditional,
     Noun,
     Pronoun,
-    RollDie,
-)
-from carddb.oracle.model import (
-    Sequence as StepSequence,
+    SelfRef,
 )
 
 # -- targets ------------------------------------------------------------------------------------
@@ -73,23 +69,10 @@ def target_nouns(ability: Ability, modes: Sequence[int] = ()) -> list[TargetPhra
                 if _player_target(qualifier):
                     found.append(qualifier)
             return
-        if isinstance(node, Clause):
-            visit(node.subject)
-            for predicate in node.predicates:
-                visit(predicate)
-        elif isinstance(node, StepSequence):
-            for step in node.steps:
-                visit(step)
-        elif isinstance(node, Conditional):
-            visit(node.condition)
-            visit(node.body)
-        elif isinstance(node, RollDie):
-            for row in node.table:
-                for step in row.effects:
-                    visit(step)
-        elif isinstance(node, Action):
-            for _, value in node.args:
-                visit(value)
+        if isinstance(node, SelfRef):
+            return
+        for child in children(node):
+            visit(child)
 
     for step in ability.effects if not ability.modes else chosen_steps(ability, modes):
         visit(step)
@@ -144,7 +127,18 @@ def choose_targets(
         raise TargetError(f"{ctx.source.name} needs {len(nouns)} target(s) ({names}), got {len(chosen)}")
     picked: list[list[Ref]] = []
     it, mentions = list(ctx.it), list(ctx.mentions)
+    slots = {slot.slot: slot for slot in ability.targets}
     for noun, refs in zip(nouns, chosen, strict=True):
+        index = getattr(noun, "slot", None)
+        slot = slots.get(index) if index is not None else None
+        most = (slot.max if slot.max is not None else len(refs)) if slot is not None else len(refs)
+        if slot is not None and not slot.min <= len(refs) <= most:
+            limit = "any number" if slot.max is None else str(slot.max)
+            raise TargetError(
+                f"{ctx.source.name}: target {slot.description} takes {slot.min} to {limit}, not {len(refs)}"
+            )
+        if len({id(ref) if not isinstance(ref, str) else ref for ref in refs}) != len(refs):
+            raise TargetError(f"{ctx.source.name}: the same target chosen twice for one phrase (115.3)")
         for ref in refs:
             if not legal_target(game, ctx, noun, ref):
                 name = ref if isinstance(ref, str) else ref.name

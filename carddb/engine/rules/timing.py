@@ -3,13 +3,16 @@ turn", "only during your upkeep", "only once each turn"."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from carddb.engine.core.catalog import Section
+from carddb.engine.core.catalog import Restriction, Section
+from carddb.engine.core.context import Context
+from carddb.engine.core.decisions import ScriptedDecider
 from carddb.engine.core.errors import (
     IllegalActionError,
 )
-from carddb.engine.core.state import Game, GameObject, Step
+from carddb.engine.core.state import COMBAT_STEPS, Game, GameObject, Step
+from carddb.engine.rules.conditions import evaluate
+from carddb.oracle.model import Action
+from carddb.oracle.phrases import find
 
 
 def sorcery_speed(game: Game, player: str, item: GameObject) -> None:
@@ -24,18 +27,57 @@ def _once_each_turn(game: Game, player: str, item: GameObject, index: int) -> No
         raise IllegalActionError(f"{item.name}: ability {index + 1} was already activated this turn")
 
 
-RESTRICTIONS: dict[str, Callable[[Game, str, GameObject, int], None]] = {
-    "sorcery_speed": lambda game, player, item, index: sorcery_speed(game, player, item),
-    "during_your_turn": lambda game, player, item, index: _require(
-        game.active == player, f"{item.name}: only during your turn"
-    ),
-    "during_upkeep": lambda game, player, item, index: _require(
-        game.active == player and game.step is Step.UPKEEP, f"{item.name}: only during your upkeep"
-    ),
-    "once_each_turn": _once_each_turn,
+def _during_your_turn(game: Game, player: str, item: GameObject) -> None:
+    _require(game.active == player, f"{item.name}: only during your turn")
+
+
+def _during_upkeep(game: Game, player: str, item: GameObject) -> None:
+    _require(game.active == player and game.step is Step.UPKEEP, f"{item.name}: only during your upkeep")
+
+
+def _during_combat(game: Game, player: str, item: GameObject) -> None:
+    _require(game.step in COMBAT_STEPS, f"{item.name}: only during combat")
+
+
+def _written(action: Action) -> str:
+    found = find(action.verb, action.form)
+    return found.text if found is not None else ""
+
+
+def once_each_turn(restriction: Action) -> bool:
+    """Whether a restriction limits the ability to once each turn (its use is recorded)."""
+    return restriction.verb == "once_each_turn" or (
+        restriction.verb == "activate_only_if" and "once each turn" in _written(restriction)
+    )
+
+
+def _only_if(game: Game, player: str, item: GameObject, index: int, restriction: Action) -> None:
+    """ "Activate only if you control three or more artifacts." (and "… as a sorcery and only if …",
+    "… once each turn and only if …", "… during combat / your upkeep / your turn and only if …")."""
+    written = _written(restriction)
+    if "as a sorcery" in written:
+        sorcery_speed(game, player, item)
+    if "once each turn" in written:
+        _once_each_turn(game, player, item, index)
+    if "during combat" in written:
+        _during_combat(game, player, item)
+    if "during your upkeep" in written:
+        _during_upkeep(game, player, item)
+    if "during your turn" in written:
+        _during_your_turn(game, player, item)
+    ctx = Context(game, ScriptedDecider(), player, item)
+    _require(evaluate(ctx, restriction.arg("cond")), f"{item.name}: {written.split('{')[0].strip()} …")
+
+
+RESTRICTIONS: dict[str, Restriction] = {
+    "sorcery_speed": lambda game, player, item, index, r: sorcery_speed(game, player, item),
+    "during_your_turn": lambda game, player, item, index, r: _during_your_turn(game, player, item),
+    "during_upkeep": lambda game, player, item, index, r: _during_upkeep(game, player, item),
+    "once_each_turn": lambda game, player, item, index, r: _once_each_turn(game, player, item, index),
+    "activate_only_if": _only_if,
 }
 """Checks for the restriction phrases (``restrictions.toml``), by verb: the game, the acting
-player, the object and the index of its ability."""
+player, the object, the index of its ability and the restriction phrase."""
 
 
 def _require(condition: bool, message: str) -> None:

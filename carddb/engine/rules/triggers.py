@@ -77,7 +77,7 @@ def _event_player(ctx: Context, event: Event, trigger: object) -> str | None:
         zones = [n for _, value in args for n in walk(value) if isinstance(n, Action) and n.verb == "zone"]
         if any(zone.arg("owner") in _ZONES_OF_SOMEONE for zone in zones):
             return event.obj.owner
-    if event.kind in ("step", "cast", "move", "roll", "gain_life", "lose_life", "draw"):
+    if event.kind in ("step", "cast", "move", "roll", "gain_life", "lose_life", "draw", "discard", "cycle"):
         return event.player or None
     return None
 
@@ -185,6 +185,39 @@ def _draws(ctx: Context, trigger: Action, event: Event) -> bool:
     return event.amount == 2 if written is not None and "second card" in written.text else True
 
 
+def _written(trigger: Action) -> str:
+    found = find(trigger.verb, trigger.form)
+    return found.text if found is not None else ""
+
+
+def _becomes_tapped(ctx: Context, trigger: Action, event: Event) -> bool:
+    """ "Whenever ~ becomes tapped" / "becomes untapped" (entering tapped is not becoming tapped)."""
+    kind = "untapped" if "untapped" in _written(trigger) else "tapped"
+    return event.kind == kind and is_named(ctx, trigger.arg("what"), event.obj)
+
+
+def _discards(ctx: Context, trigger: Action, event: Event) -> bool:
+    """ "Whenever a player discards a card", "Whenever an opponent discards a creature card"."""
+    return (
+        event.kind == "discard"
+        and is_named(ctx, trigger.arg("who"), event.player)
+        and is_named(ctx, trigger.arg("what"), event.obj)
+    )
+
+
+def _cycles(ctx: Context, trigger: Action, event: Event) -> bool:
+    """ "Whenever you cycle or discard a card" (a discard: cycling discards), "When you cycle ~",
+    "Whenever you cycle another card"."""
+    if not is_named(ctx, trigger.arg("who"), event.player):
+        return False
+    written = _written(trigger)
+    if "or discard" in written:
+        return event.kind == "discard"
+    if event.kind != "cycle":
+        return False
+    return (event.obj is ctx.source) == ("another" not in written)
+
+
 def deals_damage(ctx: Context, trigger: Action, event: Event) -> bool:
     if event.kind != "damage":
         return False
@@ -246,6 +279,9 @@ SECTION = Section(
         "roll_dice": (_rolls, named("roll_dice", "one_or_more", "a_die")),
         "gains_life_trigger": (_life_changes, None),
         "draws_trigger": (_draws, None),
+        "becomes_tapped": (_becomes_tapped, None),
+        "discards_trigger": (_discards, None),
+        "cycle": (_cycles, None),
     },
 )
 """The trigger events this module matches ("deals damage" is combat's: it knows combat damage)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from carddb.engine.core.decisions import Decider
 from carddb.engine.core.proposed import Proposed
-from carddb.engine.core.state import Game, GameObject
+from carddb.engine.core.state import Event, Game, GameObject
 from carddb.engine.rules.replacement import replace
 
 
@@ -28,5 +28,8 @@ def put(
     )
     if proposed.kind == "replaced":
         return ""
+    owner = obj.owner
     game.move(obj, proposed.to_zone, proposed.position)
+    if cause == "discard":  # "whenever a player discards a card" (701.8), wherever it went
+        game.events.append(Event("discard", obj, "hand", proposed.to_zone, owner))
     return proposed.to_zone
