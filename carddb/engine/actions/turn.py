@@ -73,5 +73,3 @@ def next_step(game: Game, decider: Decider) -> None:
                 obj.controller, obj.controller_after_turn = obj.controller_after_turn, None
     game.events.append(Event("step", None, "", game.step, game.active))
     settle(game, decider)
-
-

@@ -499,5 +499,3 @@ def atomic(game: Game) -> Iterator[None]:
     except EngineError:
         game.restore(saved)
         raise
-
-

@@ -50,16 +50,11 @@ def prevent_all_damage(ctx: Context, subject: list[Ref], action: Action) -> None
             ctx.game.shields.append(Shield(to=key, combat_only=combat_only))
 
 
-
-
-
 def deal_damage(ctx: Context, subject: list[Ref], action: Action) -> None:
     amount = value(ctx, action.arg("amount"))
     for ref in resolve(ctx, action.arg("to")):
         source = next(objects(subject), ctx.source)
         combat.deal_damage(ctx.game, source, ref, amount)  # deathtouch and lifelink apply
-
-
 
 
 def deal_damage_equal(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -80,8 +75,6 @@ def deal_damage_equal(ctx: Context, subject: list[Ref], action: Action) -> None:
     amount = stat_amount(ctx, subject, action)
     for ref in resolve(ctx, action.arg("to")):
         combat.deal_damage(ctx.game, source, ref, amount)
-
-
 
 
 def fight(ctx: Context, subject: list[Ref], action: Action) -> None:
