@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 from carddb.db import schema
 from carddb.db.engine import default_url, make_engine, make_sessionmaker, parse_url, writer
 from carddb.db.models import Card, Localization, Printing, Ruling
-from carddb.errors import DatabaseUnavailableError, ReadOnlyDatabaseError
+from carddb.errors import CardNotFoundError, DatabaseUnavailableError, ReadOnlyDatabaseError
 
 if TYPE_CHECKING:
     from carddb.ingest.base import ImportSummary, Progress
@@ -87,7 +87,13 @@ class Database:
         from carddb.db import lookup  # deferred, as for the other queries: a search needs none of it
 
         with self.session() as session:
-            return lookup.card_by_name(session, name, lang, fuzzy_names=fuzzy)
+            try:
+                return lookup.card_by_name(session, name, lang)
+            except CardNotFoundError:
+                # deferred: only a name no card has needs the fuzzy matcher (and RapidFuzz)
+                from carddb.db import fuzzy as fuzzy_names
+
+                return fuzzy_names.card_by_fuzzy_name(session, name, lang, resolve=fuzzy)
 
     def named(self, name: str, lang: str | None = None, *, fuzzy: bool = True) -> CardView:
         """Scryfall's ``/cards/named``: :meth:`card` with ``fuzzy`` on by default."""

@@ -17,15 +17,29 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from threading import Lock
 
+from rapidfuzz import fuzz, process
+from rapidfuzz.distance import Levenshtein
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from carddb import languages
 from carddb.db.lists import among
+from carddb.db.lookup import build_view
 from carddb.db.models import Card, Face, Localization
+from carddb.errors import AmbiguousCardError, CardNotFoundError
 from carddb.search.fulltext import matching_ids
 from carddb.text import normalize
+from carddb.views import CardView
 
-__all__ = ["FuzzyMatch", "NameIndex", "fuzzy_key", "fuzzy_match", "name_index", "suggestions"]
+__all__ = [
+    "FuzzyMatch",
+    "NameIndex",
+    "card_by_fuzzy_name",
+    "fuzzy_key",
+    "fuzzy_match",
+    "name_index",
+    "suggestions",
+]
 
 _NOT_KEY = re.compile(r"[\W_]+")
 _WORD = re.compile(r"[^\W_]+")
@@ -242,9 +256,6 @@ def _match(index: NameIndex, key: str) -> FuzzyMatch:
             ordered = dict(sorted(prefixed.items(), key=lambda item: (len(item[1]), item[1])))
             return FuzzyMatch(None, "prefix", _names(index, ordered))
     most = max(1, len(key) // 5)
-    from rapidfuzz import process  # deferred: an exact name, the usual case, needs none (start-up time)
-    from rapidfuzz.distance import Levenshtein
-
     candidates = index.near_length(len(key) - most, len(key) + most)
     near = process.extract(key, candidates, scorer=Levenshtein.distance, score_cutoff=most, limit=20)
     if near:
@@ -278,8 +289,6 @@ def suggestions(session: Session, name: str, limit: int = SUGGESTIONS) -> list[s
 
 
 def _suggested(index: NameIndex, key: str, limit: int) -> list[str]:
-    from rapidfuzz import fuzz, process  # deferred: only an unknown name needs it (start-up time)
-
     found: dict[int, str] = {}
     # a ratio of 75 needs lengths within 0.6 and 1.67 times each other
     candidates = index.near_length(int(len(key) * 0.6), int(len(key) / 0.6) + 1)
@@ -291,3 +300,27 @@ def _suggested(index: NameIndex, key: str, limit: int) -> list[str]:
         if len(found) >= limit:
             break
     return list(_names(index, found, limit))[:limit]
+
+
+def card_by_fuzzy_name(
+    session: Session, name: str, lang: str | None = None, *, resolve: bool = True
+) -> CardView:
+    """For a name no card has exactly (:func:`carddb.db.lookup.card_by_name` found none): the one
+    card the fuzzy rules clearly pick (``resolve``), shown in ``lang`` or the language the name
+    matched in; else :class:`AmbiguousCardError` with the candidates, or
+    :class:`CardNotFoundError` with the closest names."""
+    requested = languages.resolve(lang).tag if lang else None
+    if resolve:
+        match = fuzzy_match(session, name)
+        if match.card_id is not None:
+            return build_view(
+                session,
+                match.card_id,
+                requested or match.language,
+                matched_name=name,
+                matched_language=match.language,
+                normalized=normalize(name),
+            )
+        if match.candidates:
+            raise AmbiguousCardError(name, list(match.candidates))
+    raise CardNotFoundError(name, suggestions(session, name))

@@ -8,7 +8,6 @@ from sqlalchemy import distinct, func, literal, select, union_all
 from sqlalchemy.orm import Session
 
 from carddb import languages
-from carddb.db import fuzzy
 from carddb.db.models import Card, CardSet, Face, Localization, Printing, PrintingLocalization, Ruling
 from carddb.db.translations import translations_to_show
 from carddb.errors import AmbiguousCardError, CardNotFoundError
@@ -16,8 +15,6 @@ from carddb.notes import card_notes
 from carddb.rules.mentions import MentionedRule, mentions, rule_texts
 from carddb.text import normalize
 from carddb.views import CardView, FaceView, LanguageCount, PrintingView, RulingView
-
-SUGGESTIONS = 5
 
 
 def find_card_ids(session: Session, normalized: str) -> dict[int, set[str]]:
@@ -38,37 +35,16 @@ def find_card_ids(session: Session, normalized: str) -> dict[int, set[str]]:
     return dict(found)
 
 
-def suggest(session: Session, normalized: str, limit: int = SUGGESTIONS) -> list[str]:
-    """The names closest to ``normalized`` in any language, best first, one per card (see
-    :func:`carddb.db.fuzzy.suggestions`)."""
-    return fuzzy.suggestions(session, normalized, limit)
-
-
-def card_by_name(
-    session: Session, name: str, lang: str | None = None, *, fuzzy_names: bool = False
-) -> CardView:
-    """Look a card up by its name in any language and show it in ``lang`` (default: the language
-    the name was found in, English first). ``fuzzy_names``: when no name is exactly this one,
-    resolve it the way Scryfall's fuzzy lookup does (:func:`carddb.db.fuzzy.fuzzy_match`:
-    punctuation and spaces ignored, a prefix or a small typo of one card's name)."""
+def card_by_name(session: Session, name: str, lang: str | None = None) -> CardView:
+    """Look a card up by its exact name (folded) in any language and show it in ``lang`` (default:
+    the language the name was found in, English first). A name no card has raises
+    :class:`CardNotFoundError` without suggestions: :mod:`carddb.db.fuzzy` (imported only then,
+    with RapidFuzz) resolves or suggests (:func:`carddb.db.fuzzy.card_by_fuzzy_name`)."""
     normalized = normalize(name)
     requested = languages.resolve(lang).tag if lang else None
     found = find_card_ids(session, normalized) if normalized else {}
-    if not found and fuzzy_names:
-        match = fuzzy.fuzzy_match(session, name)
-        if match.card_id is not None:
-            return build_view(
-                session,
-                match.card_id,
-                requested or match.language,
-                matched_name=name,
-                matched_language=match.language,
-                normalized=normalized,
-            )
-        if match.candidates:
-            raise AmbiguousCardError(name, list(match.candidates))
     if not found:
-        raise CardNotFoundError(name, suggest(session, normalized) if normalized else [])
+        raise CardNotFoundError(name, [])
     card_id = _choose(session, name, found, requested)
     matched = sorted(found[card_id], key=lambda tag: (tag != "en", tag))
     shown = requested or matched[0]

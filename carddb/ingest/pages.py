@@ -56,7 +56,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from carddb import languages
-from carddb.db import lookup
+from carddb.db import fuzzy, lookup
 from carddb.db.models import Card, CardSet, Face, Localization, Note, Printing, Ruling
 from carddb.errors import UnknownLanguageError
 from carddb.ingest.base import FileSummary, ImportRun, file_transaction
@@ -201,7 +201,7 @@ class _PageImport:
         found = lookup.find_card_ids(self.session, folded) if folded else {}
         if not found:
             raise CardNotIdentifiedError(
-                self.path, f"no card named {name!r} (--card)", lookup.suggest(self.session, folded)
+                self.path, f"no card named {name!r} (--card)", fuzzy.suggestions(self.session, folded)
             )
         english = [card_id for card_id, langs in found.items() if "en" in langs]
         if len(found) > 1 and len(english) != 1:
@@ -505,7 +505,7 @@ class _PageImport:
             raise CardNotIdentifiedError(
                 self.path,
                 "no block name (" + ", ".join(f"“{b.name}”" for b in blocks[:3]) + ", …) names a stored card",
-                lookup.suggest(self.session, folded),
+                fuzzy.suggestions(self.session, folded),
             )
         ranked = sorted(votes.items(), key=lambda item: -len(item[1]))
         if len(ranked) > 1 and len(ranked[1][1]) == len(ranked[0][1]):

@@ -541,5 +541,3 @@ def atomic(game: Game) -> Iterator[None]:
     except EngineError:
         game.restore(saved)
         raise
-
-
