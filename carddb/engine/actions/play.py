@@ -46,6 +46,7 @@ def _activated(ability: Ability) -> Ability:
     return cycling.as_activated(attachments.as_activated(ability))
 
 
+
 # -- actions ------------------------------------------------------------------------------------
 def _executable(game: Game, obj: GameObject, ability: Ability) -> None:
     problems = missing(ability, game.catalog)
@@ -221,6 +222,7 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
         put(game, source, zone, cause="resolve", decider=decider)
         if source.card.is_permanent:
             source.controller = item.controller
+
 
 
 def resolve_all(game: Game, decider: Decider) -> None:

@@ -73,3 +73,5 @@ def next_step(game: Game, decider: Decider) -> None:
                 obj.control_effects = [e for e in obj.control_effects if not e.until_end_of_turn]
     game.events.append(Event("step", None, "", game.step, game.active))
     settle(game, decider)
+
+

@@ -541,3 +541,5 @@ def atomic(game: Game) -> Iterator[None]:
     except EngineError:
         game.restore(saved)
         raise
+
+

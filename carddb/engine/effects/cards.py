@@ -66,6 +66,8 @@ def scry(ctx: Context, subject: list[Ref], action: Action) -> None:
                 put(ctx.game, obj, "graveyard" if away == "graveyard" else "library", decider=ctx.decider)
 
 
+
+
 def look_at(ctx: Context, subject: list[Ref], action: Action) -> None:
     """Looking changes nothing the engine models (there is no hidden information yet); "it" and
     "them" name the cards looked at afterwards."""
@@ -73,6 +75,8 @@ def look_at(ctx: Context, subject: list[Ref], action: Action) -> None:
     ctx.game.log.append(f"{ctx.controller} looks at {', '.join(o.name for o in seen) or 'nothing'}")
     ctx.it = list(seen)
     ctx.mentions.append(list(seen))
+
+
 
 
 def put_into_library(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -94,10 +98,14 @@ def shuffle(ctx: Context, subject: list[Ref], action: Action) -> None:
         zones["library"] = ctx.decider.shuffle(zones["library"])
 
 
+
+
 def put_on_top(ctx: Context, subject: list[Ref], action: Action) -> None:
     """ "… then shuffle and put that card on top": on top of its owner's library."""
     for obj in target_objects(ctx, action):
         put(ctx.game, obj, "library", 0, decider=ctx.decider)
+
+
 
 
 # -- libraries, revealing, putting onto the battlefield -----------------------------------------------
@@ -144,6 +152,8 @@ def reveal(ctx: Context, subject: list[Ref], action: Action) -> None:
     shown = list(objects(resolve(ctx, action.arg("what"))))
     ctx.game.log.append(f"{ctx.controller} reveals {', '.join(obj.name for obj in shown) or 'nothing'}")
     ctx.it = list(shown)
+
+
 
 
 def put_onto_battlefield(ctx: Context, subject: list[Ref], action: Action) -> None:

@@ -34,6 +34,7 @@ def _counters_at_least(ctx: Context, condition: Action) -> bool:
     return any(obj.counters.get(kind, 0) >= needed for obj in objects(resolve(ctx, condition.arg("what"))))
 
 
+
 _ = Number  # re-exported types used by handlers' annotations
 
 
@@ -110,6 +111,10 @@ def _did(ctx: Context, condition: Action) -> bool:
     return bool(ctx.bindings["did"]) == is_form(condition, "do", "no_one_does")
 
 
+
+
+
+
 # -- conditions about the game -----------------------------------------------------------------------
 def _existing(ctx: Context, phrase: object) -> list[Ref]:
     """What a condition's noun phrase names, without choosing among them ("a creature" is any)."""
@@ -142,6 +147,8 @@ def _controls(ctx: Context, condition: Action) -> bool:
             for obj in ctx.game.permanents(player)
         )
     return not found if is_form(condition, "controls_no", "control_no") else found
+
+
 
 
 def _counter_kind(spec: object) -> tuple[str, int]:
@@ -186,11 +193,15 @@ def _is_type(ctx: Context, obj: GameObject, noun: object) -> bool:
     return isinstance(noun, Noun) and matches(ctx, obj, noun)
 
 
+
+
 def _is_more(ctx: Context, condition: Action) -> bool:
     """ "If it's a land card": the object named last is what the noun describes."""
     what = condition.arg("what")
     assert isinstance(what, Noun)
     return any(matches(ctx, obj, what) for obj in objects(ctx.it))
+
+
 
 
 def _controls_count(ctx: Context, condition: Action) -> bool:
@@ -204,6 +215,8 @@ def _controls_count(ctx: Context, condition: Action) -> bool:
         if (count >= amount) if at_least else (count <= amount):
             return True
     return False
+
+
 
 
 # -- noun qualifiers ---------------------------------------------------------------------------------
@@ -260,7 +273,6 @@ def _with_keywords(ctx: Context, ref: Ref, q: Action) -> bool:
     return isinstance(ref, GameObject) and (
         set(keyword_list(str(q.arg("keywords")))) <= keywords_of(ref)
     ) == is_form(q, "with")
-
 
 WITH_STAT = {
     "power_or_less": ("power", True), "power_or_greater": ("power", False),
@@ -320,36 +332,17 @@ SECTION = Section(
     forms={
         "did": named("did", "do", "dont", "no_one_does"),
         "is_state": named(
-            "is_state",
-            "tapped",
-            "untapped",
-            "creature",
-            "on_battlefield",
-            "in_your_graveyard",
-            "your_turn",
-            "not_your_turn",
-            "of_type",
-            "has_keywords",
-            "has_counters",
-            "counters_on",
-            "have_no_cards_in_hand",
-            "has_no_cards_in_hand",
-            "life_or_more",
-            "life_or_less",
+            "is_state", "tapped", "untapped", "creature", "on_battlefield", "in_your_graveyard",
+            "your_turn", "not_your_turn", "of_type", "has_keywords", "has_counters", "counters_on",
+            "have_no_cards_in_hand", "has_no_cards_in_hand", "life_or_more", "life_or_less",
         ),
         "is_more": named("is_more", "it_is"),
         "controls_count": named(
             "controls_count", "control_or_more", "controls_or_more", "control_or_fewer", "controls_or_fewer"
         ),
         "in_zone": named(
-            "in_zone",
-            "in_zone",
-            "from_zone",
-            "from_a_graveyard",
-            "in_a_graveyard",
-            "in_any_graveyard",
-            "from_any_graveyard",
-            "in_exile",
+            "in_zone", "in_zone", "from_zone", "from_a_graveyard", "in_a_graveyard", "in_any_graveyard",
+            "from_any_graveyard", "in_exile",
         ),
         "with_power": named(
             "with_power", *WITH_STAT, "greatest_power", "mana_value_x_or_less", "mana_value_exactly"

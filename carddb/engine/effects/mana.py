@@ -31,6 +31,9 @@ def add_mana(ctx: Context, subject: list[Ref], action: Action) -> None:
             raise EngineError(f"cannot add mana as {action!r}")
 
 
+
+
+
 def pay_mana(ctx: Context, subject: list[Ref], action: Action) -> None:
     for player in players(ctx, subject):
         mana.pay(ctx.game, player, mana_symbols(action), x=ctx.bindings.get("X"))

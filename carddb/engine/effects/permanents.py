@@ -35,6 +35,10 @@ def cant_this_turn(ctx: Context, subject: list[Ref], action: Action) -> None:
         obj.restrictions_until_end_of_turn.append(action.verb)
 
 
+
+
+
+
 def doesnt_untap(ctx: Context, subject: list[Ref], action: Action) -> None:
     """ "It doesn't untap during its controller's next untap step.": the next untap step of
     whoever controls it then (502.3) skips it."""
@@ -58,6 +62,11 @@ def gain_control(ctx: Context, subject: list[Ref], action: Action) -> None:
                 obj.since_turn = ctx.game.turn  # a creature whose control changed is summoning sick
 
 
+
+
+
+
+
 def gains_ability(ctx: Context, subject: list[Ref], action: Action) -> None:
     """ "It gains "{T}: …" until end of turn.": the quoted ability is its own until cleanup (the
     static "has" forms are continuous effects, carddb.engine.rules.continuous)."""
@@ -66,6 +75,8 @@ def gains_ability(ctx: Context, subject: list[Ref], action: Action) -> None:
         raise EngineError("the granted ability was not understood")
     for obj in objects(subject):
         obj.granted_until_end_of_turn.append(ability)
+
+
 
 
 def _move_all(zone: str) -> Handler:
@@ -100,6 +111,8 @@ def regenerate(ctx: Context, subject: list[Ref], action: Action) -> None:
             obj.keywords_until_end_of_turn.append(REGENERATION)
 
 
+
+
 def return_to(ctx: Context, subject: list[Ref], action: Action) -> None:
     zone = zone_of(action, "to") or ("battlefield" if action.verb == "return_from" else None)
     if zone is None:
@@ -111,6 +124,8 @@ def return_to(ctx: Context, subject: list[Ref], action: Action) -> None:
             obj.tapped = returned and is_form(action, "to_battlefield_tapped")
             yours = returned and is_form(action, "under_your_control")
             obj.controller = ctx.controller if yours else obj.owner
+
+
 
 
 def counter(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -150,6 +165,8 @@ def counters(ctx: Context, subject: list[Ref], action: Action) -> None:
             del obj.counters[kind]
 
 
+
+
 def gets(ctx: Context, subject: list[Ref], action: Action) -> None:
     change = parse_pt(str(action.arg("pt")))
     for obj in objects(subject):
@@ -167,6 +184,8 @@ def tap_or_untap(ctx: Context, subject: list[Ref], action: Action) -> None:
         if obj.zone == "battlefield":
             answer = ctx.decider.choose(f"{ctx.controller}: tap or untap {obj.name}?", ["tap", "untap"])
             ctx.game.tap(obj, answer == "tap")
+
+
 
 
 def sacrifice(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -219,9 +238,7 @@ SECTION = Section(
             "doesnt_untap", "untap_step", "untap_steps", "next_untap_step", "next_untap_step_plural"
         ),
         "doesnt_untap_their_controller": named(
-            "doesnt_untap_their_controller",
-            "its_controllers_next",
-            "their_controllers_next",
+            "doesnt_untap_their_controller", "its_controllers_next", "their_controllers_next",
             "their_controllers_next_steps",
         ),
     },

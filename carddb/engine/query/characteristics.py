@@ -31,7 +31,10 @@ def card_colors(card: CardDef) -> tuple[str, ...]:
     if card.colors is not None:
         return tuple(c for c in COLORS if c in card.colors)
     found = {
-        letter for symbol in card.mana_symbols for letter in symbol.strip("{}").split("/") if letter in COLORS
+        letter
+        for symbol in card.mana_symbols
+        for letter in symbol.strip("{}").split("/")
+        if letter in COLORS
     }
     return tuple(c for c in COLORS if c in found)
 

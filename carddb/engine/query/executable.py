@@ -254,9 +254,7 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         if form is None:
             return None
         tables: dict[str, Mapping[str, Any]] = {
-            "pred": catalog.verbs,
-            "cond": catalog.conditions,
-            "qualifier": catalog.qualifiers,
+            "pred": catalog.verbs, "cond": catalog.conditions, "qualifier": catalog.qualifiers
         }
         known = tables.get(form.family)
         if form.family == "restriction":

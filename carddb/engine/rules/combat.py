@@ -383,6 +383,8 @@ def _attacks_trigger(ctx: Context, trigger: Action, event: Event) -> bool:
     return False
 
 
+
+
 def _deals_combat_damage(ctx: Context, trigger: Action, event: Event) -> bool:
     """``deals_damage`` forms 0 and 3: "~ deals combat damage to a player"."""
     if is_form(trigger, "combat_damage_to", "deal_combat_damage_to"):

@@ -74,6 +74,8 @@ def _protection_problems(keyword: Keyword, catalog: Catalog) -> list[str]:
     return [] if qualities and set(qualities) <= PROTECTION_QUALITIES else ["keyword protection"]
 
 
+
+
 def targetable(ctx: Context, ref: Ref) -> bool:
     """Shroud: no spell or ability targets it; hexproof: none an opponent controls; protection:
     nothing with that quality."""

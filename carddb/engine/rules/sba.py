@@ -38,3 +38,4 @@ def state_based_actions(game: Game) -> None:
         elif obj.is_a("Creature") and obj.deathtouched:
             destroy(game, obj)  # damage from a source with deathtouch (rule 704.5h)
         obj.deathtouched = False
+

@@ -154,3 +154,4 @@ def still_legal(game: Game, ctx: Context, noun: TargetPhrase, ref: Ref) -> bool:
     if isinstance(ref, GameObject) and ref.id not in game.objects:
         return False
     return legal_target(game, ctx, noun, ref)
+

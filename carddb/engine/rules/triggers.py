@@ -303,6 +303,8 @@ def _watchers(game: Game, event: Event) -> list[GameObject]:
     return found
 
 
+
+
 _MOMENTS: dict[tuple[str, str | None], Step] = {
     ("beginning", "next_end_step"): Step.END,
     ("beginning", "next_turns_upkeep"): Step.UPKEEP,
