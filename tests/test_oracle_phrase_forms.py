@@ -9,7 +9,16 @@ import pytest
 
 from carddb.oracle import parse_oracle
 from carddb.oracle.model import Action, walk
-from carddb.oracle.phrases import PhraseTableError, form_index, form_name, form_names, load_tables, templates
+from carddb.oracle.phrases import (
+    PhraseTableError,
+    Slot,
+    form_index,
+    form_name,
+    form_names,
+    grammar_rules,
+    load_tables,
+    templates,
+)
 
 
 def _table(tmp_path: Path, text: str, name: str = "t.toml") -> Path:
@@ -114,3 +123,15 @@ def test_the_forms_the_engine_tells_apart_are_named(verb: str) -> None:
     assert ENGINE_FORMS[verb] <= set(names)
     assert len(names) == sum(1 for t in templates() if t.verb == verb)  # every form of the entry
     assert all(form_name(verb, index) == name for name, index in names.items())
+
+
+def test_words_in_brackets_are_one_token_of_the_grammar(tmp_path: Path) -> None:
+    (gets,) = load_tables(_table(tmp_path, '[pred]\ngets_each = "[each get] {pt}"\n'))
+
+    assert gets.parts == ("each get", Slot("pt", "pt"))
+    assert 'pred__gets_each__0: "each get" pt' in grammar_rules(templates())
+
+
+def test_brackets_hold_words_only(tmp_path: Path) -> None:
+    with pytest.raises(PhraseTableError, match=r"t.toml \[pred\] gets_each: '\[each {pt}\]'"):
+        load_tables(_table(tmp_path, '[pred]\ngets_each = "[each {pt}]"\n'))

@@ -47,6 +47,12 @@ SAME_CARD = [
         "Whenever you gain life, put a +1/+1 counter on this creature.",
     ),
     (
+        "Torpor Orb",
+        "Artifact",
+        "Creatures entering the battlefield don't cause abilities to trigger.",
+        "Creatures entering don't cause abilities to trigger.",
+    ),
+    (
         "Doomed Traveler",
         "Creature — Human Soldier",
         "When Doomed Traveler dies, create a 1/1 white Spirit creature token with flying.",

@@ -14,8 +14,11 @@ of *named* forms (``name = "form"`` in order: dotted keys as above, an inline ta
 :class:`~carddb.oracle.model.Action` (and in the grammar rule's name), so a new form goes at the
 end of its entry.
 
-A form is words and typed slots (``{role:type}``, or ``{type}`` whose role is its type). The one
-entry is used three ways, so that parsing and printing cannot drift apart:
+A form is words and typed slots (``{role:type}``, or ``{type}`` whose role is its type); words in
+brackets are one token of the grammar (``"{what:np} [each get] {pt}"``): after a noun, "each" alone
+would be read as the start of the qualifier "each player controls" (a conflict the grammar resolves
+by shifting), while the lexer prefers the longer token "each get". The one entry is used three
+ways, so that parsing and printing cannot drift apart:
 
 * :func:`grammar_rules` turns each form into an LALR rule (``pred__draw__1: "draws" np``) and each
   family into an alternation (``?pred: pred__draw__0 | …``) that the frame grammar uses;
@@ -24,8 +27,9 @@ entry is used three ways, so that parsing and printing cannot drift apart:
 
 Families: ``pred`` (what a subject does, or what the ability's controller is told to do, costs
 included), ``cond`` (trigger events and conditions after *if*, *unless*, *as long as*),
-``qualifier`` (what follows a noun: ``you control``, ``with flying``) and ``restriction``
-(``Activate only as a sorcery``).
+``qualifier`` (what follows a noun: ``you control``, ``with flying``), ``restriction``
+(``Activate only as a sorcery``) and ``value`` (what X is: ``the greatest power among {what:np}``,
+after "where X is" and in an ``{amount:x_value}`` slot).
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ FAMILIES = {
     "cond": "cond",
     "qualifier": "qualifier",
     "restriction": "restriction",
+    "value": "value",
 }
 """Family in the tables → the frame grammar's rule that alternates its phrases."""
 
@@ -65,13 +70,15 @@ SLOT_TYPES = frozenset(
         "pred",
         "cond",
         "condition",
+        "x_value",
     }
 )
 """Slot types: rules of the frame grammar (``np`` noun phrase, ``n`` a number in digits or X,
 ``nw`` one in words, ``both`` two noun phrases joined by "and each"…) or a family (``pred``, ``cond``)."""
 
-_TOKEN = re.compile(r"\{[^}]*\}|,|[^\s,{]+")
+_TOKEN = re.compile(r"\{[^}]*\}|\[[^\]]*\]|,|[^\s,{\[]+")
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+_WORDS_ONLY = re.compile(r"^[^\s{}\[\],]+(?: [^\s{}\[\],]+)+$")
 
 
 class PhraseTableError(CarddbError):
@@ -112,6 +119,12 @@ def _parse_form(
     parts: list[str | Slot] = []
     roles: set[str] = set()
     for token in _TOKEN.findall(text):
+        if token.startswith("["):
+            words = " ".join(token[1:-1].split())
+            if not words or words != token[1:-1] or not _WORDS_ONLY.match(words):
+                raise PhraseTableError(f"{where}: {token!r} in {text!r} is not words joined by single spaces")
+            parts.append(words)
+            continue
         if not token.startswith("{"):
             parts.append(token)
             continue
