@@ -313,8 +313,18 @@ def test_the_last_page_as_json_has_no_more(sample_url: str, carddb_cli: Carddb) 
     assert (found["total_cards"], found["has_more"], len(found["data"])) == (4, False, 2)
 
 
-def test_an_unknown_card_name_fails_and_suggests_close_names(sample_db: Database, carddb_cli: Carddb) -> None:
+def test_a_misspelt_card_name_resolves_to_the_card_it_clearly_means(
+    sample_db: Database, carddb_cli: Carddb
+) -> None:
+    """As Scryfall's named?fuzzy=: punctuation ignored, a letter missing."""
     run = carddb_cli(sample_db.url, "card", "Unterreich Spalt")
+
+    assert run.code == 0, run.err
+    assert run.out.splitlines()[0].startswith("Unterreich-Spalte")
+
+
+def test_an_unknown_card_name_fails_and_suggests_close_names(sample_db: Database, carddb_cli: Carddb) -> None:
+    run = carddb_cli(sample_db.url, "card", "Unterreich Spalt", "--exact")
 
     assert run.code != 0
     assert run.out == ""
@@ -605,7 +615,7 @@ def test_ctrl_c_stops_a_long_sqlite_statement_at_once(tmp_path: Path) -> None:
 
 # -- errors under --json ---------------------------------------------------------------------------
 def test_an_unknown_card_under_json_is_a_json_error_object(sample_url: str, carddb_cli: Carddb) -> None:
-    run = carddb_cli(sample_url, "card", "Unterreich Spalt", "--json")
+    run = carddb_cli(sample_url, "card", "Unterreich Spalt", "--json", "--exact")
 
     assert run.code == 1
     error = json.loads(run.out)

@@ -15,11 +15,17 @@ from carddb.views import CardView
 @click.argument("name", nargs=-1, required=True)
 @click.option("--lang", "lang", metavar="L", help="Show the card in this language (e.g. de, ja, Deutsch).")
 @click.option("--json", "as_json", is_flag=True, help="Print a Scryfall card object (with its rulings).")
+@click.option(
+    "--exact", is_flag=True, help="Only a name written exactly (no fuzzy match, as Scryfall's named?exact=)."
+)
 @pass_context
-def card_command(obj: Context, name: tuple[str, ...], lang: str | None, as_json: bool) -> None:
-    """Show a card, found by its name in any language."""
+def card_command(obj: Context, name: tuple[str, ...], lang: str | None, as_json: bool, exact: bool) -> None:
+    """Show a card, found by its name in any language.
+
+    A misspelt or partial name resolves to the one card it clearly means, as Scryfall's
+    named?fuzzy= does; --exact takes only a name written exactly."""
     db = obj.reader()
-    view = db.card(joined(name), lang=lang)
+    view = db.card(joined(name), lang=lang, fuzzy=not exact)
     if as_json:
         # deferred: Scryfall's objects (carddb.serve.facts, which brings RapidFuzz) only for --json
         from carddb.commands.scryfall import card_json
