@@ -264,21 +264,12 @@ def card_object(card: CardFacts, base: str | None = None) -> dict[str, Any]:
         obj["uri"] = _url(base, f"/cards/{card.id}")
     faces = card.faces
     if len(faces) == 1:
-        face = faces[0]
-        obj["mana_cost"] = face.mana_cost or ""
+        # the one face's characteristics at the top level, cmc after the mana cost
+        fields = _face_object(faces[0], with_colors=True, localized=localized)
+        del fields["object"], fields["name"]
+        obj["mana_cost"] = fields.pop("mana_cost")
         obj["cmc"] = float(card.cmc or 0.0)
-        if face.type_line is not None:
-            obj["type_line"] = face.type_line
-        obj["oracle_text"] = face.oracle_text or ""
-        obj["colors"] = _colors(face.colors)
-        for key in ("power", "toughness", "loyalty", "defense"):
-            value = getattr(face, key)
-            if value is not None:
-                obj[key] = value
-        if face.flavor_text is not None:
-            obj["flavor_text"] = face.flavor_text
-        if localized:
-            _add_printed(obj, face.printed_name, face.printed_type_line, face.printed_text)
+        obj.update(fields)
     else:
         two_sided = card.layout in DOUBLE_FACED_LAYOUTS
         if not two_sided:
