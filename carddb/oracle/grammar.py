@@ -269,6 +269,10 @@ class ToModel(Transformer[Token, Any]):
         """ "for each +1/+1 counter on ~"."""
         return Action("counters_on", (("kind", str(kind)), ("what", what)))
 
+    def times(self, condition: Any) -> Action:
+        """ "for each time it was kicked": once per time the condition held."""
+        return Action("times", (("condition", condition),))
+
     def counter_noun(self, kind: Token, *qualifiers: Action) -> Noun:
         """ "storage counter removed this way": counters named by what happened to them."""
         return Noun((), str(kind), qualifiers)
@@ -478,6 +482,11 @@ class ToModel(Transformer[Token, Any]):
     def partitive(self, amount: Any, whole: Any) -> Action:
         """ "two of them": how many of a group named before."""
         return Action("part_of", (("amount", amount), ("of", whole)))
+
+    def counters_or_more(self, token: Token) -> Action:
+        """ "one or more +1/+1 counters", "one or more counters"."""
+        number, kind = str(token).split(" or more ")
+        return Action("counters", (("amount", None), ("kind", kind), ("determiner", f"{number} or more")))
 
     def counters_variable(self, kind: Token) -> Action:
         return Action("counters", (("amount", None), ("kind", str(kind))))

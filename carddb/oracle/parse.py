@@ -20,6 +20,7 @@ from lark.exceptions import UnexpectedInput
 from carddb.oracle.grammar import parser, parsing_at, set_quoted_parser, vocabulary
 from carddb.oracle.keywords import parse_keyword_line
 from carddb.oracle.model import (
+    ENTERING,
     ROMAN_NUMERALS,
     Ability,
     Action,
@@ -137,15 +138,29 @@ def _is_restriction(item: object) -> bool:
     return form is not None and form.family == "restriction"
 
 
-def _is_replacement(steps: list[Step]) -> bool:
+def _is_replacement(steps: list[Step], spell: bool = False) -> bool:
+    """A permanent's line is a replacement ability (614.1) when it says what would happen instead,
+    how a permanent enters ("~ enters the battlefield tapped", "… with N counters on it", "… as a
+    copy of …", 614.1c–d) or what is chosen as it enters ("As ~ enters the battlefield, choose a
+    color", 614.12) or what happens instead (614.1a: "All damage that would be dealt to you is dealt
+    to ~ instead"); a spell's "It enters the battlefield tapped" is a step of its resolution."""
     for step in steps:
+        if not spell and isinstance(step, Conditional) and step.word == "as" and _enters(step.condition):
+            return True
         for node in walk(step):
+            if not spell and isinstance(node, Action) and (node.verb in ENTERING or node.verb == "instead"):
+                return True
             form = find(node.verb, node.form) if isinstance(node, Action) else None
             # "If you would roll …, instead …": a condition about what would happen (a
             # prevention effect's "damage that would be dealt" is no replacement ability)
             if form is not None and form.family == "cond" and " would " in f" {form.text} ":
                 return True
     return False
+
+
+def _enters(condition: object) -> bool:
+    """The condition of "As ~ enters the battlefield, …" (its "or is turned face up" too)."""
+    return isinstance(condition, Action) and condition.verb == "enters"
 
 
 def _line_ability(line: str, start: int, spell: bool, *, ability_word: bool = True) -> Ability:
@@ -204,7 +219,7 @@ def _line_ability(line: str, start: int, spell: bool, *, ability_word: bool = Tr
         return Ability(kind, span, cost=cost, zone=_activated_from(cost), **parts)
     steps, restrictions = parse_effects(line, start)
     kind = Kind.SPELL if spell else Kind.STATIC
-    if _is_replacement(steps):
+    if _is_replacement(steps, spell):
         kind = Kind.REPLACEMENT
     if all(isinstance(s, Unimplemented) for s in steps) and not restrictions:
         return unknown(kind)

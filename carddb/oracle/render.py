@@ -146,6 +146,7 @@ _FRAME: dict[str, Callable[[Action], str]] = {
     "stat_of": lambda a: join_words((str(a.arg("owner")), str(a.arg("stat")))),
     "the_result": lambda a: "the result",
     "counters_on": lambda a: f"{a.arg('kind')} on {noun_phrase(a.arg('what'))}",
+    "times": lambda a: f"time {step(a.arg('condition'))}",
     "at_random": lambda a: "at random",
     "part_of": lambda a: f"{in_words(a.arg('amount'))} of {noun_phrase(a.arg('of'))}",
 }

@@ -30,6 +30,7 @@ from carddb.engine.query.nouns import (
 )
 from carddb.engine.query.tree import children
 from carddb.oracle.model import (
+    ENTERING,
     Ability,
     Action,
     Clause,
@@ -163,7 +164,8 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     problems: list[str] = []
     if ability.kind is Kind.KEYWORD:
         return [p for k in ability.keywords for p in _keyword_problems(k, catalog)]
-    if ability.kind is Kind.STATIC:
+    entering = _says_how_it_enters(ability)
+    if ability.kind is Kind.STATIC or entering:
         problems.extend(_static_problems(ability, catalog))
     elif ability.kind is Kind.REPLACEMENT:
         verbs = {n.verb for step in ability.effects for n in walk(step) if isinstance(n, Action)}
@@ -194,7 +196,7 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     if isinstance(ability.trigger, Action):
         roots.extend(v for _, v in ability.trigger.args)
     roots.extend(mode.effects for mode in ability.modes)
-    static = ability.kind is Kind.STATIC
+    static = ability.kind is Kind.STATIC or entering
     nodes = [node for root in roots for node in walk(root)]
     in_trigger = (
         {id(node) for _, v in ability.trigger.args for node in walk(v)}
@@ -403,6 +405,14 @@ def _player_reference(node: object) -> tuple[bool, bool]:
         owner = str(node.arg("owner") or "")
         return False, owner in OWNER_NAMING or owner.endswith(("player's", "opponent's"))
     return False, False
+
+
+def _says_how_it_enters(ability: Ability) -> bool:
+    """614.1c–d: a replacement ability that says how a permanent enters ("~ enters the battlefield
+    tapped") is checked like a static ability's clauses, as rules.continuous applies it."""
+    return ability.kind is Kind.REPLACEMENT and any(
+        isinstance(node, Action) and node.verb in ENTERING for step in ability.effects for node in walk(step)
+    )
 
 
 def _static_problems(ability: Ability, catalog: Catalog) -> list[str]:

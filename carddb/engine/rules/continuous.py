@@ -28,6 +28,8 @@ from carddb.oracle.model import Ability, Action, Clause, Conditional, Kind, Noun
 
 LAYERED = frozenset({"gets", "has", "gets_for_each", "is_indestructible", "has_ability"})
 ENTERING = frozenset({"enters_tapped", "enters_with_counters"})
+ENTERING_KINDS = frozenset({Kind.STATIC, Kind.REPLACEMENT})
+"""How a permanent enters is a replacement ability (614.1c–d), applied as its clauses say."""
 
 
 T = TypeVar("T")
@@ -49,12 +51,15 @@ class NoDecisions:
 NO_DECISIONS = NoDecisions()
 
 
-def static_clauses(game: Game) -> Iterator[tuple[GameObject, Context, Clause]]:
-    """Each clause of each executable static ability on the battlefield, with its source and a
-    context for resolving it."""
+def static_clauses(
+    game: Game, kinds: frozenset[Kind] = frozenset({Kind.STATIC})
+) -> Iterator[tuple[GameObject, Context, Clause]]:
+    """Each clause of each executable static ability on the battlefield (of the ``kinds`` given:
+    the replacement abilities that say how a permanent enters too), with its source and a context
+    for resolving it."""
     for source in game.permanents():
         for _, ability in active_abilities(source):
-            if ability.kind is not Kind.STATIC or not _applies(game, ability):
+            if ability.kind not in kinds or not _applies(game, ability):
                 continue
             ctx = Context(game, NO_DECISIONS, source.controller, source)
             for clause in _clauses(ctx, ability):
@@ -62,7 +67,7 @@ def static_clauses(game: Game) -> Iterator[tuple[GameObject, Context, Clause]]:
 
 
 def _applies(game: Game, ability: Ability) -> bool:
-    return ability.kind is Kind.STATIC and not missing(ability, game.catalog)
+    return not missing(ability, game.catalog)
 
 
 def _clauses(ctx: Context, ability: Ability) -> list[Clause]:
@@ -158,7 +163,7 @@ def entering(game: Game, event: Proposed) -> list[Replacement]:
     if event.kind != "enter" or obj is None:
         return []
     found: list[Replacement] = []
-    for source, ctx, clause in static_clauses(game):
+    for source, ctx, clause in static_clauses(game, ENTERING_KINDS):
         subject = clause.subject
         if isinstance(subject, SelfRef):
             if source is not obj:
