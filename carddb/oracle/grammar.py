@@ -273,6 +273,10 @@ class ToModel(Transformer[Token, Any]):
         """ "for each time it was kicked": once per time the condition held."""
         return Action("times", (("condition", condition),))
 
+    def damage_noun(self, amount: Token, *qualifiers: Action) -> Noun:
+        """ "1 damage prevented this way": damage counted by what happened to it."""
+        return Noun((str(amount),), "damage", qualifiers)
+
     def counter_noun(self, kind: Token, *qualifiers: Action) -> Noun:
         """ "storage counter removed this way": counters named by what happened to them."""
         return Noun((), str(kind), qualifiers)
@@ -369,6 +373,9 @@ class ToModel(Transformer[Token, Any]):
 
     def until_end_of_combat(self) -> str:
         return "until end of combat"
+
+    def this_combat(self) -> str:
+        return "this combat"
 
     def until_your_next_turn(self) -> str:
         return "until your next turn"
