@@ -223,6 +223,9 @@ class ToModel(Transformer[Token, Any]):
     def unless_after(self, body: Any, condition: Any) -> Conditional:
         return Conditional("unless", condition, body, after=True)
 
+    def unless_first(self, condition: Any, body: Any) -> Conditional:
+        return Conditional("unless", condition, body)
+
     def as_long_as_first(self, condition: Any, body: Any) -> Conditional:
         return Conditional("as long as", condition, body)
 
@@ -292,6 +295,13 @@ class ToModel(Transformer[Token, Any]):
         """ "that creature's controller": the player, named by the object's role."""
         determiners = tuple(p for p in parts[:-2])
         return Noun(determiners, f"{parts[-2]} {parts[-1]}")
+
+    def during_your_turn_first(self, body: Any) -> Conditional:
+        """ "During your turn, …": the sentence applies only during its controller's turn."""
+        return Conditional("during your turn", None, body)
+
+    def during_each_of_your_turns_first(self, body: Any) -> Conditional:
+        return Conditional("during each of your turns", None, body)
 
     def otherwise(self, body: Any) -> Conditional:
         return Conditional("otherwise", None, body)
