@@ -288,6 +288,10 @@ class ToModel(Transformer[Token, Any]):
         """ "For each opponent, you create …": the body once per object or player."""
         return Conditional("for each", each, body)
 
+    def life_noun(self, amount: Token, *qualifiers: Action) -> Noun:
+        """ "1 life you gained this turn": life counted by what happened to it."""
+        return Noun((str(amount),), "life", qualifiers)
+
     def the_result(self) -> Action:
         return Action("the_result")
 
