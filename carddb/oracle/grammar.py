@@ -28,6 +28,7 @@ from carddb.oracle.model import (
     Count,
     ManaCost,
     Noun,
+    Nouns,
     Number,
     Pronoun,
     RollDie,
@@ -402,6 +403,21 @@ class ToModel(Transformer[Token, Any]):
     def other_subject(self, subject: Any, predicate: Action) -> Clause:
         return Clause(subject, (predicate,))
 
+    def nouns(self, first: Any, join: Token, second: Any) -> Nouns:
+        """ "target creature and target land", "A, B, and C": one list, in text order."""
+        word = str(join).strip()
+        spaced = ", " if word == "," else f"{word} " if word.startswith(",") else f" {word} "
+        head = first.items if isinstance(first, Nouns) else (first,)
+        heads = first.joins if isinstance(first, Nouns) else ()
+        if isinstance(second, Nouns) and second.qualifiers:  # shared again below, by the whole list
+            *rest, last = second.items
+            assert isinstance(last, Noun)
+            rejoined = replace(last, qualifiers=(*last.qualifiers, *second.qualifiers))
+            second = Nouns((*rest, rejoined), second.joins)
+        tail = second.items if isinstance(second, Nouns) else (second,)
+        tails = second.joins if isinstance(second, Nouns) else ()
+        return _shared_zone(Nouns((*head, *tail), (*heads, spaced, *tails)))
+
     def you(self) -> Pronoun:
         return Pronoun("you")
 
@@ -515,6 +531,22 @@ def _clause(
         predicates = (*predicates[:-1], replace(final, duration=duration))
         duration = None
     return Clause(subject, predicates, joins, duration, for_each)
+
+
+def _shared_zone(nouns: Nouns) -> Nouns:
+    """ "up to one target artifact card and up to one target enchantment card from your graveyard":
+    a zone written after the last of several nouns none of which names its own zone describes them
+    all (the grammar attaches a qualifier to the nearest noun)."""
+    last = nouns.items[-1]
+    if not isinstance(last, Noun) or not last.qualifiers or last.qualifiers[-1].verb != "in_zone":
+        return nouns
+    if not all(isinstance(item, Noun) and not item.qualifiers for item in nouns.items[:-1]):
+        return nouns
+    shared = last.qualifiers[-1]
+    if "target" in str(shared.args):  # "from target player's graveyard": its own target, once
+        return nouns
+    items = (*nouns.items[:-1], replace(last, qualifiers=last.qualifiers[:-1]))
+    return Nouns(items, nouns.joins, (shared,))
 
 
 _QUALITIES = frozenset({"type", "types", "color", "colors", "name", "choice"})

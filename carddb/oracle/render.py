@@ -23,6 +23,7 @@ from carddb.oracle.model import (
     Kind,
     ManaCost,
     Noun,
+    Nouns,
     Number,
     Pronoun,
     RollDie,
@@ -71,6 +72,11 @@ def noun_phrase(value: object) -> str:
         words = [*value.determiners, value.description]
         words.extend(action(qualifier) for qualifier in value.qualifiers)
         return " ".join(words)
+    if isinstance(value, Nouns):
+        text = noun_phrase(value.items[0])
+        for join, item in zip(value.joins, value.items[1:], strict=True):
+            text += join + noun_phrase(item)
+        return join_words((text, *(action(qualifier) for qualifier in value.qualifiers)))
     if isinstance(value, Action):
         return action(value)
     raise ValueError(f"not a noun phrase: {value!r}")
@@ -270,7 +276,10 @@ def render_ability(ability: Ability) -> str:
     trigger = ability.kind is Kind.TRIGGERED
     body = render_steps(ability.effects, ability.restrictions, first=not trigger)
     if ability.choose is not None:
-        lines = [f"{ability.choose} —"] + [f"• {render_steps(mode.effects)}" for mode in ability.modes]
+        header = ability.choose if ability.choose.endswith(".") else f"{ability.choose} —"
+        if ability.effects or ability.restrictions:  # "Choose three. You may choose the same mode …"
+            header += " " + render_steps(ability.effects, ability.restrictions)
+        lines = [header] + [f"• {render_steps(mode.effects)}" for mode in ability.modes]
         body = "\n".join(lines)
     if ability.kind in (Kind.ACTIVATED, Kind.MANA):
         head = ", ".join(render_cost(item) for item in ability.cost)

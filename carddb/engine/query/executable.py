@@ -37,6 +37,7 @@ from carddb.oracle.model import (
     Keyword,
     Kind,
     Noun,
+    Nouns,
     ParsedFace,
     Pronoun,
     SelfRef,
@@ -244,6 +245,8 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         return granted
     if isinstance(node, Unimplemented):
         return f"unimplemented text {node.text!r}"
+    if isinstance(node, Nouns):  # "target creature and target land": no handler resolves a list yet
+        return "list of noun phrases"
     if isinstance(node, Action) and node.verb == "zone" and node.arg("owner") not in ZONE_OWNERS:
         return f"zone of {node.arg('owner')}"
     whose = node.arg("whose") if isinstance(node, Action) else None
