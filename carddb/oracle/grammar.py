@@ -32,6 +32,7 @@ from carddb.oracle.model import (
     Number,
     Pronoun,
     RollDie,
+    SameSubject,
     SelfRef,
     Sequence,
     TapCost,
@@ -56,7 +57,9 @@ def grammar_text() -> str:
     subtype = words["subtype_pattern"]
     word = rf"(?:{adjective}|{noun}|{subtype})(?![\w'-])"
     head = rf"(?:{noun}|{subtype})(?![\w'-])"
-    item = rf"(?:{word} (?:(?:or|and) )?)*{head}"  # "attacking or blocking creature"
+    negated = "|".join(words["adjective_patterns"])
+    # "attacking or blocking creature", "noncreature, nonland card"
+    item = rf"(?:(?:{negated})(?![\w'-]), )*(?:{word} (?:(?:or|and) )?)*{head}"
     desc = rf"{item}(?:(?:, {item})*,? (?:or|and|and/or) {item})?"
     desc_poss = rf"(?:{word} )*(?:{noun}|{subtype})(?:'s|s')"
     names = [spec.name.lower() for spec in KEYWORDS if spec.shape is Shape.NONE and not spec.pattern]
@@ -326,6 +329,25 @@ class ToModel(Transformer[Token, Any]):
         self, subject: Any, preds: tuple[tuple[Action, ...], tuple[str, ...]], duration: Any, for_each: Any
     ) -> Clause:
         return _clause(subject, preds, duration, for_each)
+
+    def timed_subject_clause(
+        self,
+        subject: Any,
+        preds: tuple[tuple[Action, ...], tuple[str, ...]],
+        duration: Any,
+        join: str,
+        rest: Clause | Sequence,
+    ) -> Sequence:
+        """ "~ gets +1/+1 until end of turn and can't be blocked this turn", "it gains haste until end
+        of turn and you draw two cards": two clauses, each with its own duration; the second without a
+        subject of its own has the first one's (:class:`SameSubject`)."""
+        first = _clause(subject, preds, duration, None)
+        steps = rest.steps if isinstance(rest, Sequence) else (rest,)
+        joins = rest.joins if isinstance(rest, Sequence) else ()
+        head = steps[0]
+        if isinstance(head, Clause) and head.subject is None:
+            head = replace(head, subject=SameSubject())
+        return Sequence((first, head, *steps[1:]), (join, *joins))
 
     def preds(self, *items: Any) -> tuple[tuple[Action, ...], tuple[str, ...]]:
         predicates, joins = tuple(items[0::2]), tuple(items[1::2])

@@ -128,6 +128,12 @@ class Noun:
 
 
 @dataclass(frozen=True, slots=True)
+class SameSubject:
+    """The subject of the clause before, not written again: the second clause of "~ gets +1/+1 until
+    end of turn and can't be blocked this turn" (each clause with its own duration)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Nouns:
     """Noun phrases joined by "and" that receive the same action: ``target creature and target
     land``, ``~ and up to one other target creature``, ``up to one target artifact, up to one
@@ -141,7 +147,7 @@ class Nouns:
     artifact card and up to one target enchantment card *from your graveyard*"."""
 
 
-NounPhrase = SelfRef | Pronoun | Noun | Nouns
+NounPhrase = SelfRef | Pronoun | Noun | Nouns | SameSubject
 
 NUMBER_WORDS = (
     "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",

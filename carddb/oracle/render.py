@@ -27,6 +27,7 @@ from carddb.oracle.model import (
     Number,
     Pronoun,
     RollDie,
+    SameSubject,
     SelfRef,
     Sequence,
     Step,
@@ -72,6 +73,8 @@ def noun_phrase(value: object) -> str:
         words = [*value.determiners, value.description]
         words.extend(action(qualifier) for qualifier in value.qualifiers)
         return " ".join(words)
+    if isinstance(value, SameSubject):
+        return ""
     if isinstance(value, Nouns):
         text = noun_phrase(value.items[0])
         for join, item in zip(value.joins, value.items[1:], strict=True):
