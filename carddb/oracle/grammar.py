@@ -227,6 +227,16 @@ class ToModel(Transformer[Token, Any]):
     def unless_after(self, body: Any, condition: Any) -> Conditional:
         return Conditional("unless", condition, body, after=True)
 
+    def unless_where_x(self, body: Any, condition: Any, value: Any) -> Conditional:
+        """ "Counter that spell unless that player pays {X}, where X is …": X bound for the sentence."""
+        unless = Conditional("unless", condition, body, after=True)
+        return Conditional("where X is", value, unless, after=True)
+
+    def except_after(self, body: Any, exception: Any) -> Conditional:
+        """ "Create a token that's a copy of target creature, except it has haste" (707.9): the copy with
+        the exception; ``condition`` holds what the exception says."""
+        return Conditional("except", exception, body, after=True)
+
     def as_long_as_first(self, condition: Any, body: Any) -> Conditional:
         return Conditional("as long as", condition, body)
 
@@ -516,6 +526,10 @@ class ToModel(Transformer[Token, Any]):
     def partitive(self, amount: Any, whole: Any) -> Action:
         """ "two of them": how many of a group named before."""
         return Action("part_of", (("amount", amount), ("of", whole)))
+
+    def determined_part(self, determiner: Token, whole: Any) -> Action:
+        """ "any number of them": as many of a group named before as the determiner says."""
+        return Action("part_of", (("amount", None), ("of", whole), ("determiner", str(determiner))))
 
     def counters_variable(self, kind: Token) -> Action:
         return Action("counters", (("amount", None), ("kind", str(kind))))

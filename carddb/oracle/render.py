@@ -156,9 +156,15 @@ _FRAME: dict[str, Callable[[Action], str]] = {
     "the_result": lambda a: "the result",
     "counters_on": lambda a: f"{a.arg('kind')} on {noun_phrase(a.arg('what'))}",
     "at_random": lambda a: "at random",
-    "part_of": lambda a: f"{in_words(a.arg('amount'))} of {noun_phrase(a.arg('of'))}",
+    "part_of": lambda a: f"{_part(a)} {noun_phrase(a.arg('of'))}",
 }
 """Frame-grammar values that print without a phrase-table template (slot spacing in _slot)."""
+
+
+def _part(value: Action) -> str:
+    """How many of a group: "two of" (them), "any number of"."""
+    determiner = value.arg("determiner")
+    return str(determiner) if determiner is not None else f"{in_words(value.arg('amount'))} of"
 
 
 def _action(value: object) -> Action:
@@ -218,7 +224,7 @@ def _conditional(value: Conditional) -> str:
     if value.word == "for each":
         return f"for each {noun_phrase(value.condition)}, {body}"
     if value.after:
-        comma = "," if value.word == "where X is" else ""
+        comma = "," if value.word in ("where X is", "except") else ""
         return f"{body}{comma} {value.word} {step(value.condition)}"
     return f"{value.word} {step(value.condition)}, {body}"
 
