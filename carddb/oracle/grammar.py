@@ -450,6 +450,15 @@ class ToModel(Transformer[Token, Any]):
         tails = second.joins if isinstance(second, Nouns) else ()
         return _shared_zone(Nouns((*head, *tail), (*heads, spaced, *tails)))
 
+    def counted(self, number: Token) -> Pronoun:
+        """ "one", "two" standing alone for that many of a group named before ("Put one into your hand
+        and the other into your graveyard", "Target opponent chooses one")."""
+        return Pronoun(str(number))
+
+    def x_means(self, value: Any) -> Action:
+        """ "X is the mana value of that card.": what X is, said in a sentence of its own."""
+        return Action("x_means", (("value", value),))
+
     def you(self) -> Pronoun:
         return Pronoun("you")
 

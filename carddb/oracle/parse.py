@@ -88,7 +88,10 @@ def _lower_first_words(text: str, first: re.Pattern[str] = _FIRST_WORD) -> str:
 
     def lower(match: re.Match[str]) -> str:
         word = match.group(2)
-        return match.group(1) + (word.lower() if word.lower() in words else word)
+        # "X target creatures gain flying": X, the number, keeps its capital before "target"
+        counted = word == "X" and match.string.startswith(" target", match.end())
+        known = word.lower() in words and not counted
+        return match.group(1) + (word.lower() if known else word)
 
     parts = text.split('"')
     parts[0::2] = [first.sub(lower, part) for part in parts[0::2]]

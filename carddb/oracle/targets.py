@@ -45,7 +45,7 @@ from carddb.oracle.phrases import find
 from carddb.oracle.render import noun_phrase
 
 _PLAYERS = frozenset({"player", "players", "opponent", "opponents"})
-_COUNT_WORDS = frozenset({"up to", "X", "any number of", "target", "a", "an", "the"})
+_COUNT_WORDS = frozenset({"up to", "X", "any number of", "target", "a", "an", "the", "each of"})
 _ROLES = ("'s controller", "'s owner", "'s controllers", "'s owners", "s' controller", "s' owner")
 DIVIDED = frozenset({"deal_damage_divided", "distribute_counters"})
 """The phrases of 601.2d: an amount divided among targets as the ability is put on the stack."""
