@@ -57,6 +57,13 @@ _CHOOSE = re.compile(
     r"|one\. You may choose the same mode more than once"
     r"|one or more\. Each mode must target a different player)) —$"
 )
+_CHOOSE_PERIOD = re.compile(
+    r"^([Cc]hoose (?:one|two|three|four|five|one or both|one or more|any number|up to (?:one|two|three|four)"
+    r"|one or two|one at random)\.)(?: (.+))?$"
+)
+"""A modal header written as a sentence ("Choose three. You may choose the same mode more than
+once.", "Choose one. Activate only once each turn."): the header with its period, then the
+sentences that go with it (how many modes, activation limits) as the ability's own."""
 _SENTENCE_END = re.compile(r'(?:(?<=[.!?])|(?<=[.!?]"))\s+(?=[A-Z~"{])')
 _QUOTE_ENDS_SENTENCE = re.compile(r'\."(?=\s+[A-Z~"{]|$)')
 _CLASS_LEVEL = re.compile(r"^((?:\{[^{}]+\})+): Level (\d+)$")
@@ -82,7 +89,10 @@ def _lower_first_words(text: str, first: re.Pattern[str] = _FIRST_WORD) -> str:
 
     def lower(match: re.Match[str]) -> str:
         word = match.group(2)
-        return match.group(1) + (word.lower() if word.lower() in words else word)
+        # "X target creatures gain flying": X, the number, keeps its capital before "target"
+        counted = word == "X" and match.string.startswith(" target", match.end())
+        known = word.lower() in words and not counted
+        return match.group(1) + (word.lower() if known else word)
 
     parts = text.split('"')
     parts[0::2] = [first.sub(lower, part) for part in parts[0::2]]
@@ -185,6 +195,9 @@ def _line_ability(line: str, start: int, spell: bool, *, ability_word: bool = Tr
     match = _CHOOSE.match(line)
     if match:
         return Ability(Kind.SPELL if spell else Kind.STATIC, span, choose=match.group(1))
+    modal = _modal_sentences(line, start)
+    if modal is not None:
+        return Ability(Kind.SPELL if spell else Kind.STATIC, span, **modal)
     match = _LOYALTY.match(line)
     if match:
         return Ability(
@@ -242,8 +255,22 @@ def _body(text: str, offset: int) -> dict[str, Any]:
     match = _CHOOSE.match(text)
     if match:
         return {"choose": match.group(1)}
+    modal = _modal_sentences(text, offset)
+    if modal is not None:
+        return modal
     steps, restrictions = parse_effects(text, offset)
     return {"effects": tuple(steps), "restrictions": tuple(restrictions)}
+
+
+def _modal_sentences(text: str, offset: int) -> dict[str, Any] | None:
+    """A modal header that is a sentence, and the sentences after it (None: no such header)."""
+    match = _CHOOSE_PERIOD.match(text)
+    if match is None:
+        return None
+    if match.group(2) is None:
+        return {"choose": match.group(1)}
+    steps, restrictions = parse_effects(match.group(2), offset + match.start(2))
+    return {"choose": match.group(1), "effects": tuple(steps), "restrictions": tuple(restrictions)}
 
 
 def _triggered(line: str, word: str, rest: str, start: int, span: Span) -> Ability | None:

@@ -38,8 +38,10 @@ from carddb.oracle.model import (
     Keyword,
     Kind,
     Noun,
+    Nouns,
     ParsedFace,
     Pronoun,
+    SameSubject,
     SelfRef,
     Unimplemented,
     walk,
@@ -246,6 +248,10 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         return granted
     if isinstance(node, Unimplemented):
         return f"unimplemented text {node.text!r}"
+    if isinstance(node, Nouns):  # "target creature and target land": no handler resolves a list yet
+        return "list of noun phrases"
+    if isinstance(node, SameSubject):  # "… until end of turn and can't be blocked this turn"
+        return "subject of the clause before"
     if isinstance(node, Action) and node.verb == "zone" and node.arg("owner") not in ZONE_OWNERS:
         return f"zone of {node.arg('owner')}"
     whose = node.arg("whose") if isinstance(node, Action) else None
