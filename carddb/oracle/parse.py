@@ -10,6 +10,7 @@ modal headers (``Choose one —``); then sentences (spell or static abilities).
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import cache
@@ -221,6 +222,33 @@ def _line_ability(line: str, start: int, spell: bool, *, ability_word: bool = Tr
     return Ability(kind, span, effects=tuple(steps), restrictions=tuple(restrictions))
 
 
+LINE_CACHE = 8192
+"""Lines whose ability is kept (the most recently used): oracle text repeats its lines ("Flying",
+"{T}: Add {G}.", "Draw a card."), and parsing a line is a pure function of its text."""
+_lines: OrderedDict[tuple[str, bool], Ability] = OrderedDict()
+
+
+def _cached_line(line: str, start: int, spell: bool) -> Ability:
+    """:func:`_line_ability` of a line of a face, from the cache when the line was parsed before.
+    A line's ability depends on where the line starts only through its spans: its own, its
+    Unimplemented sentences' (always steps of the ability itself, or its ``unparsed``) and its
+    quoted abilities'. A line with neither of the last two is kept, and given the span of each
+    place it is met again."""
+    key = (line, spell)
+    found = _lines.get(key)
+    span = Span(start, start + len(line))
+    if found is not None:
+        _lines.move_to_end(key)
+        return found if found.span == span else replace(found, span=span)
+    ability = _line_ability(line, start, spell)
+    unparsed = ability.unparsed or any(isinstance(step, Unimplemented) for step in ability.effects)
+    if '"' not in line and not unparsed:
+        _lines[key] = ability
+        if len(_lines) > LINE_CACHE:
+            _lines.popitem(last=False)
+    return ability
+
+
 def _body(text: str, offset: int) -> dict[str, Any]:
     """The effect part of an ability: sentences, or the header of a modal ability ("choose one —",
     its modes follow on the next lines)."""
@@ -301,7 +329,7 @@ def parse_oracle(text: str | None, name: str | None = None, type_line: str | Non
         if attached is not None:
             abilities[-1] = attached
         else:
-            ability = _line_ability(line, start, spell)
+            ability = _cached_line(line, start, spell)
             if ability.kind is Kind.LEVEL:
                 level = ability.level or level
                 if ability.pt is not None:  # a level-up bracket's power and toughness
