@@ -123,7 +123,6 @@ def _parse(text: str, start: str, offset: int = 0) -> Any:
     return parsed
 
 
-
 def sentences(text: str) -> list[tuple[int, str]]:
     """The sentences of ``text`` with their offsets; a period inside quoted text ends no sentence."""
     found: list[tuple[int, str]] = []
@@ -241,8 +240,6 @@ def _line_ability(line: str, start: int, spell: bool, *, ability_word: bool = Tr
             cost=casting[1],
         )
     return Ability(kind, span, effects=tuple(steps), restrictions=tuple(restrictions))
-
-
 
 
 def _cached_line(line: str, start: int, spell: bool) -> Ability:
