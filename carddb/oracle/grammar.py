@@ -134,11 +134,11 @@ class ToModel(Transformer[Token, Any]):
     def __default__(self, data: Any, children: list[Any], meta: Meta) -> Any:
         if str(data).startswith("_"):
             return Tree(data, children)  # Lark's own repetition rules, spliced into their parent
-        found: Template | None = by_rule().get(str(data))
+        found = _phrase_rule(str(data))
         if found is None:
             raise ValueError(f"no transformer for grammar rule {data!r}")
-        roles = [slot.role for slot in found.slots]
-        return Action(found.verb, tuple(zip(roles, children, strict=True)), found.form)
+        verb, roles, form = found
+        return Action(verb, tuple(zip(roles, children, strict=True)), form)
 
     # -- costs
     def costs(self, *items: Any) -> tuple[Any, ...]:
@@ -448,6 +448,13 @@ class ToModel(Transformer[Token, Any]):
         return (
             _quoted_parser[0](inner, _offsets[-1] + (token.start_pos or 0) + 1) if _quoted_parser else inner
         )
+
+
+@cache
+def _phrase_rule(rule: str) -> tuple[str, tuple[str, ...], int] | None:
+    """The verb, slot roles and form of the phrase-table rule named ``rule`` (None: no phrase's)."""
+    found: Template | None = by_rule().get(rule)
+    return None if found is None else (found.verb, tuple(slot.role for slot in found.slots), found.form)
 
 
 def _clause(

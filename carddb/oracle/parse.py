@@ -410,6 +410,9 @@ def _linked(abilities: tuple[Ability, ...], text: str) -> tuple[Ability, ...]:
     """Abilities linked by rule 607: one that speaks of "the chosen …" or "the exiled card" and the
     others that choose or exile (both are told of each other)."""
     links: dict[int, set[int]] = {}
+    owns = [text[ability.span.start : ability.span.end] for ability in abilities]
+    if not any(words.search(own) for own in owns for words, _doing in _LINKS):
+        return abilities  # no ability speaks of what another chose or exiled
     verbs = [
         {
             n.verb
@@ -419,8 +422,7 @@ def _linked(abilities: tuple[Ability, ...], text: str) -> tuple[Ability, ...]:
         }
         for a in abilities
     ]
-    for index, ability in enumerate(abilities):
-        own = text[ability.span.start : ability.span.end]
+    for index, own in enumerate(owns):
         for words, doing in _LINKS:
             if not words.search(own):
                 continue
