@@ -124,6 +124,14 @@ SAME_CARD = [
         ' Sacrifice this artifact: Add one mana of any color."',
     ),
     (
+        "Path to Exile",
+        "Instant",
+        "Exile target creature. Its controller may search their library for a basic land card, put that"
+        " card onto the battlefield tapped, then shuffle.",
+        "Exile target creature. Its controller may search their library for a basic land card, put that"
+        " card onto the battlefield tapped, then shuffle their library.",
+    ),
+    (
         "Vampiric Tutor",
         "Instant",
         "Search your library for a card, then shuffle and put that card on top. You lose 2 life.",

@@ -129,7 +129,7 @@ WORDING: tuple[Rewrite, ...] = (
     _R(
         "older",
         "shuffle ",
-        r"\b([Tt]hen|[Ii]f you do,|this way,) shuffle (?:your library\b|it(?=\.))",
+        r"\b([Tt]hen|[Ii]f you do,|this way,) shuffle (?:your library\b|their library\b|it(?=\.))",
         r"\1 shuffle",
     ),
     _R(
