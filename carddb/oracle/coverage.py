@@ -64,12 +64,37 @@ def shape(text: str, name: str | None = None) -> str:
     """
     if name:
         names = {name, name.split(",")[0].strip()} - {""}
-        alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-        text = re.sub(rf"(?<!\w)(?:{alternatives})(?!\w)", "~", text)
+        text = _replace_words(text, sorted(names, key=len, reverse=True))
     text = _SYMBOLS.sub(_generalize_symbols, text)
     text = _DIGITS.sub("N", text)
     text = _NUMBER_WORDS.sub("N", text)
     return " ".join(text.split())
+
+
+def _word_char(text: str, index: int) -> bool:
+    """Whether ``text[index]`` exists and is a word character (``\\w``)."""
+    return 0 <= index < len(text) and (text[index].isalnum() or text[index] == "_")
+
+
+def _replace_words(text: str, words: list[str]) -> str:
+    """Each occurrence of one of ``words`` (longest first where several start at one place) not
+    inside a longer word becomes ``~``: the regular expression ``(?<!\\w)(?:w1|w2)(?!\\w)``
+    without compiling one per card name."""
+    parts: list[str] = []
+    position = 0
+    while True:
+        found: tuple[int, int] | None = None  # (start, end) of the first occurrence
+        for word in words:
+            start = text.find(word, position)
+            while start != -1 and (_word_char(text, start - 1) or _word_char(text, start + len(word))):
+                start = text.find(word, start + 1)
+            if start != -1 and (found is None or start < found[0]):
+                found = (start, start + len(word))
+        if found is None:
+            parts.append(text[position:])
+            return "".join(parts)
+        parts += [text[position : found[0]], "~"]
+        position = found[1]
 
 
 def _generalize_symbols(run: re.Match[str]) -> str:
