@@ -363,7 +363,7 @@ def test_a_granted_ability_can_be_activated() -> None:
     aura = game.create(spirit, "Alice", "battlefield")
     aura.attached_to = forest.id
     turn.advance(game, ScriptedDecider(), Step.MAIN2)  # any action lets the continuous effects apply
-    assert len(forest.granted) == 1
+    assert len(forest.now.abilities) == 2  # its own mana ability and the granted one (layer 6)
     play.activate(game, ScriptedDecider(), "Alice", forest, 2)  # its own Forest ability is the first
     assert game.players["Alice"].mana_pool == ["C", "C"]
 

@@ -12,6 +12,7 @@ from carddb.engine.actions import play
 from carddb.engine.core.catalog import Catalog
 from carddb.engine.core.state import Game, Player, Step
 from carddb.engine.effects import cards, conditions, damage, life, mana, permanents, tokens
+from carddb.engine.effects import characteristics as characteristic_effects
 from carddb.engine.query import characteristics, executable, nouns
 from carddb.engine.rules import (
     attachments,
@@ -22,6 +23,7 @@ from carddb.engine.rules import (
     destruction,
     execution,
     flashback,
+    layers,
     prevention,
     protection,
     timing,
@@ -41,12 +43,14 @@ CATALOG = Catalog.of(
     destruction.SECTION,
     execution.SECTION,
     flashback.SECTION,
+    layers.SECTION,
     prevention.SECTION,
     protection.SECTION,
     timing.SECTION,
     triggers.SECTION,
     ward.SECTION,
     cards.SECTION,
+    characteristic_effects.SECTION,
     conditions.SECTION,
     damage.SECTION,
     life.SECTION,

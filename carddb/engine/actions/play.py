@@ -69,15 +69,16 @@ def activate(
     """Activate the ``index``-th (1-based) ability of ``obj``, listed as the card's text lists them
     (``modes``: the chosen modes of a modal ability, 1-based)."""
     with atomic(game):
-        abilities = abilities_of(obj)
-        from_hand = 1 <= index <= len(abilities) and cycling.cycling_keyword(abilities[index - 1]) is not None
+        abilities = dict(abilities_of(obj))
+        has = index - 1 in abilities
+        from_hand = has and cycling.cycling_keyword(abilities[index - 1]) is not None
         if from_hand and (obj.zone != "hand" or obj.owner != player):
             raise IllegalActionError(
                 f"{obj.name} is not in {player}'s hand (cycling is activated from there)"
             )
         if not from_hand and (obj.zone != "battlefield" or obj.controller != player):
             raise IllegalActionError(f"{player} controls no {obj.name} on the battlefield")
-        if not 1 <= index <= len(abilities):
+        if not has:
             raise IllegalActionError(f"{obj.name} has no ability {index} (it has {len(abilities)})")
         ability = _activated(abilities[index - 1])  # Equip {N}, Cycling {N}: the abilities they stand for
         if ability.kind not in (Kind.ACTIVATED, Kind.MANA, Kind.LOYALTY):

@@ -16,7 +16,7 @@ from enum import StrEnum
 from carddb.engine.core.cards import CardDef
 from carddb.engine.core.catalog import Catalog
 from carddb.engine.core.errors import EngineError, IllegalActionError
-from carddb.oracle.model import Ability
+from carddb.engine.core.layers import Characteristics, LayerEffect, characteristics
 
 PLAYER_ZONES = ("library", "hand", "graveyard", "exile", "command")
 SHARED_ZONES = ("battlefield", "stack")
@@ -80,9 +80,16 @@ class GameObject:
     token: bool = False
     face_down: bool = False
     damage: int = 0
-    until_end_of_turn: list[tuple[int, int]] = field(default_factory=list)
-    """Power/toughness changes that end at cleanup."""
+    effects: list[LayerEffect] = field(default_factory=list)
+    """Continuous effects of resolved spells and abilities on it (613): "gets +2/+2 until end of
+    turn", "becomes a 0/1", "loses all abilities"; those until end of turn end at cleanup."""
+    static_effects: list[LayerEffect] = field(default_factory=list)
+    """Continuous effects of static abilities on it, recomputed after every step and action
+    (:mod:`carddb.engine.rules.layers`)."""
+    timestamp: int = 0
+    """When it came onto the battlefield (613.7d): the timestamp of its static abilities' effects."""
     keywords_until_end_of_turn: list[str] = field(default_factory=list)
+    """Regeneration shields (they last until cleanup and leave with the permanent)."""
     restrictions_until_end_of_turn: list[str] = field(default_factory=list)
     """"Can't block", "can't attack", "can't be blocked" this turn: the phrase verbs."""
     skip_untaps: int = 0
@@ -92,13 +99,6 @@ class GameObject:
     """The turn a loyalty ability of this permanent was last activated (once each turn, 606.3)."""
     control_effects: list[ControlEffect] = field(default_factory=list)
     """Control-changing effects on it (layer 2, 613.1b), in timestamp order."""
-    static_pt: list[tuple[int, int]] = field(default_factory=list)
-    static_keywords: list[str] = field(default_factory=list)
-    granted: list[Ability] = field(default_factory=list)
-    """Abilities static abilities give it ("Enchanted land has "{T}: Add {C}.""), recomputed."""
-    granted_until_end_of_turn: list[Ability] = field(default_factory=list)
-    """Abilities it gained until end of turn ("It gains "{T}: …" until end of turn.")."""
-    """Changes from static abilities (kept current by :mod:`carddb.engine.rules.continuous`)."""
     attached_to: int | None = None
     """The permanent an Aura enchants or an Equipment equips (:mod:`carddb.engine.rules.attachments`)."""
     since_turn: int = 0
@@ -107,6 +107,17 @@ class GameObject:
     """Cast with its flashback cost: exiled instead of leaving the stack any other way (702.34a)."""
     deathtouched: bool = False
     """Dealt damage by a source with deathtouch since state-based actions were last checked."""
+    _now: tuple[tuple[object, ...], Characteristics] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def now(self) -> Characteristics:
+        """Its characteristics now: the card's with every continuous effect on it applied, layer by
+        layer (:func:`carddb.engine.core.layers.characteristics`)."""
+        key = (tuple(self.static_effects), tuple(self.effects), tuple(self.counters.items()), self.face_down)
+        if self._now is None or self._now[0] != key:
+            effects = [*self.static_effects, *self.effects]
+            self._now = (key, characteristics(self.card, effects, self.counters, face_down=self.face_down))
+        return self._now[1]
 
     @property
     def controller(self) -> str:
@@ -125,23 +136,35 @@ class GameObject:
 
     @property
     def power(self) -> int | None:
-        return self._stat(self.card.power, 0)
+        return self.now.power
 
     @property
     def toughness(self) -> int | None:
-        return self._stat(self.card.toughness, 1)
+        return self.now.toughness
 
-    def _stat(self, printed: str | None, index: int) -> int | None:
-        if printed is None or not printed.lstrip("-").isdigit():
-            return None
-        value = int(printed) + sum(change[index] for change in self.until_end_of_turn + self.static_pt)
-        for kind, count in self.counters.items():
-            if "/" in kind:
-                value += int(kind.split("/")[index]) * count
-        return value
+    @property
+    def types(self) -> tuple[str, ...]:
+        return self.now.types
+
+    @property
+    def subtypes(self) -> tuple[str, ...]:
+        return self.now.subtypes
+
+    @property
+    def supertypes(self) -> tuple[str, ...]:
+        return self.now.supertypes
 
     def is_a(self, card_type: str) -> bool:
-        return card_type in self.card.types or card_type in self.card.subtypes
+        now = self.now
+        return card_type in now.types or card_type in now.subtypes
+
+    def end_of_turn(self) -> None:
+        """Cleanup (514.2): its "until end of turn" and "this turn" effects end."""
+        self.effects = [effect for effect in self.effects if not effect.until_end_of_turn]
+        self.keywords_until_end_of_turn.clear()
+        self.restrictions_until_end_of_turn.clear()
+        if self.control_effects:
+            self.control_effects = [e for e in self.control_effects if not e.until_end_of_turn]
 
 
 def _starting_loyalty(obj: GameObject) -> None:
@@ -329,6 +352,7 @@ class Game:
         self.objects[obj.id] = obj
         self.zone_list(zone, owner).append(obj.id)
         if zone == "battlefield":
+            obj.timestamp = self.timestamp()
             _starting_loyalty(obj)
         return obj
 
@@ -363,10 +387,10 @@ class Game:
             obj.tapped = False
             obj.counters.clear()
             obj.damage = 0
-            obj.until_end_of_turn.clear()
+            obj.effects = []  # a new object (400.7): no effect on the old one applies to it
+            obj.static_effects = []
             obj.keywords_until_end_of_turn.clear()
             obj.restrictions_until_end_of_turn.clear()
-            obj.granted_until_end_of_turn.clear()
             if self.once_each_turn:  # a new object (400.7): its abilities were never activated
                 self.once_each_turn = {k: t for k, t in self.once_each_turn.items() if k[0] != obj.id}
             obj.controller = obj.owner
@@ -376,6 +400,7 @@ class Game:
                 self.combat.remove(obj.id)
         if zone == "battlefield" and obj.zone != "battlefield":
             obj.since_turn = self.turn
+            obj.timestamp = self.timestamp()
             _starting_loyalty(obj)
         obj.zone = zone
         if zone == "stack":
@@ -421,11 +446,10 @@ class Game:
             i: replace(
                 o,
                 counters=dict(o.counters),
-                until_end_of_turn=list(o.until_end_of_turn),
+                effects=list(o.effects),
+                static_effects=list(o.static_effects),
                 keywords_until_end_of_turn=list(o.keywords_until_end_of_turn),
                 restrictions_until_end_of_turn=list(o.restrictions_until_end_of_turn),
-                granted=list(o.granted),
-                granted_until_end_of_turn=list(o.granted_until_end_of_turn),
                 control_effects=list(o.control_effects),
             )
             for i, o in self.objects.items()
@@ -472,8 +496,8 @@ class Game:
         """Everything a game action can change, cheap to compare: equal fingerprints, same game."""
         objects = tuple(
             (o.id, o.zone, o.controller, o.tapped, tuple(sorted(o.counters.items())), o.damage,
-             tuple(o.until_end_of_turn), tuple(o.keywords_until_end_of_turn),
-             tuple(o.restrictions_until_end_of_turn), len(o.granted), len(o.granted_until_end_of_turn),
+             tuple(o.effects), tuple(o.keywords_until_end_of_turn),
+             tuple(o.restrictions_until_end_of_turn), len(o.static_effects),
              o.face_down, o.attached_to, o.skip_untaps,
              tuple(o.control_effects))
             for o in self.objects.values()

@@ -51,7 +51,7 @@ ZONE_OWNERS = {
     "an opponent's", "each opponent's", "a player's", "each player's", None,
 }  # fmt: skip
 """Whose zones a ``zone`` phrase may name (:func:`carddb.engine.query.nouns.zone_owners` knows them)."""
-SUPPORTED_CONDITIONALS = {"if", "unless", "where X is", "then", "at", "may"}
+SUPPORTED_CONDITIONALS = {"if", "unless", "where X is", "then", "at", "may", "until end of turn"}
 DELAYED = {
     ("beginning", "next_end_step"), ("beginning", "next_turns_upkeep"), ("beginning", "your_next_upkeep"),
     ("beginning", "end_of_combat"), ("end_of_combat", "end_of_combat"),
@@ -68,9 +68,11 @@ ADDITIVE = {
 SUPPORTED_DURATIONS: frozenset[object] = frozenset({"until end of turn", "this turn"})
 UNTIL_END_OF_TURN = {
     "gets", "gains", "cant_block", "cant_attack", "cant_be_blocked", "gain_control", "prevent_next_damage",
-    "prevent_all_damage", "has_ability", "cant_be_regenerated",
+    "prevent_all_damage", "has_ability", "cant_be_regenerated", "gets_each", "loses", "has_base_pt",
+    "is_a_creature", "becomes", "switch_pt",
 }  # fmt: skip
-"""The verbs whose handlers last until end of turn: the only ones a duration may go with."""
+"""The verbs whose handlers last until end of turn: the only ones a duration may go with (those
+that change characteristics are layer effects that end at cleanup, :mod:`carddb.engine.rules.layers`)."""
 
 
 UNBOUND_COUNTS = frozenset({"that many", "twice that many"})
@@ -266,6 +268,10 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         forms = catalog.forms.get(node.verb)
         if forms is not None and node.form_name not in forms:
             return f"{form.family} {node.verb!r} form {node.form_name or node.form}"
+        check = catalog.checks.get(node.verb)
+        found = check(node, catalog) if check is not None else None
+        if found is not None:
+            return found
         keywords = node.arg("keywords")
         if node.verb in ("has", "gains", "with_keywords", "loses") and isinstance(keywords, str):
             unknown = [
@@ -281,6 +287,12 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         return "ability of a card in another zone"
     if isinstance(node, Conditional) and node.word not in SUPPORTED_CONDITIONALS:
         return f"{node.word!r} clause"
+    if isinstance(node, Conditional) and node.word == "until end of turn":
+        body = node.body
+        if not isinstance(body, Clause) or body.duration is not None:
+            return "'until end of turn' clause"
+        if not {p.verb for p in body.predicates if isinstance(p, Action)} <= UNTIL_END_OF_TURN:
+            return "'until end of turn' clause"
     if isinstance(node, Conditional) and node.word == "at":
         moment = node.condition
         if not (isinstance(moment, Action) and (moment.verb, moment.form_name) in DELAYED):

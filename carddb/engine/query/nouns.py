@@ -402,14 +402,14 @@ def _is(ctx: Context, obj: GameObject, alternative: str) -> bool:
         if singular in _PLAYERS:  # "that player", "target player or planeswalker": not an object
             return False
         if singular in _TYPE_WORDS:
-            if _TYPE_WORDS[singular] not in obj.card.types:
+            if _TYPE_WORDS[singular] not in obj.types:
                 return False
         elif singular in _SUPERTYPE_WORDS:
             wanted = _SUPERTYPE_WORDS[singular] or _SUPERTYPE_WORDS[singular[3:]]
-            if (wanted in obj.card.supertypes) == singular.startswith("non"):
+            if (wanted in obj.supertypes) == singular.startswith("non"):
                 return False
         elif singular.startswith("non") and singular[3:].lstrip("-") in _TYPE_WORDS:
-            if _TYPE_WORDS[singular[3:].lstrip("-")] in obj.card.types:
+            if _TYPE_WORDS[singular[3:].lstrip("-")] in obj.types:
                 return False
         elif (
             (singular == "tapped" and not obj.tapped)
@@ -428,7 +428,7 @@ def _is(ctx: Context, obj: GameObject, alternative: str) -> bool:
             if COLOR_WORDS[singular] not in colors_of(obj):
                 return False
         elif (
-            word[:1].isupper() and word.rstrip("s") not in obj.card.subtypes and word not in obj.card.subtypes
+            word[:1].isupper() and word.rstrip("s") not in obj.subtypes and word not in obj.subtypes
         ):
             return False
     return True

@@ -8,6 +8,8 @@ rolling and executing call each other."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from carddb.engine.core.catalog import Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import CostError, EngineError
@@ -27,7 +29,7 @@ from carddb.engine.query.nouns import (
     value,
 )
 from carddb.engine.rules.conditions import evaluate
-from carddb.engine.rules.continuous import refresh
+from carddb.engine.rules.layers import refresh
 from carddb.engine.rules.replacement import replace
 from carddb.oracle.model import (
     Action,
@@ -39,6 +41,9 @@ from carddb.oracle.model import (
     Sequence,
     walk,
 )
+
+DURATIONS = frozenset({"until end of turn"})
+"""Durations written before the clause they apply to, as a clause of their own."""
 
 
 def execute(ctx: Context, step: object) -> None:
@@ -139,6 +144,9 @@ def _conditional(ctx: Context, node: Conditional) -> None:
         _execute(ctx, node.body)
     elif node.word == "then":
         _execute(ctx, node.body)
+    elif node.word in DURATIONS:  # "Until end of turn, ~ becomes a 3/3 …": the body's duration
+        body = node.body
+        _execute(ctx, dataclasses.replace(body, duration=node.word) if isinstance(body, Clause) else body)
     elif node.word == "may":  # "you may search …, then shuffle": all of it, or none of it
         _optional(ctx, node)
     elif node.word in ("if", "unless"):

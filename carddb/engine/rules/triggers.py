@@ -21,7 +21,8 @@ from carddb.engine.query.abilities import ability_at, active_abilities
 from carddb.engine.query.executable import check_object, missing
 from carddb.engine.query.nouns import candidates_for, defending_players, matches
 from carddb.engine.rules.attachments import enter_attached
-from carddb.engine.rules.continuous import on_enter, refresh
+from carddb.engine.rules.continuous import on_enter
+from carddb.engine.rules.layers import refresh
 from carddb.engine.rules.sba import state_based_actions
 from carddb.engine.rules.targets import legal_target, record_target, target_nouns, target_text
 from carddb.engine.rules.ward import ward_triggers

@@ -23,10 +23,11 @@ from carddb.engine.core.context import Ref
 from carddb.engine.core.decisions import RandomDecider, ScriptedDecider
 from carddb.engine.core.errors import EngineError, NotExecutableError, UnknownCardError
 from carddb.engine.core.state import PLAYER_ZONES, Game, GameObject, Player, Step
+from carddb.engine.query.abilities import keywords_of
 from carddb.engine.query.characteristics import COLORS, colors_of
 from carddb.engine.query.executable import check_object
 from carddb.engine.rules import attachments
-from carddb.engine.rules.continuous import refresh
+from carddb.engine.rules.layers import refresh
 from carddb.errors import CarddbError
 
 
@@ -86,7 +87,7 @@ EXPECT_PLAYER_KEYS = {"life", "mana", "lost", "poison", *ZONE_KEYS}
 EXPECT_GAME_KEYS = {"active", "step", "turn"}
 PERMANENT_KEYS = (
     "power", "toughness", "tapped", "counters", "face_down", "damage", "controller", "token", "attached_to",
-    "colors",
+    "colors", "types", "keywords",
 )  # fmt: skip
 
 
@@ -327,6 +328,10 @@ def _check_expect(path: Path, expect: Mapping[str, Any], names: _Names) -> None:
         _keys(path, where, spec, PERMANENT_KEYS)
         if "colors" in spec and not (isinstance(spec["colors"], list) and set(spec["colors"]) <= set(COLORS)):
             raise ScenarioError(f'{path}: {where} colors must be a list of "W", "U", "B", "R", "G"')
+        for key in ("types", "keywords"):
+            words = spec.get(key, [])
+            if not (isinstance(words, list) and all(isinstance(w, str) for w in words)):
+                raise ScenarioError(f"{path}: {where} {key} must be a list of words")
         if "attached_to" in spec:
             if not isinstance(spec["attached_to"], str):
                 raise ScenarioError(f'{path}: {where} attached_to must be a card name ("" for nothing)')
@@ -671,10 +676,14 @@ def _compare(game: Game, expect: Mapping[str, Any], error: str | None) -> list[s
             "token": obj.token,
             "attached_to": _attached_name(game, obj),
             "colors": [c for c in COLORS if c in colors_of(obj)],
+            "types": sorted([*obj.supertypes, *obj.types, *obj.subtypes]),
+            "keywords": sorted(keywords_of(obj)),
         }
         for key, wanted in spec.items():
             if key == "colors":
                 wanted = [c for c in COLORS if c in wanted]
+            elif key in ("types", "keywords"):
+                wanted = sorted(wanted if key == "types" else (w.lower() for w in wanted))
             differ(f"permanents.{name!r}.{key}", wanted, got_values[key])
     return differences
 
