@@ -87,6 +87,15 @@ def _at_least(noun: Noun) -> int | None:
     return None
 
 
+def _at_most(noun: Noun) -> int | None:
+    """ "two or fewer other lands" → 2 (None: not such a count)."""
+    for determiner in noun.determiners:
+        word, _, rest = determiner.partition(" ")
+        if rest == "or fewer":
+            return int(word) if word.isdigit() else _NUMBER_WORDS.get(word)
+    return None
+
+
 def _is_in_zone(ctx: Context, condition: Action) -> bool:
     """ "as long as seven or more cards are in your graveyard" (threshold), "if a creature card is
     in your graveyard": how many objects of the description the named zones hold."""
@@ -134,11 +143,11 @@ def _controls(ctx: Context, condition: Action) -> bool:
     other = condition.arg("other")
     if isinstance(other, Noun):
         wanted.append(other)
-    least = _at_least(what)
-    if least is not None:  # "if you control three or more artifacts"
+    least, most = _at_least(what), _at_most(what)
+    if least is not None or most is not None:  # "three or more artifacts", "two or fewer other lands"
         plain = Noun((), what.description, what.qualifiers)
         count = sum(1 for player in who for obj in ctx.game.permanents(player) if matches(ctx, obj, plain))
-        found = count >= least
+        found = count >= least if least is not None else most is not None and count <= most
     else:
         found = any(
             matches(ctx, obj, noun)

@@ -417,13 +417,27 @@ def _player_reference(node: object) -> tuple[bool, bool]:
     return False, False
 
 
+STATIC_CONDITIONALS = frozenset({"as long as", "if", "unless"})
+"""The conditions a static ability's sentence may have: it applies while the condition holds
+("as long as", "if") or does not ("… enters the battlefield tapped unless you control …")."""
+STATE_CONDITIONS = frozenset({"controls", "controls_count", "counters_at_least", "is_in_zone", "is_more", "is_state"})
+"""Conditions about the game's state, which a static ability reads whenever it applies (not
+"if you do", which speaks of a choice made while an ability resolves)."""
+
+
 def _static_problems(ability: Ability, catalog: Catalog) -> list[str]:
     """A static ability executes when each sentence is a clause (perhaps under "as long as") whose
     predicates the engine applies continuously."""
     problems: list[str] = []
     for step in ability.effects:
         body = step
-        if isinstance(step, Conditional) and step.word == "as long as":
+        if isinstance(step, Conditional) and step.word in STATIC_CONDITIONALS:
+            condition = step.condition
+            if step.word != "as long as" and not (
+                isinstance(condition, Action) and condition.verb in STATE_CONDITIONS
+            ):
+                problems.append("static ability")
+                continue
             body = step.body
         if not isinstance(body, Clause) or body.duration is not None or body.for_each is not None:
             problems.append("static ability")

@@ -72,8 +72,9 @@ def applying_clauses(ctx: Context, ability: Ability) -> list[tuple[int, Clause]]
             what = condition.arg("what")  # "as long as enchanted creature is a Human, it has…"
             if isinstance(what, Noun) and not what.targeted:
                 ctx.it = [obj for obj in ctx.game.permanents() if matches(ctx, obj, what)]
-            if not evaluate(ctx, condition) or not isinstance(step.body, Clause):
-                continue
+            holds = evaluate(ctx, condition)
+            if holds == (step.word == "unless") or not isinstance(step.body, Clause):
+                continue  # "as long as"/"if": while it holds; "unless": while it does not
             step = step.body
         if isinstance(step, Clause):
             found.append((number, step))
