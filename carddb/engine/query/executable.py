@@ -420,7 +420,9 @@ def _player_reference(node: object) -> tuple[bool, bool]:
 STATIC_CONDITIONALS = frozenset({"as long as", "if", "unless"})
 """The conditions a static ability's sentence may have: it applies while the condition holds
 ("as long as", "if") or does not ("… enters the battlefield tapped unless you control …")."""
-STATE_CONDITIONS = frozenset({"controls", "controls_count", "counters_at_least", "is_in_zone", "is_more", "is_state"})
+STATE_CONDITIONS = frozenset({
+    "controls", "controls_count", "counters_at_least", "is_in_zone", "is_more", "is_state",
+})  # fmt: skip
 """Conditions about the game's state, which a static ability reads whenever it applies (not
 "if you do", which speaks of a choice made while an ability resolves)."""
 

@@ -41,11 +41,15 @@ TYPE_WORDS = {
 }  # fmt: skip
 LAYERED = frozenset({
     "gets", "gets_each", "gets_for_each", "has", "gains", "is_indestructible", "has_ability", "loses",
-    "has_base_pt", "is_a_creature", "becomes", "switch_pt",
+    "has_base_pt", "is_a_creature", "becomes", "switch_pt", "power_toughness_equal",
 })  # fmt: skip
 """The phrases that change characteristics."""
 STATIC_VERBS = LAYERED - {"gains", "switch_pt"}
 """Those a static ability applies (:func:`refresh`)."""
+CHECKED = (
+    "gets", "gets_each", "is_a_creature", "has_base_pt", "becomes", "switch_pt", "power_toughness_equal",
+)  # fmt: skip
+"""Those of which only some phrases execute (:func:`problem`)."""
 QUALITIES = frozenset({"in_addition_to_types", "with_keywords", "with_ability"})
 """What "becomes …" may say of what it becomes besides its types and colours."""
 STATIC_LAYERS = (
@@ -139,6 +143,8 @@ def problem(action: Action, catalog: Catalog) -> str | None:
             for keyword in keywords:
                 if keyword not in catalog.keywords and not any(c(keyword) for c in catalog.granted_keywords):
                     return f"keyword {keyword}"
+    if verb == "power_toughness_equal" and action.arg("whose") != "~'s":
+        return f"{action.arg('whose')} power and toughness"
     if verb == "switch_pt" and action.arg("whose") not in ("~'s", "its"):
         return f"switch {action.arg('whose')} power and toughness"
     return None
@@ -189,6 +195,8 @@ def changes(ctx: Context, action: Action) -> list[Change]:
         return [_base_pt(ctx, action)]
     if verb == "switch_pt":
         return [Change(Layer.PT_SWITCHING, Op.SWITCH_PT)]
+    if verb == "power_toughness_equal":
+        return [_defined_pt(ctx, action)]
     if verb == "becomes" and action.arg("color") is not None:
         colors = _colors(str(action.arg("color")))
         if colors is None:
@@ -202,6 +210,23 @@ def changes(ctx: Context, action: Action) -> list[Change]:
             found.append(Change(Layer.PT_SETTING, Op.SET_PT, power=power, toughness=toughness))
         return found
     return []
+
+
+def _defined_pt(ctx: Context, action: Action) -> Change:
+    """ "~'s power and toughness are each equal to [N plus] the number of …" / "… to your life
+    total": a characteristic-defining ability (604.3, layer 7a)."""
+    text = _text(action)
+    if "your life total" in text:
+        number = ctx.game.players[ctx.controller].life
+    else:
+        what = action.arg("what")
+        assert isinstance(what, Noun)
+        number = sum(1 for obj in candidates_for(ctx, what) if matches(ctx, obj, what))
+        if action.arg("amount") is not None:
+            number += value(ctx, action.arg("amount"))
+    power = None if text.startswith("{whose:poss} toughness") else number
+    toughness = None if text.startswith("{whose:poss} power is") else number
+    return Change(Layer.PT_DEFINING, Op.SET_PT, power=power, toughness=toughness)
 
 
 def _base_pt(ctx: Context, action: Action) -> Change:
@@ -338,6 +363,8 @@ def _layer_of(action: Action) -> frozenset[Layer]:
         return frozenset({Layer.PT_SETTING})
     if verb == "switch_pt":
         return frozenset({Layer.PT_SWITCHING})
+    if verb == "power_toughness_equal":
+        return frozenset({Layer.PT_DEFINING})
     if verb in ("becomes", "is_a_creature"):
         return frozenset(Layer)  # several: computed
     return frozenset()
@@ -376,9 +403,13 @@ def refresh(game: Game) -> None:
 def _affected(ctx: Context, clause: Clause, key: tuple[int, int, int], started: Started) -> list[GameObject]:
     if key in started:
         return started[key]
-    if clause.subject is None:
-        return []
+    if clause.subject is None:  # "~'s power and toughness are each equal to …": its own
+        return [ctx.source] if any(_of_itself(p) for p in clause.predicates) else []
     return [obj for obj in objects(resolve(ctx, clause.subject)) if obj.zone == "battlefield"]
+
+
+def _of_itself(predicate: object) -> bool:
+    return isinstance(predicate, Action) and predicate.verb == "power_toughness_equal"
 
 
 def _removes(remover: _Static, static: _Static) -> bool:
@@ -433,8 +464,7 @@ SECTION = Section(
     "rules.layers",
     qualifiers={"in_addition_to_types": _describes_change, "with_ability": _describes_change},
     static_verbs=STATIC_VERBS,
-    checks={verb: problem for verb in ("gets", "gets_each", "is_a_creature", "has_base_pt", "becomes")}
-    | {"switch_pt": problem},
+    checks={verb: problem for verb in CHECKED},
 )
 """The characteristic-changing phrases static abilities apply (the handlers of the resolving
 ones are in :mod:`carddb.engine.effects.characteristics`)."""
