@@ -42,6 +42,9 @@ def next_step(game: Game, decider: Decider) -> None:
         for player in game.players.values():
             player.lands_played = 0
             player.draws_this_turn = 0
+            player.life_gained_this_turn = player.life_lost_this_turn = 0
+            player.attacked_this_turn = False
+        game.left_this_turn = []
     else:
         game.step = STEPS[index + 1]
     while _combat.skipped(game):  # no attackers: no blockers or damage steps (rule 508.8)

@@ -188,8 +188,26 @@ class Player:
     """Poison counters (122.1f; ten or more: the player loses, 704.5c)."""
     draws_this_turn: int = 0
     """Cards drawn this turn ("whenever you draw your second card each turn")."""
+    life_gained_this_turn: int = 0
+    life_lost_this_turn: int = 0
+    """Life gained and lost this turn ("if you gained life this turn", "if an opponent lost life
+    this turn")."""
+    attacked_this_turn: bool = False
+    """Attacked with a creature this turn ("Raid — … if you attacked this turn")."""
     drew_from_empty: bool = False
     """Attempted to draw from an empty library since state-based actions were last checked."""
+
+
+@dataclass(frozen=True)
+class Departure:
+    """A permanent that left the battlefield this turn ("if a creature died this turn", "if a
+    permanent you controlled left the battlefield this turn"): who controlled it, whether it was a
+    creature and whether it went to a graveyard (died, 700.4)."""
+
+    object_id: int
+    controller: str
+    creature: bool
+    died: bool
 
 
 @dataclass
@@ -334,6 +352,8 @@ class Game:
     """Prevention effects that last until end of turn."""
     combat: Combat | None = None
     """The combat of the current combat phase (None outside one)."""
+    left_this_turn: list[Departure] = field(default_factory=list)
+    """Permanents that left the battlefield this turn, in order."""
     once_each_turn: dict[tuple[int, int], int] = field(default_factory=dict)
     """(object id, ability index) → the turn an ability with "Activate only once each turn" was
     last activated (602.5b: whoever controlled it)."""
@@ -384,6 +404,8 @@ class Game:
         if obj.zone != "stack":
             self.zone_list(obj.zone, obj.owner).remove(obj.id)
         if obj.zone == "battlefield" and zone != "battlefield":
+            departure = Departure(obj.id, obj.controller, obj.is_a("Creature"), zone == "graveyard")
+            self.left_this_turn.append(departure)
             obj.tapped = False
             obj.counters.clear()
             obj.damage = 0
@@ -474,6 +496,7 @@ class Game:
             shields=[replace(shield) for shield in self.shields],
             combat=self.combat.copy() if self.combat is not None else None,
             once_each_turn=dict(self.once_each_turn),
+            left_this_turn=list(self.left_this_turn),
         )
         copy.log = self.log
         return Snapshot(copy, len(self.log))
@@ -511,13 +534,16 @@ class Game:
                 p.lost,
                 p.poison,
                 p.drew_from_empty,
+                p.life_gained_this_turn,
+                p.life_lost_this_turn,
+                p.attacked_this_turn,
                 tuple(tuple(z) for z in p.zones.values()),
             )
             for p in self.players.values()
         )
         stack = tuple((i.source, i.controller, i.ability, i.x, repr(i.targets)) for i in self.stack)
         fight = repr(self.combat)
-        once = tuple(sorted(self.once_each_turn.items()))
+        once = (tuple(sorted(self.once_each_turn.items())), tuple(self.left_this_turn))
         return (
             self.active,
             self.step,

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from carddb.engine.core.catalog import Section
+from carddb.engine.core.catalog import Catalog, Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import CostError, EngineError
-from carddb.engine.core.forms import is_form, named
+from carddb.engine.core.forms import is_form, named, written
 from carddb.engine.core.state import GameObject
 from carddb.engine.query.abilities import keyword_list, keywords_of
 from carddb.engine.query.nouns import (
@@ -173,6 +173,11 @@ def _is_state(ctx: Context, condition: Action) -> bool:
         return ctx.game.active == ctx.controller
     if form == "not_your_turn":
         return ctx.game.active != ctx.controller
+    if form == "creature_died_this_turn":
+        return any(departure.died and departure.creature for departure in ctx.game.left_this_turn)
+    if form == "attacked_this_turn":  # "if you attacked this turn" (raid)
+        raiders = players(ctx, _existing(ctx, condition.arg("who")))
+        return any(ctx.game.players[p].attacked_this_turn for p in raiders)
     if form in ("have_no_cards_in_hand", "has_no_cards_in_hand", "life_or_more", "life_or_less"):
         who = list(players(ctx, _existing(ctx, condition.arg("who"))))
         if form in ("have_no_cards_in_hand", "has_no_cards_in_hand"):
@@ -196,6 +201,69 @@ def _is_state(ctx: Context, condition: Action) -> bool:
     }
     checks["counters_on"] = checks["has_counters"]
     return any(checks[form](obj) for obj in things)
+
+
+def _left_this_turn(ctx: Context, condition: Action) -> bool:
+    """ "if a creature died this turn" (morbid), "if a permanent you controlled left the battlefield
+    this turn" (revolt): what left the battlefield this turn, as it last was there."""
+    what = condition.arg("what")
+    assert isinstance(what, Noun)
+    creature = what.description.rstrip("s") == "creature"
+    yours = any(q.verb == "you_controlled" for q in what.qualifiers)
+    died = "died" in written(condition)
+    count = sum(
+        1
+        for departure in ctx.game.left_this_turn
+        if (departure.died or not died)
+        and (departure.creature or not creature)
+        and (departure.controller == ctx.controller or not yours)
+    )
+    return count >= (_at_least(what) or 1)  # "if three or more creatures died this turn"
+
+
+def _left_check(condition: Action, catalog: Catalog) -> str | None:
+    """Only the past tense ("died this turn", "left the battlefield this turn") is a condition of
+    the game's state; "a creature" or "a permanent", perhaps "you controlled"."""
+    what = condition.arg("what")
+    text = written(condition)
+    if "died" not in text and "left" not in text:
+        return f"{text!r} as a condition"
+    if not isinstance(what, Noun) or what.description.rstrip("s") not in ("creature", "permanent"):
+        return f"{text!r} of {getattr(what, 'description', 'it')!r}"
+    if any(q.verb != "you_controlled" for q in what.qualifiers):
+        return f"{text!r} of {what.description!r} with a qualifier"
+    if [d for d in what.determiners if d not in ("a", "an") and not d.endswith(" or more")]:
+        return f"{text!r} of {' '.join(what.determiners)} {what.description}"
+    return None
+
+
+def _you_controlled(ctx: Context, ref: Ref, qualifier: Action) -> bool:
+    raise EngineError("'you controlled' is read from what left the battlefield, not from an object")
+
+
+def _life_this_turn(ctx: Context, condition: Action) -> bool:
+    """ "if you gained life this turn", "if you gained 4 or more life this turn", "if an opponent
+    lost life this turn"."""
+    text = written(condition)
+    least = value(ctx, condition.arg("amount")) if condition.arg("amount") is not None else 1
+    who = condition.arg("who")
+    if isinstance(who, Noun):  # "an opponent": any of them
+        saved = ctx.it
+        named = resolve(ctx, Noun(("each",), who.description, who.qualifiers))
+        ctx.it = saved
+    else:
+        named = _existing(ctx, who)
+    for player in players(ctx, named):
+        record = ctx.game.players[player]
+        amount = record.life_lost_this_turn if "lost" in text else record.life_gained_this_turn
+        if amount >= least:
+            return True
+    return False
+
+
+def _life_check(condition: Action, catalog: Catalog) -> str | None:
+    text = written(condition)
+    return None if "this turn" in text and "first time" not in text else f"{text!r} as a condition"
 
 
 def _is_type(ctx: Context, obj: GameObject, noun: object) -> bool:
@@ -329,8 +397,12 @@ SECTION = Section(
         "is_more": _is_more,
         "controls_count": _controls_count,
         "is_in_zone": _is_in_zone,
+        "dies_this_turn": _left_this_turn,
+        "life_this_turn": _life_this_turn,
     },
+    checks={"dies_this_turn": _left_check, "life_this_turn": _life_check},
     qualifiers={
+        "you_controlled": _you_controlled,
         "in_zone": _in_zone,
         "with_keywords": _with_keywords,
         "with_power": _with_power,
@@ -344,6 +416,7 @@ SECTION = Section(
             "is_state", "tapped", "untapped", "creature", "on_battlefield", "in_your_graveyard",
             "your_turn", "not_your_turn", "of_type", "has_keywords", "has_counters", "counters_on",
             "have_no_cards_in_hand", "has_no_cards_in_hand", "life_or_more", "life_or_less",
+            "creature_died_this_turn", "attacked_this_turn",
         ),
         "is_more": named("is_more", "it_is"),
         "controls_count": named(

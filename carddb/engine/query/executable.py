@@ -421,7 +421,8 @@ STATIC_CONDITIONALS = frozenset({"as long as", "if", "unless"})
 """The conditions a static ability's sentence may have: it applies while the condition holds
 ("as long as", "if") or does not ("… enters the battlefield tapped unless you control …")."""
 STATE_CONDITIONS = frozenset({
-    "controls", "controls_count", "counters_at_least", "is_in_zone", "is_more", "is_state",
+    "controls", "controls_count", "counters_at_least", "is_in_zone", "is_more", "is_state", "dies_this_turn",
+    "life_this_turn",
 })  # fmt: skip
 """Conditions about the game's state, which a static ability reads whenever it applies (not
 "if you do", which speaks of a choice made while an ability resolves)."""

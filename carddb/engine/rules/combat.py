@@ -206,6 +206,8 @@ def _declare_attackers(game: Game) -> None:
         if able and _required(game, obj, "attack"):
             raise IllegalActionError(f"{obj.name} attacks each combat if able")
     combat.declared = bool(combat.attackers)
+    if combat.attackers:
+        game.players[game.active].attacked_this_turn = True
     for object_id, defending in combat.attackers.items():
         obj = game.objects[object_id]
         if "vigilance" not in keywords_of(obj):
