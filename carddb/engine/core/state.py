@@ -107,6 +107,11 @@ class GameObject:
     """Cast with its flashback cost: exiled instead of leaving the stack any other way (702.34a)."""
     deathtouched: bool = False
     """Dealt damage by a source with deathtouch since state-based actions were last checked."""
+    entered_turn: int = 0
+    attacked_turn: int = 0
+    damaged_turn: int = 0
+    """The turns it last entered the battlefield, attacked and was dealt damage ("creature that
+    attacked this turn", "that entered the battlefield this turn", "dealt damage this turn")."""
     _now: tuple[tuple[object, ...], Characteristics] | None = field(default=None, compare=False, repr=False)
 
     @property
@@ -373,6 +378,7 @@ class Game:
         self.zone_list(zone, owner).append(obj.id)
         if zone == "battlefield":
             obj.timestamp = self.timestamp()
+            obj.entered_turn = self.turn if token else 0
             _starting_loyalty(obj)
         return obj
 
@@ -417,11 +423,12 @@ class Game:
                 self.once_each_turn = {k: t for k, t in self.once_each_turn.items() if k[0] != obj.id}
             obj.controller = obj.owner
             obj.control_effects = []  # a new object: the effects on the old one do not apply (400.7)
+            obj.attacked_turn = obj.damaged_turn = 0
             obj.attached_to = None
             if self.combat is not None:
                 self.combat.remove(obj.id)
         if zone == "battlefield" and obj.zone != "battlefield":
-            obj.since_turn = self.turn
+            obj.since_turn = obj.entered_turn = self.turn
             obj.timestamp = self.timestamp()
             _starting_loyalty(obj)
         obj.zone = zone

@@ -16,6 +16,7 @@ from carddb.engine.query.nouns import (
     amount_of,
     candidates_for,
     counter_kind,
+    in_combat_as,
     matches,
     objects,
     players,
@@ -237,6 +238,44 @@ def _left_check(condition: Action, catalog: Catalog) -> str | None:
     return None
 
 
+def _that_attacked(ctx: Context, ref: Ref, qualifier: Action) -> bool:
+    """ "creature that attacked this turn", "that's attacking", "attacking you", "that was dealt
+    damage this turn", "that entered the battlefield this turn", "that isn't enchanted", "other
+    than ~"… (the forms with a noun of their own are refused, :func:`_that_attacked_check`)."""
+    if isinstance(ref, str):
+        return False
+    game, text = ctx.game, written(qualifier)
+    checks: dict[str, Callable[[GameObject], bool]] = {
+        "that attacked this turn": lambda obj: obj.attacked_turn == game.turn,
+        "that's attacking": lambda obj: in_combat_as(game, obj, "attacking"),
+        "that's blocking": lambda obj: in_combat_as(game, obj, "blocking"),
+        "that isn't attacking": lambda obj: not in_combat_as(game, obj, "attacking"),
+        "attacking you": lambda obj: game.combat is not None
+        and game.combat.attackers.get(obj.id) == ctx.controller,
+        "that was dealt damage this turn": lambda obj: obj.damaged_turn == game.turn,
+        "dealt damage this turn": lambda obj: obj.damaged_turn == game.turn,
+        "that's tapped": lambda obj: obj.tapped,
+        "that entered the battlefield this turn": lambda obj: obj.entered_turn == game.turn,
+        "that isn't enchanted": lambda obj: not any(
+            other.attached_to == obj.id and other.is_a("Aura") for other in game.permanents()
+        ),
+        "other than ~": lambda obj: obj is not ctx.source,
+    }
+    return checks[text](ref)
+
+
+THAT_ATTACKED = frozenset({
+    "that attacked this turn", "that's attacking", "that's blocking", "that isn't attacking", "attacking you",
+    "that was dealt damage this turn", "dealt damage this turn", "that's tapped",
+    "that entered the battlefield this turn", "that isn't enchanted", "other than ~",
+})  # fmt: skip
+
+
+def _that_attacked_check(qualifier: Action, catalog: Catalog) -> str | None:
+    text = written(qualifier)
+    return None if text in THAT_ATTACKED else f"qualifier {text!r}"
+
+
 def _you_controlled(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     raise EngineError("'you controlled' is read from what left the battlefield, not from an object")
 
@@ -400,9 +439,12 @@ SECTION = Section(
         "dies_this_turn": _left_this_turn,
         "life_this_turn": _life_this_turn,
     },
-    checks={"dies_this_turn": _left_check, "life_this_turn": _life_check},
+    checks={
+        "dies_this_turn": _left_check, "life_this_turn": _life_check, "that_attacked": _that_attacked_check,
+    },
     qualifiers={
         "you_controlled": _you_controlled,
+        "that_attacked": _that_attacked,
         "in_zone": _in_zone,
         "with_keywords": _with_keywords,
         "with_power": _with_power,

@@ -208,6 +208,8 @@ def _declare_attackers(game: Game) -> None:
     combat.declared = bool(combat.attackers)
     if combat.attackers:
         game.players[game.active].attacked_this_turn = True
+    for object_id in combat.attackers:
+        game.objects[object_id].attacked_turn = game.turn
     for object_id, defending in combat.attackers.items():
         obj = game.objects[object_id]
         if "vigilance" not in keywords_of(obj):
@@ -377,6 +379,7 @@ def deal_damage(game: Game, source: GameObject, target: Ref, amount: int, *, com
                 target.deathtouched = True
         else:
             target.damage += amount
+            target.damaged_turn = game.turn
             if "deathtouch" in keywords:
                 target.deathtouched = True
     if "lifelink" in keywords_of(source):
