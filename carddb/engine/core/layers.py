@@ -109,6 +109,21 @@ class Characteristics:
     later effect took away ("loses flying" takes away only what was given before it, 613.7)."""
     power: int | None
     toughness: int | None
+    every_creature_type: bool = False
+    """Changeling (702.73a), a characteristic-defining ability of layer 4 (613.3): it is every
+    creature type, until an effect later in layer 4 sets its subtypes."""
+
+
+NONCREATURE_SUBTYPES = frozenset({
+    "Plains", "Island", "Swamp", "Mountain", "Forest", "Desert", "Gate", "Lair", "Locus", "Mine",
+    "Power-Plant", "Tower", "Urza's", "Cave", "Sphere",
+    "Attraction", "Blood", "Clue", "Contraption", "Equipment", "Food", "Fortification", "Gold", "Incubator",
+    "Map", "Powerstone", "Treasure", "Vehicle",
+    "Aura", "Background", "Cartouche", "Case", "Class", "Curse", "Role", "Room", "Rune", "Saga", "Shard",
+    "Shrine", "Adventure", "Arcane", "Lesson", "Trap",
+})  # fmt: skip
+"""Land, artifact, enchantment and spell types (205.3i–k): the subtypes that are not creature
+types (a changeling is none of them)."""
 
 
 CARD_TYPES = frozenset({
@@ -178,6 +193,9 @@ def characteristics(
     power, toughness = _number(card.power), _number(card.toughness)
     next_index = len(card.abilities)
     switched = False
+    every = "changeling" in {
+        k.name.lower() for a in card.abilities if a.kind is Kind.KEYWORD for k in a.keywords
+    }
     for effect in sorted(effects, key=lambda e: (e.layer, e.timestamp)):
         op = effect.op
         if op is Op.ADD_TYPES:
@@ -190,8 +208,10 @@ def characteristics(
             if new_types:
                 types = new_types
             subtypes = [w for w in effect.values if w not in CARD_TYPES and w not in SUPERTYPES]
+            every = False
         elif op is Op.SET_SUBTYPES:
             subtypes = list(effect.values)
+            every = False
         elif op is Op.SET_COLORS:
             colors = set(effect.values)
         elif op is Op.ADD_COLORS:
@@ -235,6 +255,7 @@ def characteristics(
         granted_keywords=tuple(granted_keywords),
         power=power,
         toughness=toughness,
+        every_creature_type=every and bool({"Creature", "Kindred", "Tribal"} & set(types)),
     )
 
 

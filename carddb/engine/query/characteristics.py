@@ -19,5 +19,6 @@ def colors_of(obj: GameObject) -> frozenset[str]:
     return obj.now.colors
 
 
-SECTION = Section("query.characteristics", keywords=frozenset({"devoid"}))
-"""Devoid is a characteristic-defining ability: :func:`card_colors` applies it."""
+SECTION = Section("query.characteristics", keywords=frozenset({"devoid", "changeling"}))
+"""Devoid and changeling are characteristic-defining abilities: :func:`card_colors` applies
+devoid, :func:`carddb.engine.core.layers.characteristics` changeling (every creature type)."""

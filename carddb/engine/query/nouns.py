@@ -18,6 +18,7 @@ from carddb.engine.core.catalog import Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError
 from carddb.engine.core.forms import is_form
+from carddb.engine.core.layers import NONCREATURE_SUBTYPES
 from carddb.engine.core.state import COMBAT_STEPS, Game, GameObject, Step
 from carddb.engine.query.characteristics import colors_of
 from carddb.oracle.model import (
@@ -428,7 +429,10 @@ def _is(ctx: Context, obj: GameObject, alternative: str) -> bool:
             if COLOR_WORDS[singular] not in colors_of(obj):
                 return False
         elif (
-            word[:1].isupper() and word.rstrip("s") not in obj.subtypes and word not in obj.subtypes
+            word[:1].isupper()
+            and word.rstrip("s") not in obj.subtypes
+            and word not in obj.subtypes
+            and not (obj.now.every_creature_type and word.rstrip("s") not in NONCREATURE_SUBTYPES)
         ):
             return False
     return True

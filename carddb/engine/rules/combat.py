@@ -13,7 +13,7 @@ illegal one refuses the whole action.
 
 from __future__ import annotations
 
-from carddb.engine.core.catalog import Section
+from carddb.engine.core.catalog import Catalog, Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.decisions import Decider
 from carddb.engine.core.errors import IllegalActionError
@@ -419,6 +419,19 @@ def _attacks_trigger(ctx: Context, trigger: Action, event: Event) -> bool:
 
 
 
+def _attacks_alone(ctx: Context, trigger: Action, event: Event) -> bool:
+    """ "Whenever a creature you control attacks alone" (exalted, 702.83a; 506.5: it is the only
+    creature declared as an attacker)."""
+    combat = ctx.game.combat
+    alone = event.kind == "attacks" and combat is not None and len(combat.attackers) == 1
+    return alone and is_named(ctx, trigger.arg("what"), event.obj)
+
+
+def _attacks_alone_check(trigger: Action, catalog: Catalog) -> str | None:
+    text = written(trigger)
+    return None if text.endswith("alone") else f"trigger {text!r}"
+
+
 def _deals_combat_damage(ctx: Context, trigger: Action, event: Event) -> bool:
     """``deals_damage`` forms 0 and 3: "~ deals combat damage to a player"."""
     if is_form(trigger, "combat_damage_to", "deal_combat_damage_to"):
@@ -433,7 +446,9 @@ SECTION = Section(
     triggers={
         "attacks_trigger": (_attacks_trigger, None),
         "deals_damage": (_deals_combat_damage, None),
+        "attacks_alone": (_attacks_alone, None),
     },
+    checks={"attacks_alone": _attacks_alone_check},
     static_verbs=RESTRICTIONS | REQUIREMENTS,
     forms=_FORMS,
     keywords=COMBAT_KEYWORDS | EVASION_KEYWORDS | frozenset(LANDWALK) | {"wither", "infect"},
