@@ -22,6 +22,7 @@ from carddb.engine.rules import attachments, cycling, mana
 from carddb.engine.rules.costs import pay_additional_costs, pay_costs, pay_loyalty
 from carddb.engine.rules.execution import execute, execute_steps
 from carddb.engine.rules.flashback import flashback_cost
+from carddb.engine.rules.kicker import kicker_cost
 from carddb.engine.rules.targets import (
     choose_targets,
     chosen_steps,
@@ -116,9 +117,11 @@ def cast(
     x: int | None = None,
     pay_with: Sequence[GameObject] | None = None,
     modes: Sequence[int] = (),
+    kicked: bool = False,
 ) -> None:
     """Cast ``obj`` from its owner's hand, or from their graveyard for its flashback cost (an
-    alternative cost, 601.2b: no X) (``modes``: the chosen modes of a modal spell, 1-based)."""
+    alternative cost, 601.2b: no X) (``modes``: the chosen modes of a modal spell, 1-based;
+    ``kicked``: its kicker cost paid too, 702.33)."""
     with atomic(game):
         card = obj.card
         flashback = flashback_cost(card) if obj.zone == "graveyard" else None
@@ -135,11 +138,16 @@ def cast(
             _executable(game, obj, spell)
         ctx = Context(game, decider, player, obj)
         chosen = choose_targets(game, ctx, spell, targets, modes) if spell is not None else []
-        mana.pay(game, player, card.mana_symbols if flashback is None else flashback, x=x, named=pay_with)
+        symbols = card.mana_symbols if flashback is None else flashback
+        kicker = kicker_cost(card) if kicked else ()
+        if kicker is None:
+            raise IllegalActionError(f"{obj.name} has no kicker cost to pay")
+        mana.pay(game, player, (*symbols, *kicker), x=x, named=pay_with)  # 601.2f: the total cost
         pay_additional_costs(game, decider, player, obj)  # 601.2h: every cost, in full
         from_zone = obj.zone
         game.move(obj, "stack")
         obj.flashback = flashback is not None
+        obj.kicked = kicked
         item = StackItem(obj.id, player, None, chosen, x, list(modes))
         game.stack.append(item)
         game.pending.extend(ward_triggers(game, item))  # becoming a target (702.21)

@@ -103,6 +103,8 @@ class GameObject:
     """The permanent an Aura enchants or an Equipment equips (:mod:`carddb.engine.rules.attachments`)."""
     since_turn: int = 0
     """The turn since which its controller has controlled it continuously (summoning sickness)."""
+    kicked: bool = False
+    """Cast with its kicker cost paid (702.33d: the permanent it becomes was kicked too)."""
     flashback: bool = False
     """Cast with its flashback cost: exiled instead of leaving the stack any other way (702.34a)."""
     deathtouched: bool = False
@@ -431,6 +433,8 @@ class Game:
             obj.since_turn = obj.entered_turn = self.turn
             obj.timestamp = self.timestamp()
             _starting_loyalty(obj)
+        if zone not in ("stack", "battlefield"):
+            obj.kicked = False  # a new object (400.7)
         obj.zone = zone
         if zone == "stack":
             return

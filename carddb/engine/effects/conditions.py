@@ -201,6 +201,7 @@ def _is_state(ctx: Context, condition: Action) -> bool:
         ),
     }
     checks["counters_on"] = checks["has_counters"]
+    checks["kicked"] = lambda obj: obj.kicked  # "if ~ was kicked" (702.33d)
     return any(checks[form](obj) for obj in things)
 
 
@@ -458,7 +459,7 @@ SECTION = Section(
             "is_state", "tapped", "untapped", "creature", "on_battlefield", "in_your_graveyard",
             "your_turn", "not_your_turn", "of_type", "has_keywords", "has_counters", "counters_on",
             "have_no_cards_in_hand", "has_no_cards_in_hand", "life_or_more", "life_or_less",
-            "creature_died_this_turn", "attacked_this_turn",
+            "creature_died_this_turn", "attacked_this_turn", "kicked",
         ),
         "is_more": named("is_more", "it_is"),
         "controls_count": named(

@@ -17,10 +17,10 @@ from carddb.engine.core.proposed import Proposed, Replacement
 from carddb.engine.core.state import Game, GameObject
 from carddb.engine.query.abilities import active_abilities
 from carddb.engine.query.executable import missing
-from carddb.engine.query.nouns import counter_kind, matches, value
+from carddb.engine.query.nouns import counter_kind, matches, resolve, value
 from carddb.engine.rules.conditions import evaluate
 from carddb.engine.rules.replacement import replace
-from carddb.oracle.model import Ability, Action, Clause, Conditional, Kind, Noun, SelfRef
+from carddb.oracle.model import Ability, Action, Clause, Conditional, Kind, Noun, Pronoun, SelfRef
 
 ENTERING = frozenset({"enters_tapped", "enters_with_counters"})
 
@@ -72,6 +72,8 @@ def applying_clauses(ctx: Context, ability: Ability) -> list[tuple[int, Clause]]
             what = condition.arg("what")  # "as long as enchanted creature is a Human, it has…"
             if isinstance(what, Noun) and not what.targeted:
                 ctx.it = [obj for obj in ctx.game.permanents() if matches(ctx, obj, what)]
+            elif isinstance(what, SelfRef):  # "If ~ was kicked, it enters …": "it" is ~
+                ctx.it = [ctx.source]
             holds = evaluate(ctx, condition)
             if holds == (step.word == "unless") or not isinstance(step.body, Clause):
                 continue  # "as long as"/"if": while it holds; "unless": while it does not
@@ -102,6 +104,9 @@ def entering(game: Game, event: Proposed) -> list[Replacement]:
         subject = clause.subject
         if isinstance(subject, SelfRef):
             if source is not obj:
+                continue
+        elif isinstance(subject, Pronoun):
+            if not any(ref is obj for ref in resolve(ctx, subject)):
                 continue
         elif not (isinstance(subject, Noun) and matches(ctx, obj, subject)):
             continue

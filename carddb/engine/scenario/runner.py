@@ -73,7 +73,7 @@ VERBS = ("activate", "cast", "play", "advance", "pass", "resolve", "attack", "bl
 """The action keys: each ``[[do]]`` has exactly one."""
 ACTION_KEYS = {
     "activate": {"player", "ability", "targets", "x", "pay", "mode", "rolls", "choices"},
-    "cast": {"player", "targets", "x", "pay", "mode", "rolls", "choices"},
+    "cast": {"player", "targets", "x", "pay", "mode", "rolls", "choices", "kicked"},
     "play": {"player", "rolls", "choices"},
     "advance": {"player", "rolls", "choices"},
     "pass": {"player", "rolls", "choices"},
@@ -261,6 +261,8 @@ def _check_action(path: Path, where: str, action: Mapping[str, Any], names: _Nam
             names.reference(f"{where} block.{blocker!r}", attacker)
     elif value is not True:
         raise ScenarioError(f"{path}: {where}: resolve must be true")
+    if "kicked" in action and not isinstance(action["kicked"], bool):
+        raise ScenarioError(f"{path}: {where}: kicked must be true or false")
     for key in ("ability", "x"):
         if key in action and not (_is_int(action[key]) and 0 <= action[key] <= MAX_NUMBER):
             raise ScenarioError(f"{path}: {where}: {key} must be a whole number (at most {MAX_NUMBER})")
@@ -561,7 +563,7 @@ def _act(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> Non
         play.activate(game, decider, player, source, int(action.get("ability", 1)), targets, **options)
     elif "cast" in action:
         card = _find(game, action["cast"], ("hand", "graveyard"), player)  # graveyard: flashback
-        play.cast(game, decider, player, card, targets, **options)
+        play.cast(game, decider, player, card, targets, kicked=bool(action.get("kicked", False)), **options)
     elif "play" in action:
         play.play_land(game, player, _find(game, action["play"], ("hand",), player))
     elif "resolve" in action:
