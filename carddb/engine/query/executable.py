@@ -10,6 +10,7 @@ anything happens, and by the coverage count without a game at all."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import pairwise
 from typing import Any
 
 from carddb.engine.core.cards import CardDef
@@ -28,7 +29,7 @@ from carddb.engine.query.nouns import (
     attached_reference,
     known_description,
 )
-from carddb.engine.query.tree import children
+from carddb.engine.query.tree import children, instead_of
 from carddb.oracle.model import (
     Ability,
     Action,
@@ -207,7 +208,10 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         if isinstance(ability.trigger, Action)
         else set()
     )
+    read_with = _instead_sentences(ability)
     for node in nodes:
+        if isinstance(node, Action) and node.verb == "instead" and id(node) not in read_with:
+            problems.append("pred 'instead'")  # one the engine does not read with its step
         problem = _controller_problem(node, static, id(node) in in_trigger)
         if problem and problem not in problems:
             problems.append(problem)
@@ -227,6 +231,18 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
             if problem and problem not in problems:
                 problems.append(problem)
     return problems
+
+
+def _instead_sentences(ability: Ability) -> set[int]:
+    """The "If …, … instead." sentences read with the step before them (``query.tree.instead_of``)."""
+    found: set[int] = set()
+    sequences = [list(ability.effects), *([*ability.effects, *mode.effects] for mode in ability.modes)]
+    for steps in sequences:
+        for step, following in pairwise(steps):
+            if instead_of(step, following) is not None:
+                assert isinstance(following, Conditional) and isinstance(following.body, Clause)
+                found.add(id(following.body.predicates[0]))
+    return found
 
 
 def _keyword_problems(keyword: Keyword, catalog: Catalog) -> list[str]:
