@@ -38,6 +38,7 @@ from carddb.oracle.model import (
     Ability,
     Kind,
 )
+from carddb.oracle.targets import number_targets
 
 __all__ = ["activate", "cast", "pass_priority", "play_land", "resolve_all"]
 
@@ -163,8 +164,15 @@ def spell_ability(obj: GameObject) -> Ability | None:
     abilities = [a for a in obj.card.abilities if a.kind is Kind.SPELL and additional_cost(a) is None]
     if len(abilities) == 1:
         return abilities[0]
+    if not abilities:
+        return None
     effects = tuple(step for ability in abilities for step in ability.effects)
-    return Ability(Kind.SPELL, abilities[0].span, effects=effects) if abilities else None
+    targeting = [ability for ability in abilities if ability.targets]
+    if len(targeting) <= 1:  # its slots stay as they are
+        targets = targeting[0].targets if targeting else ()
+    else:  # numbered again, in text order, across the lines
+        effects, targets = number_targets(effects)
+    return Ability(Kind.SPELL, abilities[0].span, effects=effects, targets=targets)
 
 
 def play_land(game: Game, player: str, obj: GameObject, decider: Decider | None = None) -> None:

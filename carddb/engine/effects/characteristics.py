@@ -19,7 +19,7 @@ def changes(ctx: Context, subject: list[Ref], action: Action) -> None:
     """The phrase's changes on the objects of its clause's subject (or "its"/"~'s" for switch)."""
     affected: list[GameObject] = list(objects(subject))
     if action.verb == "switch_pt":
-        owner = possessor(ctx, subject, str(action.arg("whose")))
+        owner = possessor(ctx, subject, str(action.arg("whose")), action)
         affected = [owner] if owner is not None else []
     made = apply_resolved(ctx, affected, action)
     ctx.last_effects = [(obj, made) for obj in affected]

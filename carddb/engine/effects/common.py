@@ -42,7 +42,7 @@ def stat_amount(ctx: Context, subject: list[Ref], action: Action) -> int:
         return len(resolve(ctx, what))
     text = template_text(action)
     stat = next(word for word in STAT_WORDS if f" {word}" in text)
-    owner = possessor(ctx, subject, str(action.arg("whose")))
+    owner = possessor(ctx, subject, str(action.arg("whose")), action)
     if owner is None:
         return 0
     if stat == "mana value":
@@ -51,7 +51,13 @@ def stat_amount(ctx: Context, subject: list[Ref], action: Action) -> int:
     return max(0, number or 0)
 
 
-def possessor(ctx: Context, subject: list[Ref], whose: str) -> GameObject | None:
+def possessor(
+    ctx: Context, subject: list[Ref], whose: str, action: Action | None = None
+) -> GameObject | None:
+    """Whose power, toughness or mana value a phrase reads: ~'s, its, the enchanted or equipped
+    creature's, or the target the possessive names ("target creature's", its slot's choice)."""
+    if whose.startswith("target ") and action is not None:
+        return next(objects(ctx.slots.get(id(action), [])), None)
     if whose == "~'s":
         return ctx.source
     if whose == "its":

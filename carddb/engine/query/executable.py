@@ -49,7 +49,8 @@ from carddb.oracle.phrases import find
 EXECUTABLE_KINDS = {Kind.SPELL, Kind.ACTIVATED, Kind.MANA, Kind.TRIGGERED, Kind.LOYALTY}
 ZONE_OWNERS = {
     "your", "its owner's", "their owner's", "their owners'", "its controller's", "their", "that player's",
-    "an opponent's", "each opponent's", "a player's", "each player's", None,
+    "an opponent's", "each opponent's", "a player's", "each player's", None, "target player's",
+    "target opponent's",
 }  # fmt: skip
 """Whose zones a ``zone`` phrase may name (:func:`carddb.engine.query.nouns.zone_owners` knows them)."""
 SUPPORTED_CONDITIONALS = {"if", "unless", "where X is", "then", "at", "may", "until end of turn"}
@@ -61,6 +62,9 @@ DELAYED = {
 your next upkeep, the end of combat."""
 POSSESSORS = {"its", "~'s", "enchanted creature's", "equipped creature's"}
 """Whose power, toughness or mana value a phrase may read (``{whose:poss}`` of a stat phrase)."""
+TARGET_POSSESSING = frozenset({"switch_pt", "deal_damage_equal", "gain_life_equal", "lose_life_equal"})
+"""Verbs that also read a target's ("target creature's power"): the target chosen for the
+possessive's slot (``effects.common.possessor``)."""
 ADDITIVE = {
     "gets", "gain_life", "lose_life", "draw", "deal_damage", "create_creature_token", "put_counters",
     "mill", "add_mana", "scry", "surveil", "discard",
@@ -269,7 +273,8 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
     if isinstance(node, Action) and node.verb == "zone" and node.arg("owner") not in ZONE_OWNERS:
         return f"zone of {node.arg('owner')}"
     whose = node.arg("whose") if isinstance(node, Action) else None
-    if isinstance(whose, str) and whose not in POSSESSORS:
+    targeted = isinstance(node, Action) and node.slot is not None and node.verb in TARGET_POSSESSING
+    if isinstance(whose, str) and whose not in POSSESSORS and not targeted:
         return f"{whose} characteristics"
     if isinstance(node, Action):
         form = find(node.verb, node.form)

@@ -169,6 +169,8 @@ def zone_owners(ctx: Context, zone: object) -> list[str]:
     owner = zone.arg("owner") if isinstance(zone, Action) else None
     if owner == "your":
         return [ctx.controller]
+    if owner in ("target player's", "target opponent's"):  # the player chosen for its slot
+        return [ref for ref in ctx.slots.get(id(zone), []) if isinstance(ref, str)]
     if owner in ("its owner's", "their owner's", "their owners'"):
         return list(dict.fromkeys(obj.owner for obj in objects(ctx.it)))
     if owner == "its controller's":

@@ -145,7 +145,7 @@ def problem(action: Action, catalog: Catalog) -> str | None:
                     return f"keyword {keyword}"
     if verb == "power_toughness_equal" and action.arg("whose") != "~'s":
         return f"{action.arg('whose')} power and toughness"
-    if verb == "switch_pt" and action.arg("whose") not in ("~'s", "its"):
+    if verb == "switch_pt" and action.arg("whose") not in ("~'s", "its") and action.slot is None:
         return f"switch {action.arg('whose')} power and toughness"
     return None
 
