@@ -30,7 +30,7 @@ from carddb.engine.rules.targets import (
     still_legal,
     target_nouns,
 )
-from carddb.engine.rules.timing import once_each_turn, sorcery_speed
+from carddb.engine.rules.timing import once_each_turn, sorcery_speed, split_second
 from carddb.engine.rules.triggers import about_event, settle
 from carddb.engine.rules.ward import resolve_ward, ward_triggers
 from carddb.engine.rules.zones import put
@@ -85,6 +85,8 @@ def activate(
         ability = _activated(abilities[index - 1])  # Equip {N}, Cycling {N}: the abilities they stand for
         if ability.kind not in (Kind.ACTIVATED, Kind.MANA, Kind.LOYALTY):
             raise IllegalActionError(f"ability {index} of {obj.name} is not an activated ability")
+        if ability.kind is not Kind.MANA:
+            split_second(game, "ability activated")
         _executable(game, obj, ability)
         if ability.kind is Kind.LOYALTY:
             pay_loyalty(game, player, obj, ability, x)
@@ -132,6 +134,7 @@ def cast(
             raise CostError(f"{obj.name}: X is 0 when the alternative cost has no X (601.2f, 107.3)")
         if "Land" in card.types:
             raise IllegalActionError(f"{obj.name} is a land: play it, don't cast it")
+        split_second(game, "spell cast")
         if "Instant" not in card.types and "flash" not in keywords_of(obj):
             sorcery_speed(game, player, obj)
         spell = spell_ability(obj)

@@ -48,6 +48,7 @@ STATIC_VERBS = LAYERED - {"gains", "switch_pt"}
 """Those a static ability applies (:func:`refresh`)."""
 CHECKED = (
     "gets", "gets_each", "is_a_creature", "has_base_pt", "becomes", "switch_pt", "power_toughness_equal",
+    "has", "with_keywords",
 )  # fmt: skip
 """Those of which only some phrases execute (:func:`problem`)."""
 QUALITIES = frozenset({"in_addition_to_types", "with_keywords", "with_ability"})
@@ -143,6 +144,8 @@ def problem(action: Action, catalog: Catalog) -> str | None:
             for keyword in keywords:
                 if keyword not in catalog.keywords and not any(c(keyword) for c in catalog.granted_keywords):
                     return f"keyword {keyword}"
+    if verb in ("has", "with_keywords") and CHOSEN_COLOR in str(action.arg("keywords")):
+        return "a static choice of color"  # nothing chooses it
     if verb == "power_toughness_equal" and action.arg("whose") != "~'s":
         return f"{action.arg('whose')} power and toughness"
     if verb == "switch_pt" and action.arg("whose") not in ("~'s", "its") and action.slot is None:
@@ -178,7 +181,7 @@ def changes(ctx: Context, action: Action) -> list[Change]:
         times = _for_each(ctx, action) if verb == "gets_for_each" else 1
         return [Change(Layer.PT_CHANGING, Op.MODIFY_PT, power=power * times, toughness=toughness * times)]
     if verb in ("has", "gains"):
-        return [Change(Layer.ABILITY, Op.GAIN_KEYWORDS, (str(action.arg("keywords")),))]
+        return [Change(Layer.ABILITY, Op.GAIN_KEYWORDS, (_chosen(ctx, str(action.arg("keywords"))),))]
     if verb == "is_indestructible":
         return [Change(Layer.ABILITY, Op.GAIN_KEYWORDS, ("indestructible",))]
     if verb == "has_ability":
@@ -210,6 +213,23 @@ def changes(ctx: Context, action: Action) -> list[Change]:
             found.append(Change(Layer.PT_SETTING, Op.SET_PT, power=power, toughness=toughness))
         return found
     return []
+
+
+CHOSEN_COLOR = "the color of your choice"
+"""In "gains protection from the color of your choice": the colour is chosen as the effect begins."""
+
+
+def _chosen(ctx: Context, keywords: str) -> str:
+    """The keywords with "the color of your choice" replaced by the colour the controller chooses."""
+    if CHOSEN_COLOR not in keywords:
+        return keywords
+    color = ctx.decider.choose(f"{ctx.controller}: protection from which color?", list(COLOR_LETTERS))
+    return keywords.replace(CHOSEN_COLOR, color)
+
+
+def granted_choice(keyword: str) -> bool:
+    """ "protection from the color of your choice", which a resolving "gains" chooses (:func:`_chosen`)."""
+    return keyword == f"protection from {CHOSEN_COLOR}"
 
 
 def _defined_pt(ctx: Context, action: Action) -> Change:
@@ -465,6 +485,7 @@ SECTION = Section(
     qualifiers={"in_addition_to_types": _describes_change, "with_ability": _describes_change},
     static_verbs=STATIC_VERBS,
     checks={verb: problem for verb in CHECKED},
+    granted_keywords=(granted_choice,),
 )
 """The characteristic-changing phrases static abilities apply (the handlers of the resolving
 ones are in :mod:`carddb.engine.effects.characteristics`)."""
