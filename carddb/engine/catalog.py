@@ -16,6 +16,7 @@ from carddb.engine.effects import characteristics as characteristic_effects
 from carddb.engine.query import characteristics, executable, nouns
 from carddb.engine.rules import (
     attachments,
+    casting,
     combat,
     continuous,
     costs,
@@ -37,6 +38,7 @@ CATALOG = Catalog.of(
     characteristics.SECTION,
     nouns.SECTION,
     attachments.SECTION,
+    casting.SECTION,
     combat.SECTION,
     continuous.SECTION,
     costs.SECTION,

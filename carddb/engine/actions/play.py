@@ -19,6 +19,7 @@ from carddb.engine.core.state import Event, Game, GameObject, StackItem, atomic
 from carddb.engine.query.abilities import abilities_of, ability_at, keywords_of
 from carddb.engine.query.executable import additional_cost, missing
 from carddb.engine.rules import attachments, cycling, mana
+from carddb.engine.rules.casting import total_cost
 from carddb.engine.rules.costs import pay_additional_costs, pay_costs, pay_loyalty
 from carddb.engine.rules.execution import execute, execute_steps
 from carddb.engine.rules.flashback import flashback_cost
@@ -146,7 +147,8 @@ def cast(
         kicker = kicker_cost(card) if kicked else ()
         if kicker is None:
             raise IllegalActionError(f"{obj.name} has no kicker cost to pay")
-        mana.pay(game, player, (*symbols, *kicker), x=x, named=pay_with)  # 601.2f: the total cost
+        total = total_cost(ctx, (*symbols, *kicker))  # 601.2f: the total cost, changes applied
+        mana.pay(game, player, total, x=x, named=pay_with)
         pay_additional_costs(game, decider, player, obj)  # 601.2h: every cost, in full
         from_zone = obj.zone
         game.move(obj, "stack")

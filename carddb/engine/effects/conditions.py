@@ -128,6 +128,10 @@ def _did(ctx: Context, condition: Action) -> bool:
 # -- conditions about the game -----------------------------------------------------------------------
 def _existing(ctx: Context, phrase: object) -> list[Ref]:
     """What a condition's noun phrase names, without choosing among them ("a creature" is any)."""
+    if isinstance(phrase, Noun) and not phrase.targeted and phrase.alternatives and all(
+        a.rstrip("s") in ("player", "opponent") for a in phrase.alternatives
+    ) and not {"that", "those"} & set(phrase.determiners):  # "if an opponent controls …": any of them
+        phrase = Noun(("each",), phrase.description, phrase.qualifiers)
     anaphoric = isinstance(phrase, Noun) and bool({"that", "those"} & set(phrase.determiners))
     if isinstance(phrase, Noun) and not phrase.targeted and id(phrase) not in ctx.slots and not anaphoric:
         return [obj for obj in candidates_for(ctx, phrase) if matches(ctx, obj, phrase)]

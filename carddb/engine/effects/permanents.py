@@ -22,6 +22,7 @@ from carddb.engine.query.nouns import (
     resolve,
     value,
 )
+from carddb.engine.rules.casting import uncounterable
 from carddb.engine.rules.destruction import destroy
 from carddb.engine.rules.zones import put
 from carddb.oracle.model import Action, Noun, Pronoun, SelfRef
@@ -117,6 +118,9 @@ def return_to(ctx: Context, subject: list[Ref], action: Action) -> None:
 
 def counter(ctx: Context, subject: list[Ref], action: Action) -> None:
     for obj in target_objects(ctx, action):
+        if uncounterable(obj.card):  # "This spell can't be countered." (it stays on the stack)
+            ctx.game.log.append(f"{obj.name} can't be countered")
+            continue
         ctx.game.stack = [item for item in ctx.game.stack if item.source != obj.id or not item.is_spell]
         obj.zone = "stack"
         put(ctx.game, obj, "graveyard", cause="countered", decider=ctx.decider)

@@ -16,7 +16,7 @@ from typing import Any
 from carddb.engine.core.cards import CardDef
 from carddb.engine.core.catalog import Catalog
 from carddb.engine.core.errors import NotExecutableError
-from carddb.engine.core.forms import is_form
+from carddb.engine.core.forms import is_form, written
 from carddb.engine.core.state import GameObject
 from carddb.engine.query.abilities import keyword_list
 from carddb.engine.query.keyword_abilities import stands_for
@@ -33,10 +33,12 @@ from carddb.engine.query.tree import children, instead_of
 from carddb.oracle.model import (
     Ability,
     Action,
+    Casting,
     Clause,
     Conditional,
     Keyword,
     Kind,
+    ManaCost,
     Noun,
     ParsedFace,
     Pronoun,
@@ -177,6 +179,10 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         if not verbs & catalog.replacements:
             return ["replacement effect"]
         return []  # applied as a whole where its event happens (the catalog's replacements)
+    elif ability.kind is Kind.CASTING:
+        casting = casting_problem(ability, catalog)
+        if casting is not None:
+            problems.append(casting)
     elif ability.kind not in EXECUTABLE_KINDS:
         problems.append(f"{ability.kind.value} ability")
     if ability.choose and not ability.modes:
@@ -451,6 +457,50 @@ STATE_CONDITIONS = frozenset({
 })  # fmt: skip
 """Conditions about the game's state, which a static ability reads whenever it applies (not
 "if you do", which speaks of a choice made while an ability resolves)."""
+
+
+def casting_line(ability: Ability) -> tuple[Action, Action | None] | None:
+    """The line's one predicate and its condition (None: not a shape the engine applies)."""
+    if len(ability.effects) != 1:
+        return None
+    step = ability.effects[0]
+    condition: Action | None = None
+    if isinstance(step, Conditional):
+        if step.word != "if" or not isinstance(step.condition, Action):
+            return None
+        condition, step = step.condition, step.body
+    if not (isinstance(step, Clause) and isinstance(step.subject, SelfRef) and len(step.predicates) == 1):
+        return None
+    predicate = step.predicates[0]
+    return (predicate, condition) if isinstance(predicate, Action) else None
+
+
+def generic_amount(action: Action) -> int | None:
+    mana = action.arg("mana")
+    if not isinstance(mana, ManaCost) or not all(s.strip("{}").isdigit() for s in mana.symbols):
+        return None
+    return sum(int(s.strip("{}")) for s in mana.symbols)
+
+
+def casting_problem(ability: Ability, catalog: Catalog) -> str | None:
+    """What keeps a casting line from being applied (None: the engine applies it)."""
+    found = casting_line(ability)
+    if found is None:
+        return "casting ability"
+    predicate, condition = found
+    if condition is not None and condition.verb not in STATE_CONDITIONS:
+        return f"cost change if {condition.verb!r}"
+    uncounterable = predicate.verb == "cant_be_countered" and condition is None
+    if ability.casting is Casting.UNCOUNTERABLE and uncounterable:
+        return None
+    if ability.casting is not Casting.COST_CHANGE or predicate.verb not in ("costs_less", "costs_for_each"):
+        return "casting ability"
+    text = written(predicate)
+    if "to cast" not in text or "beyond the first" in text:
+        return f"cost change {text!r}"
+    if generic_amount(predicate) is None:
+        return "cost change of coloured mana"
+    return None
 
 
 def _static_problems(ability: Ability, catalog: Catalog) -> list[str]:
