@@ -71,7 +71,14 @@ def attached_reference(noun: Noun) -> bool | None:
     )
 
 
+ROLES = ("'s controller", "'s owner")
+"""A description that names a player by an object: "that creature's controller", "its owner"."""
+
+
 def known_description(description: str) -> bool:
+    for role in ROLES:
+        if description.endswith(role) and " " not in description.removesuffix(role):
+            return known_description(description.removesuffix(role))  # "creature's controller"
     for alternative in Noun((), description).alternatives:
         for word in alternative.split():
             lowered = word.lower().rstrip("s") if word.lower() not in ("sorceries",) else "sorcery"
@@ -287,7 +294,24 @@ def speaking_of(ctx: Context, ref: Ref) -> Iterator[None]:
         ctx.mentions[:] = [named for named in ctx.mentions if named is not marker]
 
 
+def _last_controller(game: Game, obj: GameObject) -> str:
+    """Who controls ``obj``, or controlled it last on the battlefield (a creature that died, 608.2h)."""
+    if obj.zone != "battlefield":
+        for departure in reversed(game.left_this_turn):
+            if departure.object_id == obj.id:
+                return departure.controller
+    return obj.controller
+
+
 def _described(ctx: Context, noun: Noun) -> list[Ref]:
+    for role in ROLES:  # "that creature's controller": the player controlling what was named
+        if noun.description.endswith(role) and not noun.targeted:
+            determiners = ("that",) if noun.determiners in (("that",), ("the",)) else noun.determiners
+            named = resolve(ctx, Noun(determiners, noun.description.removesuffix(role), noun.qualifiers))
+            owners = [
+                obj.owner if role == "'s owner" else _last_controller(ctx.game, obj) for obj in objects(named)
+            ]
+            return list(dict.fromkeys(owners))
     words = {w.lower().rstrip("s") for w in noun.description.split()}
     if {"that", "those"} & set(noun.determiners):
         return _antecedent(ctx, noun)
