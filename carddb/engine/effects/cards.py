@@ -18,6 +18,7 @@ from carddb.engine.query.nouns import (
     players,
     resolve,
     value,
+    zone_name,
     zone_owners,
 )
 from carddb.engine.rules import draws
@@ -170,10 +171,10 @@ def put_onto_battlefield(ctx: Context, subject: list[Ref], action: Action) -> No
 def exile_zone(ctx: Context, subject: list[Ref], action: Action) -> None:
     """ "Exile target player's graveyard": every card in the zone(s), one by one (each move proposed)."""
     zone = action.arg("whose")
-    if not isinstance(zone, Action) or zone.arg("zone") not in ("graveyard", "hand", "library"):
+    if not isinstance(zone, Action) or zone_name(zone) not in ("graveyard", "hand", "library"):
         raise EngineError("cannot tell which zone is exiled")
     for owner in zone_owners(ctx, zone):
-        for obj in ctx.game.in_zone(str(zone.arg("zone")), owner):
+        for obj in ctx.game.in_zone(zone_name(zone), owner):
             put(ctx.game, obj, "exile", decider=ctx.decider)
 
 

@@ -7,6 +7,7 @@ from carddb.engine.core.state import GameObject
 from carddb.engine.query.nouns import (
     objects,
     resolve,
+    zone_name,
 )
 from carddb.engine.rules import mana
 from carddb.oracle.model import Action
@@ -20,7 +21,7 @@ def target_objects(ctx: Context, action: Action, role: str = "what") -> list[Gam
 def zone_of(action: Action, role: str) -> str | None:
     zone = action.arg(role)
     if isinstance(zone, Action) and zone.verb == "zone":
-        return {"hand": "hand", "graveyard": "graveyard", "library": "library"}.get(str(zone.arg("zone")))
+        return {"hand": "hand", "graveyard": "graveyard", "library": "library"}.get(zone_name(zone))
     return None
 
 

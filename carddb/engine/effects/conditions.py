@@ -22,6 +22,7 @@ from carddb.engine.query.nouns import (
     players,
     resolve,
     value,
+    zone_name,
     zone_owners,
 )
 from carddb.engine.rules.mana import mana_value
@@ -104,7 +105,7 @@ def _is_in_zone(ctx: Context, condition: Action) -> bool:
     what = condition.arg("what")
     if not isinstance(zone, Action) or not isinstance(what, Noun):
         raise EngineError("cannot tell what 'is in' a zone")
-    kind = str(zone.arg("zone"))
+    kind = zone_name(zone)
     plain = Noun((), what.description, what.qualifiers)
     found = [
         obj
@@ -347,7 +348,7 @@ def _in_zone(ctx: Context, ref: Ref, qualifier: Action) -> bool:
         return False
     zone = qualifier.arg("zone")
     if isinstance(zone, Action):
-        return ref.zone == zone.arg("zone") and ref.owner in zone_owners(ctx, zone)
+        return ref.zone == zone_name(zone) and ref.owner in zone_owners(ctx, zone)
     wanted = IN_ZONE_WITHOUT_A_ZONE[qualifier.form_name or ""]
     return ref.zone == wanted
 

@@ -52,7 +52,7 @@ EXECUTABLE_KINDS = {Kind.SPELL, Kind.ACTIVATED, Kind.MANA, Kind.TRIGGERED, Kind.
 ZONE_OWNERS = {
     "your", "its owner's", "their owner's", "their owners'", "its controller's", "their", "that player's",
     "an opponent's", "each opponent's", "a player's", "each player's", None, "target player's",
-    "target opponent's",
+    "target opponent's", "all",
 }  # fmt: skip
 """Whose zones a ``zone`` phrase may name (:func:`carddb.engine.query.nouns.zone_owners` knows them)."""
 SUPPORTED_CONDITIONALS = {"if", "unless", "where X is", "then", "at", "may", "until end of turn"}

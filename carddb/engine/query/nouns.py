@@ -170,6 +170,15 @@ def _mention_controllers(ctx: Context, noun: Noun, found: list[Ref]) -> None:
         ctx.mentions.append(list(dict.fromkeys(named)))
 
 
+_PLURAL_ZONES = {"graveyards": "graveyard", "hands": "hand", "libraries": "library"}
+
+
+def zone_name(zone: Action) -> str:
+    """The zone a ``zone`` phrase names: "graveyard" for "your graveyard" and "all graveyards"."""
+    name = str(zone.arg("zone"))
+    return _PLURAL_ZONES.get(name, name)
+
+
 def zone_owners(ctx: Context, zone: object) -> list[str]:
     """Whose zone a ``zone`` action names: "your library" → the controller; "its owner's" → the
     owner of "it"; "their"/"that player's" → the players named last; no owner → everyone."""
@@ -186,7 +195,7 @@ def zone_owners(ctx: Context, zone: object) -> list[str]:
         return list(dict.fromkeys(players(ctx, ctx.it)))
     if owner in ("an opponent's", "each opponent's"):
         return ctx.game.opponents(ctx.controller)
-    if owner is None or owner in ("a player's", "each player's"):
+    if owner is None or owner in ("a player's", "each player's", "all"):
         return list(ctx.game.players)
     raise EngineError(f"cannot tell whose zone {owner!r} is")
 
@@ -357,7 +366,7 @@ def noun_zone(noun: Noun) -> str:
         if qualifier.verb == "in_zone":
             zone = qualifier.arg("zone")
             if isinstance(zone, Action):
-                return str(zone.arg("zone"))
+                return zone_name(zone)
             return IN_ZONE_WITHOUT_A_ZONE.get(qualifier.form_name or "", "battlefield")
     if noun.description.endswith(("spell", "spells")):
         return "stack"
