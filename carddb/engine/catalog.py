@@ -12,9 +12,11 @@ from carddb.engine.actions import play
 from carddb.engine.core.catalog import Catalog
 from carddb.engine.core.state import Game, Player, Step
 from carddb.engine.effects import cards, conditions, damage, life, mana, permanents, tokens
+from carddb.engine.effects import characteristics as characteristic_effects
 from carddb.engine.query import characteristics, executable, nouns
 from carddb.engine.rules import (
     attachments,
+    casting,
     combat,
     continuous,
     costs,
@@ -22,6 +24,8 @@ from carddb.engine.rules import (
     destruction,
     execution,
     flashback,
+    kicker,
+    layers,
     prevention,
     protection,
     timing,
@@ -34,6 +38,7 @@ CATALOG = Catalog.of(
     characteristics.SECTION,
     nouns.SECTION,
     attachments.SECTION,
+    casting.SECTION,
     combat.SECTION,
     continuous.SECTION,
     costs.SECTION,
@@ -41,12 +46,15 @@ CATALOG = Catalog.of(
     destruction.SECTION,
     execution.SECTION,
     flashback.SECTION,
+    kicker.SECTION,
+    layers.SECTION,
     prevention.SECTION,
     protection.SECTION,
     timing.SECTION,
     triggers.SECTION,
     ward.SECTION,
     cards.SECTION,
+    characteristic_effects.SECTION,
     conditions.SECTION,
     damage.SECTION,
     life.SECTION,

@@ -36,6 +36,8 @@ KeywordCheck = Callable[[Keyword, "Catalog"], list[str]]
 """What keeps a keyword with a parameter (Enchant, Equip, Cycling, Protection) from executing."""
 Restriction = Callable[["Game", str, "GameObject", int, Action], None]
 """Checks an activation restriction ("Activate only as a sorcery."): raises when it is not met."""
+PhraseCheck = Callable[[Action, "Catalog"], str | None]
+"""What keeps a phrase the catalog knows from executing in the way it is written (None: nothing)."""
 
 
 class DuplicateEntryError(EngineError):
@@ -74,9 +76,14 @@ class Section:
     """Verbs of cost phrases that can be paid ("sacrifice", "discard", "pay_life")."""
     replacement_effects: tuple[Provider, ...] = ()
     """The replacement and prevention effects this part applies (``rules.replacement``)."""
+    checks: Mapping[str, PhraseCheck] = field(default_factory=dict)
+    """For verbs that execute only some of what their phrase may say, by verb: what keeps one
+    phrase from executing ("becomes the color of your choice")."""
 
 
-_MAPPINGS = ("verbs", "conditions", "qualifiers", "forms", "triggers", "keyword_checks", "restrictions")
+_MAPPINGS = (
+    "verbs", "conditions", "qualifiers", "forms", "triggers", "keyword_checks", "restrictions", "checks",
+)  # fmt: skip
 _SETS = ("static_verbs", "keywords", "replacements", "costs")
 
 
@@ -98,6 +105,7 @@ class Catalog:
     restrictions: Mapping[str, Restriction] = field(default_factory=dict)
     costs: frozenset[str] = frozenset()
     replacement_effects: tuple[Provider, ...] = ()
+    checks: Mapping[str, PhraseCheck] = field(default_factory=dict)
 
     @classmethod
     def of(cls, *sections: Section) -> Catalog:
