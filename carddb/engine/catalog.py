@@ -8,6 +8,7 @@ execute (``carddb coverage --engine``); :func:`new_game` starts a game that uses
 
 from __future__ import annotations
 
+from carddb.engine.actions import madness as madness_ability
 from carddb.engine.actions import play
 from carddb.engine.core.catalog import Catalog
 from carddb.engine.core.state import Game, Player, Step
@@ -20,8 +21,10 @@ from carddb.engine.rules import (
     costs,
     cycling,
     destruction,
+    dredge,
     execution,
     flashback,
+    madness,
     prevention,
     protection,
     timing,
@@ -46,6 +49,8 @@ CATALOG = Catalog.of(
     timing.SECTION,
     triggers.SECTION,
     ward.SECTION,
+    dredge.SECTION,
+    madness.SECTION,
     cards.SECTION,
     conditions.SECTION,
     damage.SECTION,
@@ -54,6 +59,7 @@ CATALOG = Catalog.of(
     permanents.SECTION,
     tokens.SECTION,
     play.SECTION,
+    madness_ability.SECTION,
 )
 """Everything the engine executes."""
 

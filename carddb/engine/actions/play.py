@@ -115,26 +115,30 @@ def cast(
     x: int | None = None,
     pay_with: Sequence[GameObject] | None = None,
     modes: Sequence[int] = (),
+    alternative: tuple[str, ...] | None = None,
 ) -> None:
     """Cast ``obj`` from its owner's hand, or from their graveyard for its flashback cost (an
-    alternative cost, 601.2b: no X) (``modes``: the chosen modes of a modal spell, 1-based)."""
+    alternative cost, 601.2b: no X) (``modes``: the chosen modes of a modal spell, 1-based).
+    ``alternative``: an alternative cost a resolving ability offers for the card where it is,
+    timing rules ignored (madness: from exile, 702.35b)."""
     with atomic(game):
         card = obj.card
-        flashback = flashback_cost(card) if obj.zone == "graveyard" else None
-        if obj.owner != player or (obj.zone != "hand" and flashback is None):
+        flashback = flashback_cost(card) if obj.zone == "graveyard" and alternative is None else None
+        cost = alternative if alternative is not None else flashback
+        if obj.owner != player or (obj.zone != "hand" and cost is None):
             raise IllegalActionError(f"{obj.name} is not in {player}'s hand")
-        if flashback is not None and x is not None and "{X}" not in flashback:
+        if cost is not None and x is not None and "{X}" not in cost:
             raise CostError(f"{obj.name}: X is 0 when the alternative cost has no X (601.2f, 107.3)")
         if "Land" in card.types:
             raise IllegalActionError(f"{obj.name} is a land: play it, don't cast it")
-        if "Instant" not in card.types and "flash" not in keywords_of(obj):
+        if alternative is None and "Instant" not in card.types and "flash" not in keywords_of(obj):
             sorcery_speed(game, player, obj)
         spell = spell_ability(obj)
         if spell is not None:
             _executable(game, obj, spell)
         ctx = Context(game, decider, player, obj)
         chosen = choose_targets(game, ctx, spell, targets, modes) if spell is not None else []
-        mana.pay(game, player, card.mana_symbols if flashback is None else flashback, x=x, named=pay_with)
+        mana.pay(game, player, card.mana_symbols if cost is None else cost, x=x, named=pay_with)
         pay_additional_costs(game, decider, player, obj)  # 601.2h: every cost, in full
         from_zone = obj.zone
         game.move(obj, "stack")
@@ -182,6 +186,9 @@ def resolve_top(game: Game, decider: Decider) -> None:
 def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
     if item.ward is not None:
         resolve_ward(game, decider, item)
+        return
+    if item.rule:  # a keyword's triggered ability (madness), resolved by its rule
+        game.catalog.rule_abilities[item.rule](game, decider, item)
         return
     if item.delayed is not None:
         waiting = item.delayed

@@ -54,7 +54,7 @@ def next_step(game: Game, decider: Decider) -> None:
             elif not _combat.restrictions(game, obj, "doesnt_untap"):
                 game.tap(obj, False)
     elif game.step is Step.DRAW:
-        draw(game, game.active)
+        draw(game, game.active, decider=decider)
     elif game.step is Step.CLEANUP:
         hand = game.in_zone("hand", game.active)
         while len(hand) > HAND_SIZE:

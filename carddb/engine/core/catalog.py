@@ -21,8 +21,9 @@ from carddb.oracle.model import Action, Keyword
 
 if TYPE_CHECKING:  # the types only: the context and the state do not depend on the catalog
     from carddb.engine.core.context import Context, Ref
+    from carddb.engine.core.decisions import Decider
     from carddb.engine.core.proposed import Provider
-    from carddb.engine.core.state import Event, Game, GameObject
+    from carddb.engine.core.state import Event, Game, GameObject, StackItem
 
 Handler = Callable[["Context", list["Ref"], Action], None]
 """Executes a predicate ("destroy", "draw") for the objects or players of its clause's subject."""
@@ -36,6 +37,8 @@ KeywordCheck = Callable[[Keyword, "Catalog"], list[str]]
 """What keeps a keyword with a parameter (Enchant, Equip, Cycling, Protection) from executing."""
 Restriction = Callable[["Game", str, "GameObject", int, Action], None]
 """Checks an activation restriction ("Activate only as a sorcery."): raises when it is not met."""
+RuleAbility = Callable[["Game", "Decider", "StackItem"], None]
+"""Resolves a triggered ability a keyword's rule defines (``StackItem.rule``: madness's trigger)."""
 
 
 class DuplicateEntryError(EngineError):
@@ -74,9 +77,12 @@ class Section:
     """Verbs of cost phrases that can be paid ("sacrifice", "discard", "pay_life")."""
     replacement_effects: tuple[Provider, ...] = ()
     """The replacement and prevention effects this part applies (``rules.replacement``)."""
+    rule_abilities: Mapping[str, RuleAbility] = field(default_factory=dict)
+    """Triggered abilities of keywords' rules, by ``StackItem.rule`` (madness's cast-or-graveyard)."""
 
 
-_MAPPINGS = ("verbs", "conditions", "qualifiers", "forms", "triggers", "keyword_checks", "restrictions")
+_MAPPINGS: tuple[str, ...] = ("verbs", "conditions", "qualifiers", "forms", "triggers", "keyword_checks")
+_MAPPINGS += ("restrictions", "rule_abilities")
 _SETS = ("static_verbs", "keywords", "replacements", "costs")
 
 
@@ -98,6 +104,7 @@ class Catalog:
     restrictions: Mapping[str, Restriction] = field(default_factory=dict)
     costs: frozenset[str] = frozenset()
     replacement_effects: tuple[Provider, ...] = ()
+    rule_abilities: Mapping[str, RuleAbility] = field(default_factory=dict)
 
     @classmethod
     def of(cls, *sections: Section) -> Catalog:

@@ -242,10 +242,13 @@ class StackItem:
     """A delayed triggered ability (its steps are not one of the source's abilities)."""
     ward: Ward | None = None
     """A ward trigger (:mod:`carddb.engine.rules.ward`): its source is the warded permanent."""
+    rule: str = ""
+    """A triggered ability a keyword's rule defines, resolved by the catalog's ``rule_abilities``
+    entry of that name ("madness": 702.35a's "When this card is exiled this way, …")."""
 
     @property
     def is_spell(self) -> bool:
-        return self.ability is None and self.delayed is None and self.ward is None
+        return self.ability is None and self.delayed is None and self.ward is None and not self.rule
 
 
 @dataclass

@@ -27,7 +27,7 @@ from carddb.oracle.model import Action, Noun
 def draw(ctx: Context, subject: list[Ref], action: Action) -> None:
     count = amount_of(ctx, action.arg("what"))
     for player in players(ctx, subject):
-        draws.draw(ctx.game, player, count)
+        draws.draw(ctx.game, player, count, ctx.decider)
 
 
 def mill(ctx: Context, subject: list[Ref], action: Action) -> None:

@@ -385,6 +385,10 @@ def settle(game: Game, decider: Decider | None) -> None:
             game.stack.append(item)
             game.log.append(f"{item.delayed.source.name}'s delayed ability triggers")
             continue
+        if item.rule:  # a keyword's triggered ability (madness): no targets
+            game.stack.append(item)
+            game.log.append(f"{game.objects[item.source].name}'s {item.rule} ability triggers")
+            continue
         source = game.objects.get(item.source)
         if source is None or item.ability not in {index for index, _ in active_abilities(source)}:
             continue
