@@ -22,6 +22,7 @@ from carddb.engine.rules import attachments, cycling, mana
 from carddb.engine.rules.costs import pay_additional_costs, pay_costs, pay_loyalty
 from carddb.engine.rules.execution import execute, execute_steps
 from carddb.engine.rules.flashback import flashback_cost
+from carddb.engine.rules.planechase import may_play_from_top
 from carddb.engine.rules.targets import (
     choose_targets,
     chosen_steps,
@@ -125,7 +126,8 @@ def cast(
         card = obj.card
         flashback = flashback_cost(card) if obj.zone == "graveyard" and alternative is None else None
         cost = alternative if alternative is not None else flashback
-        if obj.owner != player or (obj.zone != "hand" and cost is None):
+        from_top = cost is None and may_play_from_top(game, player, obj)  # Windriddle Palaces
+        if not from_top and (obj.owner != player or (obj.zone != "hand" and cost is None)):
             raise IllegalActionError(f"{obj.name} is not in {player}'s hand")
         if cost is not None and x is not None and "{X}" not in cost:
             raise CostError(f"{obj.name}: X is 0 when the alternative cost has no X (601.2f, 107.3)")
@@ -164,7 +166,8 @@ def spell_ability(obj: GameObject) -> Ability | None:
 
 def play_land(game: Game, player: str, obj: GameObject, decider: Decider | None = None) -> None:
     with atomic(game):
-        if "Land" not in obj.card.types or obj.zone != "hand" or obj.owner != player:
+        in_hand = obj.zone == "hand" and obj.owner == player
+        if "Land" not in obj.card.types or not (in_hand or may_play_from_top(game, player, obj)):
             raise IllegalActionError(f"{obj.name} is not a land in {player}'s hand")
         sorcery_speed(game, player, obj)
         if game.players[player].lands_played:

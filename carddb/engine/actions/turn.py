@@ -41,6 +41,7 @@ def next_step(game: Game, decider: Decider) -> None:
         game.step = Step.UNTAP
         for player in game.players.values():
             player.lands_played = 0
+            player.planar_rolls = 0
             player.draws_this_turn = 0
     else:
         game.step = STEPS[index + 1]

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from carddb.engine.core.errors import EngineError
-from carddb.oracle.model import Action, Keyword
+from carddb.oracle.model import Ability, Action, Keyword
 
 if TYPE_CHECKING:  # the types only: the context and the state do not depend on the catalog
     from carddb.engine.core.context import Context, Ref
@@ -37,6 +37,8 @@ KeywordCheck = Callable[[Keyword, "Catalog"], list[str]]
 """What keeps a keyword with a parameter (Enchant, Equip, Cycling, Protection) from executing."""
 Restriction = Callable[["Game", str, "GameObject", int, Action], None]
 """Checks an activation restriction ("Activate only as a sorcery."): raises when it is not met."""
+TriggerCheck = Callable[[Action], "str | None"]
+"""What keeps a trigger condition of an entry with unnamed forms from executing (None: nothing)."""
 RuleAbility = Callable[["Game", "Decider", "StackItem"], None]
 """Resolves a triggered ability a keyword's rule defines (``StackItem.rule``: madness's trigger)."""
 
@@ -79,10 +81,15 @@ class Section:
     """The replacement and prevention effects this part applies (``rules.replacement``)."""
     rule_abilities: Mapping[str, RuleAbility] = field(default_factory=dict)
     """Triggered abilities of keywords' rules, by ``StackItem.rule`` (madness's cast-or-graveyard)."""
+    trigger_checks: Mapping[str, TriggerCheck] = field(default_factory=dict)
+    """Trigger events whose forms are unnamed in the tables: which of their conditions are watched."""
+    static_abilities: tuple[Callable[[Ability], bool], ...] = ()
+    """Recognizers of static abilities a part applies as a whole ("You may play lands and cast
+    spells from the top of any player's library.")."""
 
 
 _MAPPINGS: tuple[str, ...] = ("verbs", "conditions", "qualifiers", "forms", "triggers", "keyword_checks")
-_MAPPINGS += ("restrictions", "rule_abilities")
+_MAPPINGS += ("restrictions", "rule_abilities", "trigger_checks")
 _SETS = ("static_verbs", "keywords", "replacements", "costs")
 
 
@@ -105,12 +112,15 @@ class Catalog:
     costs: frozenset[str] = frozenset()
     replacement_effects: tuple[Provider, ...] = ()
     rule_abilities: Mapping[str, RuleAbility] = field(default_factory=dict)
+    trigger_checks: Mapping[str, TriggerCheck] = field(default_factory=dict)
+    static_abilities: tuple[Callable[[Ability], bool], ...] = ()
 
     @classmethod
     def of(cls, *sections: Section) -> Catalog:
         """Join ``sections``; an entry (of one kind) declared by two of them is refused."""
         joined: dict[str, Any] = {name: {} for name in (*_MAPPINGS, *_SETS)}
         granted: list[Callable[[str], bool]] = []
+        statics: list[Callable[[Ability], bool]] = []
         effects: list[Provider] = []
         names: list[str] = []
         for section in sections:
@@ -125,6 +135,7 @@ class Catalog:
                         raise DuplicateEntryError(kind, key, table[key][1], section.name)
                     table[key] = (entries[key] if kind in _MAPPINGS else key, section.name)
             granted.extend(section.granted_keywords)
+            statics.extend(section.static_abilities)
             effects.extend(section.replacement_effects)
         values: dict[str, Any] = {}
         for kind in _MAPPINGS:
@@ -134,6 +145,7 @@ class Catalog:
         return cls(
             sections=tuple(names),
             granted_keywords=tuple(granted),
+            static_abilities=tuple(statics),
             replacement_effects=tuple(effects),
             **values,
         )

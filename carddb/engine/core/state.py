@@ -167,6 +167,8 @@ class Player:
     """Cards drawn this turn ("whenever you draw your second card each turn")."""
     drew_from_empty: bool = False
     """Attempted to draw from an empty library since state-based actions were last checked."""
+    planar_rolls: int = 0
+    """Times this player rolled the planar die this turn (901.9: each roll costs {1} more)."""
 
 
 @dataclass

@@ -163,6 +163,8 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     problems: list[str] = []
     if ability.kind is Kind.KEYWORD:
         return [p for k in ability.keywords for p in _keyword_problems(k, catalog)]
+    if ability.kind is Kind.STATIC and any(applies(ability) for applies in catalog.static_abilities):
+        return []  # a static ability a part of the engine applies as a whole (play from the top)
     if ability.kind is Kind.STATIC:
         problems.extend(_static_problems(ability, catalog))
     elif ability.kind is Kind.REPLACEMENT:
@@ -187,6 +189,10 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
             forms = catalog.triggers[trigger.verb][1]
             if forms is not None and trigger.form_name not in forms:
                 problems.append(f"trigger {trigger.verb!r} form {trigger.form_name or trigger.form}")
+            check = catalog.trigger_checks.get(trigger.verb)
+            unwatched = check(trigger) if check is not None else None
+            if unwatched:
+                problems.append(unwatched)
     for item in ability.cost:
         if isinstance(item, Action) and item.verb not in catalog.costs:
             problems.append(f"cost {item.verb!r}")

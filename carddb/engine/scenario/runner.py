@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from carddb.engine.actions import combat as fighting
+from carddb.engine.actions import planechase as planar
 from carddb.engine.actions import play, turn
 from carddb.engine.catalog import CATALOG
 from carddb.engine.core.cards import CardDef, CardPool
@@ -25,7 +26,8 @@ from carddb.engine.core.errors import EngineError, NotExecutableError, UnknownCa
 from carddb.engine.core.state import PLAYER_ZONES, Game, GameObject, Player, Step
 from carddb.engine.query.characteristics import COLORS, colors_of
 from carddb.engine.query.executable import check_object
-from carddb.engine.rules import attachments
+from carddb.engine.query.planar import PLANAR_TYPES, planar_deck, planar_objects
+from carddb.engine.rules import attachments, planechase
 from carddb.engine.rules.continuous import refresh
 from carddb.errors import CarddbError
 
@@ -66,9 +68,9 @@ MAX_NESTING = "nested too deeply"
 ZONE_KEYS = (*PLAYER_ZONES, "battlefield")
 TOP_KEYS = {"title", "seed", "game", "cards", "players", "do", "expect"}
 GAME_KEYS = {"active", "step"}
-PLAYER_KEYS = {"life", "poison", "attached", *ZONE_KEYS}
+PLAYER_KEYS = {"life", "poison", "attached", "planar_deck", *ZONE_KEYS}
 CARD_KEYS = {"type", "text", "mana_cost", "power", "toughness", "loyalty", "color_indicator"}
-VERBS = ("activate", "cast", "play", "advance", "pass", "resolve", "attack", "block")
+VERBS = ("activate", "cast", "play", "advance", "pass", "resolve", "attack", "block", "roll_planar_die")
 """The action keys: each ``[[do]]`` has exactly one."""
 ACTION_KEYS = {
     "activate": {"player", "ability", "targets", "x", "pay", "mode", "rolls", "choices"},
@@ -79,11 +81,12 @@ ACTION_KEYS = {
     "resolve": {"player", "rolls", "choices"},
     "attack": {"player", "defending", "rolls", "choices"},
     "block": {"player", "rolls", "choices"},
+    "roll_planar_die": {"player", "rolls", "choices"},
 }
 """The keys each action may carry besides its own."""
 EXPECT_KEYS = {"players", "stack", "permanents", "error", "game", "not_executable"}
-EXPECT_PLAYER_KEYS = {"life", "mana", "lost", "poison", *ZONE_KEYS}
-EXPECT_GAME_KEYS = {"active", "step", "turn"}
+EXPECT_PLAYER_KEYS = {"life", "mana", "lost", "poison", "planar_deck", *ZONE_KEYS}
+EXPECT_GAME_KEYS = {"active", "step", "turn", "plane"}
 PERMANENT_KEYS = (
     "power", "toughness", "tapped", "counters", "face_down", "damage", "controller", "token", "attached_to",
     "colors",
@@ -208,7 +211,7 @@ def _check(path: Path, data: Mapping[str, Any], pool: CardPool) -> None:
             raise ScenarioError(f"{path}: [players.{name}] poison must be a whole number")
         if "life" in spec and not (_is_int(spec["life"]) and abs(spec["life"]) <= MAX_NUMBER):
             raise ScenarioError(f"{path}: [players.{name}] life must be an integer (at most {MAX_NUMBER})")
-        for zone in ZONE_KEYS:
+        for zone in (*ZONE_KEYS, "planar_deck"):
             cards = _name_list(path, f"[players.{name}] {zone}", spec.get(zone, []))
             total += len(cards)
             if total > MAX_OBJECTS:
@@ -259,7 +262,7 @@ def _check_action(path: Path, where: str, action: Mapping[str, Any], names: _Nam
                 names.reference(f"{where} block", one)
             names.reference(f"{where} block.{blocker!r}", attacker)
     elif value is not True:
-        raise ScenarioError(f"{path}: {where}: resolve must be true")
+        raise ScenarioError(f"{path}: {where}: {verb} must be true")
     for key in ("ability", "x"):
         if key in action and not (_is_int(action[key]) and 0 <= action[key] <= MAX_NUMBER):
             raise ScenarioError(f"{path}: {where}: {key} must be a whole number (at most {MAX_NUMBER})")
@@ -314,7 +317,7 @@ def _check_expect(path: Path, expect: Mapping[str, Any], names: _Names) -> None:
             isinstance(spec["mana"], list) and all(isinstance(m, str) for m in spec["mana"])
         ):
             raise ScenarioError(f"{path}: {where} mana must be a list of mana symbols")
-        for zone in ZONE_KEYS:
+        for zone in (*ZONE_KEYS, "planar_deck"):
             for card in _name_list(path, f"{where} {zone}", spec.get(zone, [])):
                 names.expected(f"{where} {zone}", card)
     for card in _name_list(path, "[expect] stack", expect.get("stack", [])):
@@ -461,6 +464,13 @@ def _setup(path: Path, data: Mapping[str, Any], pool: CardPool) -> Game:
         for zone in ZONE_KEYS:
             for card_name in (n for entry in spec.get(zone, []) for n in _expand(entry)):
                 game.create(pool.get(card_name), name, zone)
+        for card_name in (n for entry in spec.get("planar_deck", []) for n in _expand(entry)):
+            card = pool.get(card_name)
+            if not any(kind in card.types for kind in PLANAR_TYPES):
+                where = f"[players.{name}] planar_deck"
+                raise ScenarioError(f"{path}: {where}: {card_name!r} is not a plane or phenomenon")
+            game.create(card, name, "command").face_down = True  # a planar deck: face down (901.4)
+    planechase.start(game)  # the starting player's top planar card is turned face up (901.5)
     for name, spec in players_table.items():
         _attach(path, game, name, spec.get("attached", {}))
     return game
@@ -525,6 +535,19 @@ def _find(
     return sorted(fresh, key=lambda obj: (zones.index(obj.zone), obj.tapped))[0]
 
 
+def _top_or(game: Game, name: str, zones: Sequence[str], player: str) -> GameObject:
+    """The card called ``name`` in one of the player's ``zones``, else the top card of a library
+    of that name (Windriddle Palaces lets the planar controller play it)."""
+    try:
+        return _find(game, name, zones, player)
+    except EngineError:
+        for owner in game.players.values():
+            library = owner.zones["library"]
+            if library and game.objects[library[0]].name.casefold() == name.casefold():
+                return game.objects[library[0]]
+        raise
+
+
 def _ref(game: Game, name: str, avoid: Sequence[GameObject]) -> Ref:
     if name in game.players:
         return name
@@ -555,10 +578,12 @@ def _act(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> Non
         source = _find(game, action["activate"], ("battlefield",), player)
         play.activate(game, decider, player, source, int(action.get("ability", 1)), targets, **options)
     elif "cast" in action:
-        card = _find(game, action["cast"], ("hand", "graveyard"), player)  # graveyard: flashback
+        card = _top_or(game, action["cast"], ("hand", "graveyard"), player)  # graveyard: flashback
         play.cast(game, decider, player, card, targets, **options)
     elif "play" in action:
-        play.play_land(game, player, _find(game, action["play"], ("hand",), player))
+        play.play_land(game, player, _top_or(game, action["play"], ("hand",), player))
+    elif "roll_planar_die" in action:
+        planar.roll(game, decider, player)
     elif "resolve" in action:
         play.resolve_all(game, decider)
     elif "pass" in action:
@@ -631,7 +656,8 @@ def _compare(game: Game, expect: Mapping[str, Any], error: str | None) -> list[s
         elif expect["error"].casefold() not in error.casefold():
             differences.append(f"error: expected {expect['error']!r} in {error!r}")
     for key, wanted in expect.get("game", {}).items():
-        got = {"active": game.active, "step": game.step.value, "turn": game.turn}[key]
+        plane = ", ".join(obj.name for obj in planar_objects(game))
+        got = {"active": game.active, "step": game.step.value, "turn": game.turn, "plane": plane}[key]
         differ(f"game.{key}", wanted, got)
     for name, spec in expect.get("players", {}).items():
         for key, wanted in spec.items():
@@ -648,6 +674,8 @@ def _compare(game: Game, expect: Mapping[str, Any], error: str | None) -> list[s
                 multiset(where, _canonical(game, wanted), [o.name for o in game.permanents(name)])
             elif key == "library":
                 differ(where, _canonical(game, wanted), [o.name for o in game.in_zone(key, name)])
+            elif key == "planar_deck":
+                differ(where, _canonical(game, wanted), [o.name for o in planar_deck(game, name)])
             else:
                 multiset(where, _canonical(game, wanted), [o.name for o in game.in_zone(key, name)])
     if "stack" in expect:
