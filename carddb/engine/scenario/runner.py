@@ -29,6 +29,7 @@ from carddb.engine.query.executable import check_object
 from carddb.engine.query.planar import PLANAR_TYPES, planar_deck, planar_objects
 from carddb.engine.rules import attachments, planechase
 from carddb.engine.rules.continuous import refresh
+from carddb.engine.rules.planechase import may_play_from_top
 from carddb.errors import CarddbError
 
 
@@ -537,14 +538,15 @@ def _find(
 
 def _top_or(game: Game, name: str, zones: Sequence[str], player: str) -> GameObject:
     """The card called ``name`` in one of the player's ``zones``, else the top card of a library
-    of that name (Windriddle Palaces lets the planar controller play it)."""
+    of that name that the player may play from there (Windriddle Palaces)."""
     try:
         return _find(game, name, zones, player)
     except EngineError:
         for owner in game.players.values():
             library = owner.zones["library"]
-            if library and game.objects[library[0]].name.casefold() == name.casefold():
-                return game.objects[library[0]]
+            top = game.objects[library[0]] if library else None
+            if top is not None and top.name.casefold() == name.casefold() and may_play_from_top(game, player, top):
+                return top
         raise
 
 
