@@ -545,7 +545,8 @@ def _top_or(game: Game, name: str, zones: Sequence[str], player: str) -> GameObj
         for owner in game.players.values():
             library = owner.zones["library"]
             top = game.objects[library[0]] if library else None
-            if top is not None and top.name.casefold() == name.casefold() and may_play_from_top(game, player, top):
+            named = top is not None and top.name.casefold() == name.casefold()
+            if top is not None and named and may_play_from_top(game, player, top):
                 return top
         raise
 
