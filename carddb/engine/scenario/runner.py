@@ -24,6 +24,7 @@ from carddb.engine.core.context import Ref
 from carddb.engine.core.decisions import RandomDecider, ScriptedDecider
 from carddb.engine.core.errors import EngineError, NotExecutableError, UnknownCardError
 from carddb.engine.core.state import PLAYER_ZONES, Game, GameObject, Player, Step
+from carddb.engine.effects.tokens import TOKEN_NAMES
 from carddb.engine.query.characteristics import COLORS, colors_of
 from carddb.engine.query.executable import check_object
 from carddb.engine.query.planar import PLANAR_TYPES, planar_deck, planar_objects
@@ -190,7 +191,8 @@ class _Names:
         controller, _, card = name.rpartition(":") if ":" in name else ("", "", name)
         if controller and controller not in self.players:
             raise ScenarioError(f"{self.path}: {key}: no player named {controller!r} (in {name!r})")
-        spelled = card if card.endswith("Token") else self.card(key, card)  # a token the game made
+        made = card.endswith("Token") or card in TOKEN_NAMES  # a token the game made
+        spelled = card if made else self.card(key, card)
         return f"{controller}:{spelled}" if controller else spelled
 
     def expected(self, key: str, name: str) -> str:
