@@ -20,6 +20,7 @@ from carddb.engine.query.abilities import abilities_of, ability_at, keywords_of
 from carddb.engine.query.executable import additional_cost, missing
 from carddb.engine.rules import attachments, cycling, mana
 from carddb.engine.rules.costs import pay_additional_costs, pay_costs, pay_loyalty
+from carddb.engine.rules.discards import discarded_since
 from carddb.engine.rules.execution import execute, execute_steps
 from carddb.engine.rules.flashback import flashback_cost
 from carddb.engine.rules.planechase import may_play_from_top
@@ -90,12 +91,14 @@ def activate(
             game.catalog.restrictions[restriction.verb](game, player, obj, index - 1, restriction)
         ctx = Context(game, decider, player, obj)
         chosen = choose_targets(game, ctx, ability, targets, modes)
+        mark = len(game.events)
         pay_costs(game, decider, player, obj, ability.cost, x=x, pay_with=pay_with)
+        discarded = discarded_since(game.events, mark)
         if from_hand:  # cycling it (702.29): "whenever you cycle a card"
             game.events.append(Event("cycle", obj, "hand", obj.zone, player))
         if any(once_each_turn(restriction) for restriction in ability.restrictions):
             game.once_each_turn[(obj.id, index - 1)] = game.turn
-        item = StackItem(obj.id, player, index - 1, chosen, x, list(modes))
+        item = StackItem(obj.id, player, index - 1, chosen, x, list(modes), discarded=discarded)
         if ability.kind is Kind.MANA:
             _resolve_item(game, decider, item)
             settle(game, decider)
@@ -141,11 +144,13 @@ def cast(
         ctx = Context(game, decider, player, obj)
         chosen = choose_targets(game, ctx, spell, targets, modes) if spell is not None else []
         mana.pay(game, player, card.mana_symbols if cost is None else cost, x=x, named=pay_with)
+        mark = len(game.events)
         pay_additional_costs(game, decider, player, obj)  # 601.2h: every cost, in full
+        discarded = discarded_since(game.events, mark)
         from_zone = obj.zone
         game.move(obj, "stack")
         obj.flashback = flashback is not None
-        item = StackItem(obj.id, player, None, chosen, x, list(modes))
+        item = StackItem(obj.id, player, None, chosen, x, list(modes), discarded=discarded)
         game.stack.append(item)
         game.pending.extend(ward_triggers(game, item))  # becoming a target (702.21)
         game.log.append(f"{player} casts {obj.name}")
@@ -209,6 +214,7 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
     # an Equip or Cycling keyword stands for its activated ability
     ability = spell_ability(source) if item.is_spell else _activated(ability_at(source, item.ability or 0))
     ctx = Context(game, decider, item.controller, source)
+    ctx.discarded = list(item.discarded)
     if item.event is not None:  # "it", "that player", "that creature": what the event was about
         about_event(ctx, item.event, ability.trigger if ability is not None else None)
     if item.x is not None:

@@ -39,3 +39,5 @@ class Context:
     """The step being executed is followed by "It can't be regenerated." (608.2c: later text
     modifies earlier text): what it destroys is destroyed even with a regeneration shield."""
     rng: random.Random = field(default_factory=lambda: random.Random(0))
+    discarded: list[int] = field(default_factory=list)
+    """The cards this ability discarded, for its cost or by a step so far ("the discarded card")."""

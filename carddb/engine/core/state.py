@@ -244,6 +244,8 @@ class StackItem:
     """A delayed triggered ability (its steps are not one of the source's abilities)."""
     ward: Ward | None = None
     """A ward trigger (:mod:`carddb.engine.rules.ward`): its source is the warded permanent."""
+    discarded: tuple[int, ...] = ()
+    """The cards discarded to pay its cost ("the discarded card", 400.7k)."""
     rule: str = ""
     """A triggered ability a keyword's rule defines, resolved by the catalog's ``rule_abilities``
     entry of that name ("madness": 702.35a's "When this card is exiled this way, …")."""

@@ -53,6 +53,7 @@ def discard(ctx: Context, subject: list[Ref], action: Action) -> None:
             name = ctx.decider.choose(f"{player} discards which card?", [obj.name for obj in hand])
             chosen = next(obj for obj in hand if obj.name == name)
             put(ctx.game, chosen, "graveyard", cause="discard", decider=ctx.decider)
+            ctx.discarded.append(chosen.id)  # "the discarded card" (wherever it went: madness)
 
 
 def scry(ctx: Context, subject: list[Ref], action: Action) -> None:

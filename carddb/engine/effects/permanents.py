@@ -168,7 +168,8 @@ def counters(ctx: Context, subject: list[Ref], action: Action) -> None:
 
 
 def gets(ctx: Context, subject: list[Ref], action: Action) -> None:
-    change = parse_pt(str(action.arg("pt")))
+    text = str(action.arg("pt"))  # "+X/+X, where X is …": X bound by the where-clause
+    change = parse_pt(text.replace("X", str(ctx.bindings["X"])) if "X" in ctx.bindings else text)
     for obj in objects(subject):
         obj.until_end_of_turn.append(change)
 

@@ -28,6 +28,7 @@ from carddb.engine.query.nouns import (
 )
 from carddb.engine.rules.conditions import evaluate
 from carddb.engine.rules.continuous import refresh
+from carddb.engine.rules.discards import stat_of
 from carddb.engine.rules.replacement import replace
 from carddb.oracle.model import (
     Action,
@@ -135,7 +136,11 @@ def _conditional(ctx: Context, node: Conditional) -> None:
         ctx.game.delayed.append(Delayed(node.condition, node.body, ctx.controller, ctx.source, list(ctx.it)))
         return
     if node.word == "where X is":
-        ctx.bindings["X"] = value(ctx, node.condition)
+        condition = node.condition
+        if isinstance(condition, Action) and condition.verb == "stat_of":  # "the discarded card's …"
+            ctx.bindings["X"] = stat_of(ctx, condition)
+        else:
+            ctx.bindings["X"] = value(ctx, condition)
         _execute(ctx, node.body)
     elif node.word == "then":
         _execute(ctx, node.body)
