@@ -79,6 +79,10 @@ class GameObject:
     counters: dict[str, int] = field(default_factory=dict)
     token: bool = False
     face_down: bool = False
+    face_down_card: CardDef | None = None
+    """A face-down permanent's own card (708.2): ``card`` is then its face-down characteristics (a
+    2/2 creature with no name, subtypes or mana cost; with ward {2} if cloaked) until it is turned
+    face up (:mod:`carddb.engine.rules.face_down`)."""
     damage: int = 0
     until_end_of_turn: list[tuple[int, int]] = field(default_factory=list)
     """Power/toughness changes that end at cleanup."""

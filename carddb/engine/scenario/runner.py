@@ -11,11 +11,12 @@ import re
 import tomllib
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from carddb.engine.actions import combat as fighting
+from carddb.engine.actions import face_down as faces
 from carddb.engine.actions import planechase as planar
 from carddb.engine.actions import play, turn
 from carddb.engine.catalog import CATALOG
@@ -28,7 +29,7 @@ from carddb.engine.effects.tokens import TOKEN_NAMES
 from carddb.engine.query.characteristics import COLORS, colors_of
 from carddb.engine.query.executable import check_object
 from carddb.engine.query.planar import PLANAR_TYPES, planar_deck, planar_objects
-from carddb.engine.rules import attachments, planechase
+from carddb.engine.rules import attachments, face_down, planechase
 from carddb.engine.rules.continuous import refresh
 from carddb.engine.rules.planechase import may_play_from_top
 from carddb.errors import CarddbError
@@ -70,9 +71,12 @@ MAX_NESTING = "nested too deeply"
 ZONE_KEYS = (*PLAYER_ZONES, "battlefield")
 TOP_KEYS = {"title", "seed", "game", "cards", "players", "do", "expect"}
 GAME_KEYS = {"active", "step"}
-PLAYER_KEYS = {"life", "poison", "attached", "planar_deck", *ZONE_KEYS}
+FACE_DOWN_KEYS = ("face_down", "cloaked")
+"""Set-up: permanents on the battlefield face down, manifested (a plain 2/2) or cloaked (ward {2})."""
+PLAYER_KEYS = {"life", "poison", "attached", "planar_deck", *FACE_DOWN_KEYS, *ZONE_KEYS}
 CARD_KEYS = {"type", "text", "mana_cost", "power", "toughness", "loyalty", "color_indicator"}
-VERBS = ("activate", "cast", "play", "advance", "pass", "resolve", "attack", "block", "roll_planar_die")
+VERBS: tuple[str, ...] = ("activate", "cast", "play", "advance", "pass", "resolve", "attack", "block")
+VERBS += ("roll_planar_die", "turn_face_up")
 """The action keys: each ``[[do]]`` has exactly one."""
 ACTION_KEYS = {
     "activate": {"player", "ability", "targets", "x", "pay", "mode", "rolls", "choices"},
@@ -84,6 +88,7 @@ ACTION_KEYS = {
     "attack": {"player", "defending", "rolls", "choices"},
     "block": {"player", "rolls", "choices"},
     "roll_planar_die": {"player", "rolls", "choices"},
+    "turn_face_up": {"player", "rolls", "choices"},
 }
 """The keys each action may carry besides its own."""
 EXPECT_KEYS = {"players", "stack", "permanents", "error", "game", "not_executable"}
@@ -214,7 +219,7 @@ def _check(path: Path, data: Mapping[str, Any], pool: CardPool) -> None:
             raise ScenarioError(f"{path}: [players.{name}] poison must be a whole number")
         if "life" in spec and not (_is_int(spec["life"]) and abs(spec["life"]) <= MAX_NUMBER):
             raise ScenarioError(f"{path}: [players.{name}] life must be an integer (at most {MAX_NUMBER})")
-        for zone in (*ZONE_KEYS, "planar_deck"):
+        for zone in (*ZONE_KEYS, "planar_deck", *FACE_DOWN_KEYS):
             cards = _name_list(path, f"[players.{name}] {zone}", spec.get(zone, []))
             total += len(cards)
             if total > MAX_OBJECTS:
@@ -239,7 +244,7 @@ def _check_action(path: Path, where: str, action: Mapping[str, Any], names: _Nam
     if player is not None and player not in names.players:
         raise ScenarioError(f"{path}: {where}: player: no player named {player!r}")
     value = action[verb]
-    if verb in ("activate", "cast", "play"):
+    if verb in ("activate", "cast", "play", "turn_face_up"):
         if not isinstance(value, str):
             raise ScenarioError(f"{path}: {where}: {verb} must be a card name")
         names.reference(f"{where} {verb}", value)
@@ -354,6 +359,8 @@ def run_file(path: Path, pool: CardPool) -> ScenarioResult:
         game = _setup(path, data, scenario_pool)
         for obj in list(game.objects.values()):
             check_object(obj, game.catalog)
+            if obj.face_down_card is not None:  # what it is: its abilities work once it is face up
+                check_object(replace(obj, card=obj.face_down_card), game.catalog)
     except NotExecutableError as refused:
         return _not_executable(path, title, refused, refusal)
     decider = ScriptedDecider(fallback=None)
@@ -473,6 +480,9 @@ def _setup(path: Path, data: Mapping[str, Any], pool: CardPool) -> Game:
                 where = f"[players.{name}] planar_deck"
                 raise ScenarioError(f"{path}: {where}: {card_name!r} is not a plane or phenomenon")
             game.create(card, name, "command").face_down = True  # a planar deck: face down (901.4)
+        for key, shown in (("face_down", face_down.MANIFESTED), ("cloaked", face_down.CLOAKED)):
+            for card_name in (n for entry in spec.get(key, []) for n in _expand(entry)):
+                face_down.turn_face_down(game.create(pool.get(card_name), name, "battlefield"), shown)
     planechase.start(game)  # the starting player's top planar card is turned face up (901.5)
     for name, spec in players_table.items():
         _attach(path, game, name, spec.get("attached", {}))
@@ -499,7 +509,7 @@ def _attach(path: Path, game: Game, player: str, table: Mapping[str, Any]) -> No
             free = [
                 obj
                 for obj in game.permanents(player)
-                if obj.name.casefold() == attachment.casefold() and obj.attached_to is None
+                if _called(obj).casefold() == attachment.casefold() and obj.attached_to is None
             ]
             if not free:
                 raise ScenarioError(f"{path}: {where}: no free {attachment!r} on {player}'s battlefield")
@@ -526,7 +536,7 @@ def _find(
     found = [
         obj
         for obj in game.objects.values()
-        if obj.name.casefold() == card.casefold()
+        if _called(obj).casefold() == card.casefold()
         and obj.zone in zones
         and (not controller or obj.controller == controller)
         and (player is None or obj.controller == player)
@@ -536,6 +546,12 @@ def _find(
         raise EngineError(f"no {name!r} in {whose}{' or '.join(zones)}")
     fresh = [obj for obj in found if obj not in avoid] or found
     return sorted(fresh, key=lambda obj: (zones.index(obj.zone), obj.tapped))[0]
+
+
+def _called(obj: GameObject) -> str:
+    """The name a scenario calls an object by: its card's, or for a face-down permanent (which has
+    no name, 708.2) the name of the card it is."""
+    return obj.face_down_card.name if obj.face_down_card is not None else obj.name
 
 
 def _top_or(game: Game, name: str, zones: Sequence[str], player: str) -> GameObject:
@@ -589,6 +605,9 @@ def _act(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> Non
         play.play_land(game, player, _top_or(game, action["play"], ("hand",), player))
     elif "roll_planar_die" in action:
         planar.roll(game, decider, player)
+    elif "turn_face_up" in action:
+        hidden = _find(game, action["turn_face_up"], ("battlefield",), player)
+        faces.turn_face_up(game, decider, player, hidden)
     elif "resolve" in action:
         play.resolve_all(game, decider)
     elif "pass" in action:
@@ -619,7 +638,7 @@ def _block(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> N
         candidates = [
             obj
             for obj in attacking
-            if obj.name.casefold() == card.casefold() and (not controller or obj.controller == controller)
+            if _called(obj).casefold() == card.casefold() and (not controller or obj.controller == controller)
         ]
         attacker = candidates[0] if candidates else _find(game, attacker_name, ("battlefield",))
         for name in _expand(blocker_name):
@@ -676,7 +695,7 @@ def _compare(game: Game, expect: Mapping[str, Any], error: str | None) -> list[s
             elif key == "mana":
                 multiset(where, [m.strip("{}") for m in wanted], game.players[name].mana_pool)
             elif key == "battlefield":
-                multiset(where, _canonical(game, wanted), [o.name for o in game.permanents(name)])
+                multiset(where, _canonical(game, wanted), [_called(o) for o in game.permanents(name)])
             elif key == "library":
                 differ(where, _canonical(game, wanted), [o.name for o in game.in_zone(key, name)])
             elif key == "planar_deck":
@@ -688,7 +707,7 @@ def _compare(game: Game, expect: Mapping[str, Any], error: str | None) -> list[s
         differ("stack (top first)", _canonical(game, expect["stack"]), stack)
     for name, spec in expect.get("permanents", {}).items():
         controller, _, card = name.rpartition(":") if ":" in name else ("", "", name)
-        found = [o for o in game.permanents(controller or None) if o.name.casefold() == card.casefold()]
+        found = [o for o in game.permanents(controller or None) if _called(o).casefold() == card.casefold()]
         if not found:
             differences.append(f"permanents.{name!r}: not on the battlefield")
             continue
@@ -715,10 +734,10 @@ def _compare(game: Game, expect: Mapping[str, Any], error: str | None) -> list[s
 def _attached_name(game: Game, obj: GameObject) -> str:
     """What ``obj`` is attached to, by name ("" for nothing)."""
     host = game.objects.get(obj.attached_to) if obj.attached_to is not None else None
-    return host.name if host is not None else ""
+    return _called(host) if host is not None else ""
 
 
 def _canonical(game: Game, entries: Sequence[str]) -> list[str]:
     """Expected names as the cards in the game spell them (a scenario may write "island")."""
-    spelled = {obj.name.casefold(): obj.name for obj in game.objects.values()}
+    spelled = {_called(obj).casefold(): _called(obj) for obj in game.objects.values()}
     return [spelled.get(name.casefold(), name) for entry in entries for name in _expand(entry)]
