@@ -51,9 +51,7 @@ def test_a_cloaked_card_is_a_nameless_colourless_2_2_creature_with_ward_2_until_
 def test_only_the_roll_of_chaos_is_watched_among_keyword_action_triggers() -> None:
     chaos = "Whenever you roll {CHAOS}, target player mills ten cards."
     lake = CardDef("Lethe Lake", "Plane — Arkhos", chaos)
-    text = (
-        "Whenever a creature you control explores, put a +1/+1 counter on Wildgrowth Walker and you gain 3 life."
-    )
+    text = "Whenever a creature you control explores, put a +1/+1 counter on ~ and you gain 3 life."
     walker = CardDef("Wildgrowth Walker", "Creature — Elemental", text, "{1}{G}", "1", "3")
 
     assert [p for a in lake.abilities for p in missing(a)] == []
