@@ -40,7 +40,7 @@ def test_madness_with_an_x_cost_is_refused() -> None:
 def test_a_cloaked_card_is_a_nameless_colourless_2_2_creature_with_ward_2_until_turned_face_up() -> None:
     g = game()
     bears = g.create(BEARS, "Alice", "battlefield")
-    face_down.turn_face_down(bears, face_down.CLOAKED)
+    face_down.turn_face_down(bears, face_down.cloaked())
 
     assert (bears.name, bears.power, bears.toughness, bears.card.subtypes) == ("", 2, 2, ())
     assert bears.is_a("Creature") and not colors_of(bears) and bears.card.mana_cost == ""

@@ -12,6 +12,8 @@ face up wherever it goes)."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from carddb.engine.core.cards import CardDef
 from carddb.engine.core.catalog import Section
 from carddb.engine.core.context import Context, Ref
@@ -22,10 +24,17 @@ from carddb.engine.query.nouns import objects, resolve
 from carddb.engine.rules.zones import put
 from carddb.oracle.model import Action
 
-MANIFESTED = CardDef(name="", type_line="Creature", power="2", toughness="2")
-"""The characteristics of a face-down manifested card (708.2a, 701.40a)."""
-CLOAKED = CardDef(name="", type_line="Creature", text="Ward {2}", power="2", toughness="2")
-"""The characteristics of a cloaked card (701.56a)."""
+
+@cache
+def manifested() -> CardDef:
+    """The characteristics of a face-down manifested card (708.2a, 701.40a)."""
+    return CardDef(name="", type_line="Creature", power="2", toughness="2")
+
+
+@cache
+def cloaked() -> CardDef:
+    """The characteristics of a cloaked card (701.56a); made when first needed (its text is parsed)."""
+    return CardDef(name="", type_line="Creature", text="Ward {2}", power="2", toughness="2")
 
 
 def turn_face_down(obj: GameObject, characteristics: CardDef) -> None:
@@ -73,11 +82,11 @@ def _face_down(ctx: Context, action: Action, characteristics: CardDef) -> None:
 
 
 def cloak(ctx: Context, subject: list[Ref], action: Action) -> None:
-    _face_down(ctx, action, CLOAKED)
+    _face_down(ctx, action, cloaked())
 
 
 def manifest(ctx: Context, subject: list[Ref], action: Action) -> None:
-    _face_down(ctx, action, MANIFESTED)
+    _face_down(ctx, action, manifested())
 
 
 def face_up_cost(obj: GameObject) -> tuple[str, ...]:

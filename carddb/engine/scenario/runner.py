@@ -480,7 +480,7 @@ def _setup(path: Path, data: Mapping[str, Any], pool: CardPool) -> Game:
                 where = f"[players.{name}] planar_deck"
                 raise ScenarioError(f"{path}: {where}: {card_name!r} is not a plane or phenomenon")
             game.create(card, name, "command").face_down = True  # a planar deck: face down (901.4)
-        for key, shown in (("face_down", face_down.MANIFESTED), ("cloaked", face_down.CLOAKED)):
+        for key, shown in (("face_down", face_down.manifested()), ("cloaked", face_down.cloaked())):
             for card_name in (n for entry in spec.get(key, []) for n in _expand(entry)):
                 face_down.turn_face_down(game.create(pool.get(card_name), name, "battlefield"), shown)
     planechase.start(game)  # the starting player's top planar card is turned face up (901.5)
