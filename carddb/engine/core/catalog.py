@@ -37,8 +37,8 @@ KeywordCheck = Callable[[Keyword, "Catalog"], list[str]]
 """What keeps a keyword with a parameter (Enchant, Equip, Cycling, Protection) from executing."""
 Restriction = Callable[["Game", str, "GameObject", int, Action], None]
 """Checks an activation restriction ("Activate only as a sorcery."): raises when it is not met."""
-TriggerCheck = Callable[[Action], "str | None"]
-"""What keeps a trigger condition of an entry with unnamed forms from executing (None: nothing)."""
+PhraseCheck = Callable[[Action, "Catalog"], str | None]
+"""What keeps a phrase the catalog knows from executing in the way it is written (None: nothing)."""
 RuleAbility = Callable[["Game", "Decider", "StackItem"], None]
 """Resolves a triggered ability a keyword's rule defines (``StackItem.rule``: madness's trigger)."""
 
@@ -81,15 +81,16 @@ class Section:
     """The replacement and prevention effects this part applies (``rules.replacement``)."""
     rule_abilities: Mapping[str, RuleAbility] = field(default_factory=dict)
     """Triggered abilities of keywords' rules, by ``StackItem.rule`` (madness's cast-or-graveyard)."""
-    trigger_checks: Mapping[str, TriggerCheck] = field(default_factory=dict)
-    """Trigger events whose forms are unnamed in the tables: which of their conditions are watched."""
+    checks: Mapping[str, PhraseCheck] = field(default_factory=dict)
+    """For verbs that execute only some of what their phrase may say, by verb: what keeps one
+    phrase from executing (of the unnamed ``keyword_action`` triggers, only "you roll {CHAOS}")."""
     static_abilities: tuple[Callable[[Ability], bool], ...] = ()
     """Recognizers of static abilities a part applies as a whole ("You may play lands and cast
     spells from the top of any player's library.")."""
 
 
 _MAPPINGS: tuple[str, ...] = ("verbs", "conditions", "qualifiers", "forms", "triggers", "keyword_checks")
-_MAPPINGS += ("restrictions", "rule_abilities", "trigger_checks")
+_MAPPINGS += ("restrictions", "checks", "rule_abilities")
 _SETS = ("static_verbs", "keywords", "replacements", "costs")
 
 
@@ -112,7 +113,7 @@ class Catalog:
     costs: frozenset[str] = frozenset()
     replacement_effects: tuple[Provider, ...] = ()
     rule_abilities: Mapping[str, RuleAbility] = field(default_factory=dict)
-    trigger_checks: Mapping[str, TriggerCheck] = field(default_factory=dict)
+    checks: Mapping[str, PhraseCheck] = field(default_factory=dict)
     static_abilities: tuple[Callable[[Ability], bool], ...] = ()
 
     @classmethod

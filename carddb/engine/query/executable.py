@@ -187,12 +187,12 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
             problems.append(f"trigger {verb!r}")
         else:
             forms = catalog.triggers[trigger.verb][1]
+            check = catalog.checks.get(trigger.verb)
+            found = check(trigger, catalog) if check is not None else None
             if forms is not None and trigger.form_name not in forms:
                 problems.append(f"trigger {trigger.verb!r} form {trigger.form_name or trigger.form}")
-            check = catalog.trigger_checks.get(trigger.verb)
-            unwatched = check(trigger) if check is not None else None
-            if unwatched:
-                problems.append(unwatched)
+            elif found is not None:
+                problems.append(found)
     for item in ability.cost:
         if isinstance(item, Action) and item.verb not in catalog.costs:
             problems.append(f"cost {item.verb!r}")

@@ -14,7 +14,7 @@ card of a library is as public as the one played before it."""
 
 from __future__ import annotations
 
-from carddb.engine.core.catalog import Section
+from carddb.engine.core.catalog import Catalog, Section
 from carddb.engine.core.context import Context
 from carddb.engine.core.decisions import Decider
 from carddb.engine.core.errors import NotExecutableError
@@ -101,7 +101,7 @@ def _rolls_chaos(ctx: Context, trigger: Action, event: Event) -> bool:
     return rolled and is_named(ctx, trigger.arg("who"), event.player)
 
 
-def _watched(trigger: Action) -> str | None:
+def _watched(trigger: Action, catalog: Catalog) -> str | None:
     """Of the ``keyword_action`` events ("you roll {CHAOS}", "you scry", "~ explores"…) only the
     roll of {CHAOS} is watched."""
     return None if _chaos_symbol(trigger) else "trigger 'keyword_action'"
@@ -197,6 +197,6 @@ def may_play_from_top(game: Game, player: str, obj: GameObject) -> bool:
 SECTION = Section(
     "rules.planechase",
     triggers={"keyword_action": (_rolls_chaos, None)},
-    trigger_checks={"keyword_action": _watched},
+    checks={"keyword_action": _watched},
     static_abilities=(plays_from_top, plays_revealed),
 )
