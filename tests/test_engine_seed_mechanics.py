@@ -8,11 +8,14 @@ import pytest
 
 from carddb.engine.catalog import CATALOG, missing
 from carddb.engine.core.cards import CardDef
+from carddb.engine.core.context import Context
+from carddb.engine.core.decisions import ScriptedDecider
 from carddb.engine.core.errors import NotExecutableError
 from carddb.engine.core.state import Game, Player, Step
 from carddb.engine.query.characteristics import colors_of
 from carddb.engine.query.executable import card_missing
 from carddb.engine.rules import face_down, planechase
+from carddb.engine.rules.execution import roll_dice
 
 TEMPER = CardDef(
     "Fiery Temper", "Instant", "Fiery Temper deals 3 damage to any target.\nMadness {R}", "{1}{R}{R}"
@@ -66,3 +69,11 @@ def test_a_planes_static_ability_the_engine_does_not_apply_refuses_the_game() ->
 
     with pytest.raises(NotExecutableError, match="Krosa: cannot execute static ability of a plane"):
         planechase.start(g)
+
+
+def test_two_dice_rolled_together_give_the_total_of_their_results() -> None:
+    g = game()
+    source = g.create(BEARS, "Alice", "battlefield")
+    ctx = Context(g, ScriptedDecider(rolls=[3, 4]), "Alice", source)
+
+    assert roll_dice(ctx, 6, 2) == 7

@@ -190,7 +190,8 @@ def _antecedent(ctx: Context, body: Clause) -> None:
 def roll_dice(ctx: Context, sides: int, count: int, *, keep_lower: bool = False) -> int:
     """Roll ``count`` dN for the controller: extra dice from replacement effects (Pixie Guide,
     Barbarian Class) are rolled and the lowest ignored, as if never rolled. Returns the natural
-    result that counts (the highest when several are kept as one)."""
+    result of the die that counts, or the total of the results of several dice ("Roll two
+    six-sided dice. … where X is the total of those results", Pair o' Dice Lost)."""
     proposed = replace(ctx.game, Proposed("roll", ctx.controller, amount=count, sides=sides), ctx.decider)
     count, extra = proposed.amount, proposed.extra
     rolls = [ctx.decider.roll(sides, f"d{sides} for {ctx.source.name}") for _ in range(count + extra)]
@@ -198,7 +199,7 @@ def roll_dice(ctx: Context, sides: int, count: int, *, keep_lower: bool = False)
     ctx.game.log.append(f"{ctx.controller} rolls {rolls} (keeps {kept})")
     # "whenever you roll one or more dice" sees only the dice that count
     ctx.game.events.append(Event("roll", ctx.source, player=ctx.controller, amount=len(kept)))
-    return max(kept) if not keep_lower else min(kept)
+    return sum(kept) if not keep_lower else min(kept)
 
 
 def _roll(ctx: Context, roll: RollDie) -> None:
