@@ -387,3 +387,27 @@ def test_expect_not_executable_passes_only_on_that_refusal(tmp_path: Path, pool:
     assert "not_executable: expected 'keyword dredge'" in mismatch[0]
     unrefused = run_file(write(tmp_path, ran, "c.toml"), pool).differences
     assert unrefused[0].startswith("not_executable: expected")
+
+
+# -- the seed rulings' keys (docs/scenarios.md) ----------------------------------------------------
+def test_a_planar_deck_holds_only_planes_and_phenomena(tmp_path: Path, pool: CardPool) -> None:
+    text = MINIMAL.replace('[players.Bob]', '[players.Bob]\nplanar_deck = ["Island"]')
+
+    with pytest.raises(ScenarioError, match="planar_deck: 'Island' is not a plane or phenomenon"):
+        run_file(write(tmp_path, text), pool)
+
+
+def test_roll_planar_die_must_be_true(tmp_path: Path, pool: CardPool) -> None:
+    text = MINIMAL.replace('advance = "draw"', "roll_planar_die = 2")
+
+    with pytest.raises(ScenarioError, match="roll_planar_die must be true"):
+        run_file(write(tmp_path, text), pool)
+
+
+def test_the_planar_die_outside_planechase_is_refused(tmp_path: Path, pool: CardPool) -> None:
+    refused = '[[do]]\nroll_planar_die = true\n\n[expect]\nerror = "not a Planechase game"\n'
+    text = MINIMAL.split("[[do]]")[0] + refused
+
+    result = run_file(write(tmp_path, text), pool)
+
+    assert result.passed, result.differences
