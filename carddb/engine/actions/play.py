@@ -22,6 +22,7 @@ from carddb.engine.rules import attachments, cycling, mana
 from carddb.engine.rules.costs import pay_additional_costs, pay_costs, pay_loyalty
 from carddb.engine.rules.discards import discarded_since
 from carddb.engine.rules.execution import execute, execute_steps
+from carddb.engine.rules.face_down import MORPH_CAST, manifested, morph_cost, turn_face_down
 from carddb.engine.rules.flashback import flashback_cost
 from carddb.engine.rules.planechase import may_play_from_top
 from carddb.engine.rules.targets import (
@@ -120,15 +121,24 @@ def cast(
     pay_with: Sequence[GameObject] | None = None,
     modes: Sequence[int] = (),
     alternative: tuple[str, ...] | None = None,
+    face_down: bool = False,
 ) -> None:
     """Cast ``obj`` from its owner's hand, or from their graveyard for its flashback cost (an
     alternative cost, 601.2b: no X) (``modes``: the chosen modes of a modal spell, 1-based).
     ``alternative``: an alternative cost a resolving ability offers for the card where it is,
-    timing rules ignored (madness: from exile, 702.35b)."""
+    timing rules ignored (madness: from exile, 702.35b). ``face_down``: cast with morph as a
+    face-down 2/2 creature spell for {3} (702.37c), from the hand."""
     with atomic(game):
+        morph = None
+        if face_down:
+            if morph_cost(obj.card) is None or obj.zone != "hand" or alternative is not None:
+                raise IllegalActionError(f"{obj.name} cannot be cast face down (it needs morph, from a hand)")
+            turn_face_down(obj, manifested())
+            obj.cast_face_down = True
+            morph = MORPH_CAST
         card = obj.card
         flashback = flashback_cost(card) if obj.zone == "graveyard" and alternative is None else None
-        cost = alternative if alternative is not None else flashback
+        cost = alternative if alternative is not None else flashback if flashback is not None else morph
         from_top = cost is None and may_play_from_top(game, player, obj)  # Windriddle Palaces
         if not from_top and (obj.owner != player or (obj.zone != "hand" and cost is None)):
             raise IllegalActionError(f"{obj.name} is not in {player}'s hand")

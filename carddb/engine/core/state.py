@@ -79,6 +79,8 @@ class GameObject:
     counters: dict[str, int] = field(default_factory=dict)
     token: bool = False
     face_down: bool = False
+    cast_face_down: bool = False
+    """Cast face down with morph (702.37c): it is turned face up for its morph cost only."""
     face_down_card: CardDef | None = None
     """A face-down permanent's own card (708.2): ``card`` is then its face-down characteristics (a
     2/2 creature with no name, subtypes or mana cost; with ward {2} if cloaked) until it is turned

@@ -12,17 +12,19 @@ face up wherever it goes)."""
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 from carddb.engine.core.cards import CardDef
-from carddb.engine.core.catalog import Section
+from carddb.engine.core.catalog import Catalog, Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import IllegalActionError
 from carddb.engine.core.state import Event, Game, GameObject
 from carddb.engine.query.executable import check_object
 from carddb.engine.query.nouns import objects, resolve
+from carddb.engine.rules.triggers import is_named
 from carddb.engine.rules.zones import put
-from carddb.oracle.model import Action
+from carddb.oracle.model import Action, Keyword, Kind
 
 
 @cache
@@ -50,7 +52,7 @@ def turn_face_up(game: Game, obj: GameObject) -> None:
     if obj.face_down_card is None:
         return
     obj.card, obj.face_down_card = obj.face_down_card, None
-    obj.face_down = False
+    obj.face_down = obj.cast_face_down = False
     check_object(obj, game.catalog)
     game.events.append(Event("turned_face_up", obj, player=obj.controller))
 
@@ -89,15 +91,62 @@ def manifest(ctx: Context, subject: list[Ref], action: Action) -> None:
     _face_down(ctx, action, manifested())
 
 
-def face_up_cost(obj: GameObject) -> tuple[str, ...]:
-    """What turning ``obj`` face up costs: its mana cost, if it is a creature card (701.56b,
-    701.40b); a face-down card that is not a creature card cannot be turned face up this way."""
+_MANA = re.compile(r"^(?:\{[0-9WUBRGC]+\}|\{[WUBRG]/[WUBRGP2]\})+$")
+MORPH_CAST = ("{3}",)
+"""The cost of casting a card face down with morph (702.37c), an alternative cost."""
+
+
+def morph_cost(card: CardDef) -> tuple[tuple[str, ...], bool] | None:
+    """The mana symbols of the card's morph or megamorph cost and whether it is megamorph (None: no
+    morph the engine pays: "Morph—Reveal a white card" is refused)."""
+    for ability in card.abilities:
+        if ability.kind is not Kind.KEYWORD:
+            continue
+        for keyword in ability.keywords:
+            name, parameter = keyword.name.lower(), (keyword.parameter or "").strip()
+            if name in ("morph", "megamorph") and _MANA.match(parameter):
+                return tuple(re.findall(r"\{[^}]+\}", parameter)), name == "megamorph"
+    return None
+
+
+def _morph_problems(keyword: Keyword, catalog: Catalog) -> list[str]:
+    parameter = (keyword.parameter or "").strip()
+    return [] if _MANA.match(parameter) else [f"keyword {keyword.name.lower()} {parameter}"]
+
+
+def face_up_costs(obj: GameObject) -> dict[str, tuple[str, ...]]:
+    """The ways ``obj`` may be turned face up and what each costs: its morph cost (702.37e) if the
+    card has morph, its mana cost if it is a creature card that was manifested or cloaked (701.40b,
+    701.56b). None of them: it cannot be turned face up by its controller."""
     real = obj.face_down_card
     if not obj.face_down or real is None:
         raise IllegalActionError(f"{obj.name or 'that permanent'} is not face down")
-    if "Creature" not in real.types:
+    ways: dict[str, tuple[str, ...]] = {}
+    morph = morph_cost(real)
+    if morph is not None:
+        ways["morph"] = morph[0]
+    if "Creature" in real.types and not obj.cast_face_down:
+        ways["mana cost"] = real.mana_symbols
+    if not ways:
         raise IllegalActionError(f"{real.name} is not a creature card: no mana cost turns it face up")
-    return real.mana_symbols
+    return ways
 
 
-SECTION = Section("rules.face_down", verbs={"cloak": cloak, "manifest": manifest})
+def megamorphed(obj: GameObject, way: str) -> bool:
+    """Turned face up for its megamorph cost: it gets a +1/+1 counter (702.37b)."""
+    real = obj.face_down_card
+    morph = morph_cost(real) if real is not None else None
+    return way == "morph" and morph is not None and morph[1]
+
+
+def _turned_face_up(ctx: Context, trigger: Action, event: Event) -> bool:
+    """ "When ~ is turned face up" (708.8: it is the same permanent; nothing enters)."""
+    return event.kind == "turned_face_up" and is_named(ctx, trigger.arg("what"), event.obj)
+
+
+SECTION = Section(
+    "rules.face_down",
+    verbs={"cloak": cloak, "manifest": manifest},
+    keyword_checks={"morph": _morph_problems, "megamorph": _morph_problems},
+    triggers={"turned_face_up": (_turned_face_up, None)},
+)

@@ -80,7 +80,7 @@ VERBS += ("roll_planar_die", "turn_face_up")
 """The action keys: each ``[[do]]`` has exactly one."""
 ACTION_KEYS = {
     "activate": {"player", "ability", "targets", "x", "pay", "mode", "rolls", "choices"},
-    "cast": {"player", "targets", "x", "pay", "mode", "rolls", "choices"},
+    "cast": {"player", "targets", "x", "pay", "mode", "rolls", "choices", "face_down"},
     "play": {"player", "rolls", "choices"},
     "advance": {"player", "rolls", "choices"},
     "pass": {"player", "rolls", "choices"},
@@ -271,6 +271,8 @@ def _check_action(path: Path, where: str, action: Mapping[str, Any], names: _Nam
             names.reference(f"{where} block.{blocker!r}", attacker)
     elif value is not True:
         raise ScenarioError(f"{path}: {where}: {verb} must be true")
+    if "face_down" in action and not isinstance(action["face_down"], bool):
+        raise ScenarioError(f"{path}: {where}: face_down must be true or false")
     for key in ("ability", "x"):
         if key in action and not (_is_int(action[key]) and 0 <= action[key] <= MAX_NUMBER):
             raise ScenarioError(f"{path}: {where}: {key} must be a whole number (at most {MAX_NUMBER})")
@@ -592,6 +594,8 @@ def _act(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> Non
     for name in (n for entry in action.get("pay", []) for n in _expand(entry)):
         pay.append(_find(game, name, ("battlefield",), player, avoid=pay))
     options: dict[str, Any] = {"x": action.get("x"), "pay_with": pay or None}
+    if action.get("face_down") is True:  # morph: cast face down (702.37c)
+        options["face_down"] = True
     if "mode" in action:
         mode = action["mode"]
         options["modes"] = list(mode if isinstance(mode, list) else [mode])
