@@ -14,6 +14,7 @@ from carddb.engine.core.errors import NotExecutableError
 from carddb.engine.core.state import Game, Player, Step
 from carddb.engine.query.characteristics import colors_of
 from carddb.engine.query.executable import card_missing
+from carddb.engine.query.planar import planar_deck, planar_objects
 from carddb.engine.rules import face_down, planechase
 from carddb.engine.rules.execution import roll_dice
 
@@ -77,3 +78,16 @@ def test_two_dice_rolled_together_give_the_total_of_their_results() -> None:
     ctx = Context(g, ScriptedDecider(rolls=[3, 4]), "Alice", source)
 
     assert roll_dice(ctx, 6, 2) == 7
+
+
+def test_the_starting_plane_skips_phenomena_to_the_bottom_of_the_planar_deck() -> None:
+    g = game()
+    epiphany = CardDef("Mutual Epiphany", "Phenomenon")  # its encounter trigger is not executed yet
+    summer = CardDef("Fields of Summer", "Plane — Moag", "Whenever you roll {CHAOS}, you may gain 10 life.")
+    for card in (epiphany, summer):
+        g.create(card, "Alice", "command").face_down = True
+
+    planechase.start(g)
+
+    assert [o.name for o in planar_objects(g)] == ["Fields of Summer"]
+    assert [o.name for o in planar_deck(g, "Alice")] == ["Mutual Epiphany"]

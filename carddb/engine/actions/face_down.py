@@ -1,4 +1,4 @@
-"""Turning a face-down permanent face up (116.2b, 701.56b, 701.40b, 702.37e): a special action its
+"""Turning a face-down permanent face up (116.2b, 701.56b, 701.34b, 702.37e): a special action its
 controller takes any time they have priority, paying its morph cost, or the card's mana cost if it
 is a creature card that was manifested or cloaked (the player chooses when both apply). It does
 not use the stack; "When ~ is turned face up" triggers."""

@@ -1,11 +1,11 @@
-"""Face-down permanents (708), cloak (701.56) and manifest (701.40): "To cloak a card, turn it face
+"""Face-down permanents (708), cloak (701.56) and manifest (701.34): "To cloak a card, turn it face
 down. It becomes a 2/2 face-down creature card with ward {2}, no name, no subtypes, and no mana
 cost. Put that card onto the battlefield face down." A manifested card is the same without ward.
 
 A face-down object keeps its own card aside (``GameObject.face_down_card``) and has the face-down
 characteristics as its card (``GameObject.card``), so everything that reads characteristics —
 power, toughness, types, colours (none), abilities (ward {2} for a cloaked one), the name (none) —
-reads the face-down ones, and nothing else needs to know. Turning it face up (701.56b, 701.40b:
+reads the face-down ones, and nothing else needs to know. Turning it face up (701.56b, 701.34b:
 any time its controller has priority, for its mana cost, if it is a creature card) gives it its
 own characteristics back; so does leaving the battlefield (708.9: the card is revealed and is
 face up wherever it goes)."""
@@ -29,7 +29,7 @@ from carddb.oracle.model import Action, Keyword, Kind
 
 @cache
 def manifested() -> CardDef:
-    """The characteristics of a face-down manifested card (708.2a, 701.40a)."""
+    """The characteristics of a face-down manifested card (708.2a, 701.34a)."""
     return CardDef(name="", type_line="Creature", power="2", toughness="2")
 
 
@@ -116,7 +116,7 @@ def _morph_problems(keyword: Keyword, catalog: Catalog) -> list[str]:
 
 def face_up_costs(obj: GameObject) -> dict[str, tuple[str, ...]]:
     """The ways ``obj`` may be turned face up and what each costs: its morph cost (702.37e) if the
-    card has morph, its mana cost if it is a creature card that was manifested or cloaked (701.40b,
+    card has morph, its mana cost if it is a creature card that was manifested or cloaked (701.34b,
     701.56b). None of them: it cannot be turned face up by its controller."""
     real = obj.face_down_card
     if not obj.face_down or real is None:
@@ -125,8 +125,8 @@ def face_up_costs(obj: GameObject) -> dict[str, tuple[str, ...]]:
     morph = morph_cost(real)
     if morph is not None:
         ways["morph"] = morph[0]
-    if "Creature" in real.types and not obj.cast_face_down:
-        ways["mana cost"] = real.mana_symbols
+    if "Creature" in real.types and real.mana_cost and not obj.cast_face_down:
+        ways["mana cost"] = real.mana_symbols  # a card without a mana cost can't (701.34b, 701.56b)
     if not ways:
         raise IllegalActionError(f"{real.name} is not a creature card: no mana cost turns it face up")
     return ways

@@ -1,6 +1,7 @@
 """Planechase (901): the game starts on the starting player's top planar card (901.5), the planar
-die (901.3: six faces, one {CHAOS}, one planeswalker symbol, four blank), planeswalking (901.9c,
-701.31) and the abilities of the face-up plane: "Whenever you roll {CHAOS}, …" triggers
+die (901.3a: six faces, one {CHAOS}, one planeswalker symbol, four blank), the planeswalking
+ability (901.8: "Whenever you roll the Planeswalker symbol on the planar die, planeswalk", 701.24)
+and the abilities of the face-up plane: "Whenever you roll {CHAOS}, …" triggers
 (``keyword_action`` "roll {symbol}", the planar controller's rolls), and statics that let the
 planar controller play the top card of libraries ("You may play lands and cast spells from the top
 of any player's library.").
@@ -18,7 +19,7 @@ from carddb.engine.core.catalog import Catalog, Section
 from carddb.engine.core.context import Context
 from carddb.engine.core.decisions import Decider
 from carddb.engine.core.errors import NotExecutableError
-from carddb.engine.core.state import Event, Game, GameObject
+from carddb.engine.core.state import Event, Game, GameObject, StackItem
 from carddb.engine.query.abilities import active_abilities
 from carddb.engine.query.planar import (
     is_planar,
@@ -56,32 +57,49 @@ def start(game: Game) -> None:
     if not is_planechase(game) or planar_objects(game):
         return
     deck = planar_deck(game, game.active)
-    if deck:
-        deck[0].face_down = False
+    for card in deck:  # a phenomenon goes to the bottom, until a plane is turned face up
+        if "Plane" in card.card.types:
+            card.face_down = False  # no ability of a card turned face up this way triggers
+            return
+        _to_bottom(game, card)
 
 
 def roll_planar_die(game: Game, decider: Decider, player: str) -> str:
     """``player`` rolls the planar die: a die roll without a numerical result ("whenever you roll
-    one or more dice"); {CHAOS} triggers "whenever you roll {CHAOS}", the planeswalker symbol
-    makes the player planeswalk (901.9c). Returns the face rolled."""
+    one or more dice", 901.9d); {CHAOS} triggers the face-up plane's chaos abilities (901.9b), the
+    planeswalker symbol the planeswalking ability, which goes on the stack (901.9c, 901.8).
+    Returns the face rolled."""
     face = planar_face(decider.roll(6, "the planar die"))
     game.log.append(f"{player} rolls the planar die: {face}")
     game.events.append(Event("roll", None, player=player, amount=1))
     if face == CHAOS:
         game.events.append(Event("chaos", None, player=player))
-    elif face == PLANESWALKER:
-        planeswalk(game)
+    elif face == PLANESWALKER:  # it has no source (901.8): the stack shows the plane it leaves
+        shown = (planar_objects(game) or planar_deck(game, player))[:1]
+        if shown:
+            game.pending.append(StackItem(shown[0].id, player, None, [], rule="planeswalk"))
     return face
 
 
+def _planeswalking(game: Game, decider: Decider, item: StackItem) -> None:
+    """The planeswalking ability resolves: its controller planeswalks (901.8)."""
+    planeswalk(game)
+
+
+def _to_bottom(game: Game, obj: GameObject) -> None:
+    """A planar card goes face down to the bottom of its owner's planar deck, staying in the
+    command zone (901.4)."""
+    obj.face_down = True
+    command = game.players[obj.owner].zones["command"]
+    command.remove(obj.id)
+    command.append(obj.id)
+
+
 def planeswalk(game: Game) -> None:
-    """The face-up planar cards go face down on the bottom of their owners' planar decks, and the
-    planar controller turns the top card of their planar deck face up (701.31, 901.9c)."""
+    """Each face-up plane and phenomenon goes face down on the bottom of its owner's planar deck,
+    and the planar controller turns the top card of their planar deck face up (701.24b)."""
     for obj in planar_objects(game):
-        obj.face_down = True
-        command = game.players[obj.owner].zones["command"]
-        command.remove(obj.id)  # it stays in the command zone (901.4): to the bottom of the deck
-        command.append(obj.id)
+        _to_bottom(game, obj)
     controller = planar_controller(game)
     deck = planar_deck(game, controller)
     if deck:
@@ -197,6 +215,7 @@ def may_play_from_top(game: Game, player: str, obj: GameObject) -> bool:
 SECTION = Section(
     "rules.planechase",
     triggers={"keyword_action": (_rolls_chaos, None)},
+    rule_abilities={"planeswalk": _planeswalking},
     checks={"keyword_action": _watched},
     static_abilities=(plays_from_top, plays_revealed),
 )
