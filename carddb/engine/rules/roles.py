@@ -4,8 +4,8 @@ gets +1/+1 and has ward {1}."; Monster Role, "+1/+1 and has trample").
 
 704.5y: "If a permanent has more than one Role controlled by the same player attached to it, each
 of those Roles except the one with the most recent timestamp is put into its owner's graveyard."
-An Aura's timestamp is when it came onto the battlefield attached (613.7e): the order of the
-battlefield."""
+An Aura gets a new timestamp each time it becomes attached (613.7e); a Role is attached once, as
+it is created, so the order of the battlefield is the order of their timestamps."""
 
 from __future__ import annotations
 
