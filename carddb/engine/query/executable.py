@@ -175,6 +175,8 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     problems: list[str] = []
     if ability.kind is Kind.KEYWORD:
         return [p for k in ability.keywords for p in _keyword_problems(k, catalog)]
+    if ability.kind is Kind.STATIC and any(applies(ability) for applies in catalog.static_abilities):
+        return []  # a static ability a part of the engine applies as a whole (play from the top)
     entering = _says_how_it_enters(ability)
     if ability.kind is Kind.STATIC or entering:
         problems.extend(_static_problems(ability, catalog))
