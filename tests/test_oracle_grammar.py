@@ -29,10 +29,10 @@ CONTINUATIONS = {
 }
 """Words that go on with a longer phrase of the tables ("… instead", "… rather than pay …", "cast …
 as though it had flash if …", "its activated abilities", "their mana abilities", "its controller's
-next untap step", "the other into your graveyard" before "the other target creature", "becomes a copy of …, except it
-has this ability"): shifting them
-keeps the longest phrase. A new word here needs a look at the phrase that causes it."""
-NOUN_LIST = "(?:,? and|,)"
+next untap step", "the other into your graveyard" before "the other target creature", "becomes a
+copy of …, except it has this ability"): shifting them keeps the longest phrase. A new word here
+needs a look at the phrase that causes it."""
+NOUN_LIST = "(?:,? and\\/or|,? and|,)"
 """The start of the AND_NP terminal ("target creature and target land"): a list of noun phrases
 attaches to the nearest noun phrase, as a qualifier does ("with the same name as that creature and
 …")."""

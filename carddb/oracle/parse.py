@@ -88,8 +88,8 @@ def _lower_first_words(text: str, first: re.Pattern[str] = _FIRST_WORD) -> str:
 
     def lower(match: re.Match[str]) -> str:
         word = match.group(2)
-        # "X target creatures gain flying": X, the number, keeps its capital before "target"
-        counted = word == "X" and match.string.startswith(" target", match.end())
+        # "X target creatures gain flying", "X is the number of …": X, the number, keeps its capital
+        counted = word == "X" and match.string.startswith((" target", " is "), match.end())
         known = word.lower() in words and not counted
         return match.group(1) + (word.lower() if known else word)
 
