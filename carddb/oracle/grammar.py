@@ -455,6 +455,14 @@ class ToModel(Transformer[Token, Any]):
         and the other into your graveyard", "Target opponent chooses one")."""
         return Pronoun(str(number))
 
+    def each_of(self, whole: Any) -> Action:
+        """ "(for each) of those creatures": each one of a group named before."""
+        return Action("part_of", (("amount", None), ("of", whole), ("determiner", "of")))
+
+    def for_each_time(self, condition: Any) -> Action:
+        """ "for each time it was kicked": once per time the event happened."""
+        return Action("times", (("condition", condition),))
+
     def x_means(self, value: Any) -> Action:
         """ "X is the mana value of that card.": what X is, said in a sentence of its own."""
         return Action("x_means", (("value", value),))
