@@ -455,6 +455,14 @@ class ToModel(Transformer[Token, Any]):
         and the other into your graveyard", "Target opponent chooses one")."""
         return Pronoun(str(number))
 
+    def rest_of(self, whole: Any) -> Action:
+        """ "the rest of the cards revealed this way": those of a group not chosen before."""
+        return Action("part_of", (("amount", None), ("of", whole), ("determiner", "the rest of")))
+
+    def and_quoted(self, _and: Token, token: Token) -> Any:
+        """ "… and \"{T}: Add {C}.\"": a quoted ability after a list of keywords."""
+        return self.quoted(token)
+
     def each_of(self, whole: Any) -> Action:
         """ "(for each) of those creatures": each one of a group named before."""
         return Action("part_of", (("amount", None), ("of", whole), ("determiner", "of")))

@@ -72,6 +72,7 @@ SLOT_TYPES = frozenset(
         "condition",
         "x_value",
         "value",
+        "and_quoted",
     }
 )
 """Slot types: rules of the frame grammar (``np`` noun phrase, ``n`` a number in digits or X,

@@ -101,6 +101,8 @@ def _slot(slot: Slot, value: object) -> str:
         return "".join(value.symbols)
     if kind == "pred" and isinstance(value, Clause | Sequence):  # "… rather than pay ~'s mana cost"
         return step(value)
+    if kind == "and_quoted":
+        return "and " + _slot(Slot(slot.role, "quoted"), value)
     if kind == "quoted":
         if isinstance(value, Ability):
             return f'"{render_ability(value)}"'
