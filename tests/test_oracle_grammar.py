@@ -32,7 +32,7 @@ as though it had flash if …", "its activated abilities", "their mana abilities
 next untap step", "the other into your graveyard" before "the other target creature", "becomes a
 copy of …, except it has this ability"): shifting them keeps the longest phrase. A new word here
 needs a look at the phrase that causes it."""
-NOUN_LIST = ("(?:,? and\\/or|,? and|,)", "(?<=\\byou )or")
+NOUN_LIST = ("(?:,? and\\/or|,? and|,)", "(?:(?<=\\byou )or")
 """The start of the AND_NP and OR_NP terminals ("target creature and target land", "you or a
 creature you control"): a list of noun phrases
 attaches to the nearest noun phrase, as a qualifier does ("with the same name as that creature and

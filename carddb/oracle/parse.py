@@ -441,7 +441,7 @@ def _mana_ability(steps: Sequence[Step]) -> bool:
     nodes = [node for step in steps for node in walk(step)]
     verbs = _mana_verbs()
     return any(isinstance(n, Action) and n.verb in verbs for n in nodes) and not any(
-        (isinstance(n, Noun) and n.targeted) or (isinstance(n, Pronoun) and n.word == "any target")
+        (isinstance(n, Noun) and n.targeted) or (isinstance(n, Pronoun) and n.word.endswith(" target"))
         for n in nodes
     )
 
