@@ -36,7 +36,7 @@ A new word here needs a look at the phrase that causes it."""
 INNER_SENTENCE = ("body :", "chain :")
 """The body of a delayed triggered ability ("Whenever a creature dies this turn, draw a card, then
 discard a card") goes on as long as it can: ", then", "unless", "if", ", where X is" belong to it."""
-NOUN_LIST = ("(?:,? and\\/or|,? and|,)", "(?:(?<=\\byou )or")
+NOUN_LIST = ("(?:,? and\\/or|,? and|,)", "(?<=\\byou )or")
 """The start of the AND_NP and OR_NP terminals ("target creature and target land", "you or a
 creature you control"): a list of noun phrases
 attaches to the nearest noun phrase, as a qualifier does ("with the same name as that creature and

@@ -14,10 +14,9 @@ from functools import cache
 from typing import Any
 
 from lark import Lark, Token, Transformer, Tree, logger, v_args
-from lark.lexer import BasicLexer, Scanner, TerminalDef
 from lark.tree import Meta
 
-from carddb import lalr
+from carddb import lalr, scanner
 from carddb.lalr import Grammar
 from carddb.oracle.keywords import KEYWORDS, Shape
 from carddb.oracle.model import (
@@ -90,62 +89,9 @@ def oracle_grammar() -> Grammar:
 def parser() -> Lark:
     """The LALR parser for costs, effects and trigger conditions, from prebuilt or cached tables
     (:func:`carddb.lalr.parser`). It builds model values while it parses (:class:`ToModel` as
-    Lark's ``transformer``): no parse tree is made. Its lexers share their large patterns
-    (:func:`share_large_patterns`)."""
-    return share_large_patterns(lalr.parser(oracle_grammar(), ToModel()))
-
-
-LARGE_PATTERN = 1000
-"""A terminal whose regular expression is longer than this (the description, keyword and
-possessive word lists: 1.5 to 4.6 KB) is compiled once per process, not once per parser state."""
-_compiled: dict[tuple[str, str, int], re.Pattern[str]] = {}
-
-
-class _SharedScanner(Scanner):
-    """Lark's scanner, but a large terminal is matched by its own pattern, compiled once for every
-    state's lexer, between the runs of the other terminals (each run one alternation, as Lark
-    compiles them). The terminals keep their order, and a match is the first terminal, in that
-    order, that matches: the same token as Lark's one alternation gives."""
-
-    def _build_mres(self, terminals: list[TerminalDef], max_size: int) -> list[re.Pattern[str]]:
-        mres: list[re.Pattern[str]] = []
-        run: list[TerminalDef] = []
-        for terminal in terminals:
-            regexp = terminal.pattern.to_regexp()
-            if len(regexp) <= LARGE_PATTERN:
-                run.append(terminal)
-                continue
-            if run:
-                mres.extend(super()._build_mres(run, len(run)))  # type: ignore[no-untyped-call]
-                run = []
-            key = (terminal.name, regexp, self.g_regex_flags)
-            if key not in _compiled:
-                _compiled[key] = self.re_.compile(f"(?P<{terminal.name}>{regexp})", self.g_regex_flags)
-            mres.append(_compiled[key])
-        if run:
-            mres.extend(super()._build_mres(run, len(run)))  # type: ignore[no-untyped-call]
-        return mres
-
-
-class _SharedLexer(BasicLexer):
-    def _build_scanner(self) -> Scanner:
-        scanner = super()._build_scanner()  # the terminals without the strings a pattern covers
-        return _SharedScanner(scanner.terminals, self.g_regex_flags, self.re, self.use_bytes)  # type: ignore[no-untyped-call]
-
-
-def share_large_patterns(built: Lark) -> Lark:
-    """Make the contextual lexer of ``built`` compile each large terminal once. Lark compiles one
-    alternation of every terminal a parser state accepts, lazily, per state: hundreds of states
-    each compiling the 4.6 KB description pattern cost a new process 10 to 20 s before it has
-    parsed a few thousand faces."""
-    lexer = built.parser.lexer
-    for basic in {id(item): item for item in (*getattr(lexer, "lexers", {}).values(), lexer)}.values():
-        if type(basic) is BasicLexer and basic._scanner is None:
-            basic.__class__ = _SharedLexer
-    root = getattr(lexer, "root_lexer", None)
-    if type(root) is BasicLexer and root._scanner is None:
-        root.__class__ = _SharedLexer
-    return built
+    Lark's ``transformer``): no parse tree is made. Its lexers share their patterns
+    (:func:`carddb.scanner.install`)."""
+    return scanner.install(lalr.parser(oracle_grammar(), ToModel()))
 
 
 @cache
@@ -192,11 +138,11 @@ class ToModel(Transformer[Token, Any]):
     def __default__(self, data: Any, children: list[Any], meta: Meta) -> Any:
         if str(data).startswith("_"):
             return Tree(data, children)  # Lark's own repetition rules, spliced into their parent
-        found: Template | None = by_rule().get(str(data))
+        found = _phrase_rule(str(data))
         if found is None:
             raise ValueError(f"no transformer for grammar rule {data!r}")
-        roles = [slot.role for slot in found.slots]
-        return Action(found.verb, tuple(zip(roles, children, strict=True)), found.form)
+        verb, roles, form = found
+        return Action(verb, tuple(zip(roles, children, strict=True)), form)
 
     # -- costs
     def costs(self, *items: Any) -> tuple[Any, ...]:
@@ -282,6 +228,14 @@ class ToModel(Transformer[Token, Any]):
     def for_each_counter(self, kind: Token, what: Any) -> Action:
         """ "for each +1/+1 counter on ~"."""
         return Action("counters_on", (("kind", str(kind)), ("what", what)))
+
+    def times(self, condition: Any) -> Action:
+        """ "for each time it was kicked": once per time the condition held."""
+        return Action("times", (("condition", condition),))
+
+    def damage_noun(self, amount: Token, *qualifiers: Action) -> Noun:
+        """ "1 damage prevented this way": damage counted by what happened to it."""
+        return Noun((str(amount),), "damage", qualifiers)
 
     def counter_noun(self, kind: Token, *qualifiers: Action) -> Noun:
         """ "storage counter removed this way": counters named by what happened to them."""
@@ -399,6 +353,9 @@ class ToModel(Transformer[Token, Any]):
     def until_end_of_combat(self) -> str:
         return "until end of combat"
 
+    def this_combat(self) -> str:
+        return "this combat"
+
     def until_your_next_turn(self) -> str:
         return "until your next turn"
 
@@ -478,10 +435,6 @@ class ToModel(Transformer[Token, Any]):
     def each_of(self, whole: Any) -> Action:
         """ "(for each) of those creatures": each one of a group named before."""
         return Action("part_of", (("amount", None), ("of", whole), ("determiner", "of")))
-
-    def for_each_time(self, condition: Any) -> Action:
-        """ "for each time it was kicked": once per time the event happened."""
-        return Action("times", (("condition", condition),))
 
     def x_means(self, value: Any) -> Action:
         """ "X is the mana value of that card.": what X is, said in a sentence of its own."""
@@ -564,6 +517,11 @@ class ToModel(Transformer[Token, Any]):
         """ "two of them": how many of a group named before."""
         return Action("part_of", (("amount", amount), ("of", whole)))
 
+    def counters_or_more(self, token: Token) -> Action:
+        """ "one or more +1/+1 counters", "one or more counters"."""
+        number, kind = str(token).split(" or more ")
+        return Action("counters", (("amount", None), ("kind", kind), ("determiner", f"{number} or more")))
+
     def determined_part(self, determiner: Token, whole: Any) -> Action:
         """ "any number of them": as many of a group named before as the determiner says."""
         return Action("part_of", (("amount", None), ("of", whole), ("determiner", str(determiner))))
@@ -591,6 +549,13 @@ class ToModel(Transformer[Token, Any]):
         return (
             _quoted_parser[0](inner, _offsets[-1] + (token.start_pos or 0) + 1) if _quoted_parser else inner
         )
+
+
+@cache
+def _phrase_rule(rule: str) -> tuple[str, tuple[str, ...], int] | None:
+    """The verb, slot roles and form of the phrase-table rule named ``rule`` (None: no phrase's)."""
+    found: Template | None = by_rule().get(rule)
+    return None if found is None else (found.verb, tuple(slot.role for slot in found.slots), found.form)
 
 
 def _clause(

@@ -357,6 +357,20 @@ def walk(step: object) -> list[object]:
 
 
 # -- abilities ----------------------------------------------------------------------------------
+ENTERING = frozenset(
+    {
+        "enters_tapped",
+        "enters_with_counters",
+        "enters_tapped_with_counters",
+        "enters_with_counters_equal",
+        "enter_as_copy",
+    }
+)
+"""The phrases that say how a permanent enters the battlefield ("~ enters the battlefield tapped",
+"… with two +1/+1 counters on it", "… as a copy of …"): replacement effects (614.1c–d), not
+continuous effects of a static ability."""
+
+
 class Kind(StrEnum):
     SPELL = "spell"
     ACTIVATED = "activated"

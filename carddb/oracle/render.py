@@ -157,9 +157,9 @@ _FRAME: dict[str, Callable[[Action], str]] = {
     "stat_of": lambda a: join_words((str(a.arg("owner")), str(a.arg("stat")))),
     "the_result": lambda a: "the result",
     "counters_on": lambda a: f"{a.arg('kind')} on {noun_phrase(a.arg('what'))}",
+    "times": lambda a: f"time {step(a.arg('condition'))}",
     "at_random": lambda a: "at random",
     "during_this_turn": lambda a: f"{step(a.arg('condition'))} this turn",
-    "times": lambda a: f"time {step(a.arg('condition'))}",
     "x_means": lambda a: f"X is {step(a.arg('value'))}",
     "part_of": lambda a: f"{_part(a)} {noun_phrase(a.arg('of'))}",
 }
