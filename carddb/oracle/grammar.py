@@ -426,6 +426,30 @@ class ToModel(Transformer[Token, Any]):
         and the other into your graveyard", "Target opponent chooses one")."""
         return Pronoun(str(number))
 
+    def rest_of(self, whole: Any) -> Action:
+        """ "the rest of the cards revealed this way": those of a group not chosen before."""
+        return Action("part_of", (("amount", None), ("of", whole), ("determiner", "the rest of")))
+
+    def and_quoted(self, _and: Token, token: Token) -> Any:
+        """ "… and \"{T}: Add {C}.\"": a quoted ability after a list of keywords."""
+        return self.quoted(token)
+
+    def delayed_whenever(self, condition: Any, body: Any) -> Conditional:
+        """ "Until end of turn, whenever a player taps a Swamp for mana, …": a delayed triggered
+        ability (603.7), ``condition`` its trigger event."""
+        return Conditional("whenever", condition, body)
+
+    def delayed_whenever_this_turn(self, condition: Any, body: Any) -> Conditional:
+        return Conditional("whenever", Action("during_this_turn", (("condition", condition),)), body)
+
+    def delayed_when_this_turn(self, condition: Any, body: Any) -> Conditional:
+        """ "When you cast your next instant or sorcery spell this turn, copy that spell.": once."""
+        return Conditional("when", Action("during_this_turn", (("condition", condition),)), body)
+
+    def each_of(self, whole: Any) -> Action:
+        """ "(for each) of those creatures": each one of a group named before."""
+        return Action("part_of", (("amount", None), ("of", whole), ("determiner", "of")))
+
     def x_means(self, value: Any) -> Action:
         """ "X is the mana value of that card.": what X is, said in a sentence of its own."""
         return Action("x_means", (("value", value),))

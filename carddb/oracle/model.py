@@ -137,8 +137,10 @@ class SameSubject:
 class Nouns:
     """Noun phrases joined by "and" that receive the same action: ``target creature and target
     land``, ``~ and up to one other target creature``, ``up to one target artifact, up to one
-    target enchantment, and up to one target land``; each item keeps its own determiners (and its
-    target slot). ``joins`` are the words between them: ``" and "``, ``", "``, ``", and "``."""
+    target enchantment, and up to one target land``; or by "or", of which one does (``Sacrifice
+    another creature or an enchantment``, ``targets you or a creature you control``). Each item
+    keeps its own determiners (and its target slot). ``joins`` are the words between them:
+    ``" and "``, ``", "``, ``", and "``, ``" and/or "``, ``" or "``."""
 
     items: tuple[SelfRef | Pronoun | Noun | Action, ...]
     joins: tuple[str, ...]

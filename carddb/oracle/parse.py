@@ -91,8 +91,8 @@ def _lower_first_words(text: str, first: re.Pattern[str] = _FIRST_WORD) -> str:
 
     def lower(match: re.Match[str]) -> str:
         word = match.group(2)
-        # "X target creatures gain flying": X, the number, keeps its capital before "target"
-        counted = word == "X" and match.string.startswith(" target", match.end())
+        # "X target creatures gain flying", "X is the number of …": X, the number, keeps its capital
+        counted = word == "X" and match.string.startswith((" target", " is "), match.end())
         known = word.lower() in words and not counted
         return match.group(1) + (word.lower() if known else word)
 
@@ -225,6 +225,10 @@ def _line_ability(line: str, start: int, spell: bool, *, ability_word: bool = Tr
             Kind.LOYALTY, span, loyalty=match.group(1), **_body(match.group(2), start + match.start(2))
         )
     match = _TRIGGER.match(line)
+    if match and spell:  # an instant's "Whenever a creature dies this turn, …": a delayed trigger it creates
+        delayed = _delayed_trigger(line, start, span)
+        if delayed is not None:
+            return delayed
     if match:
         return _triggered(line, match.group(1), match.group(2), start, span) or unknown(Kind.TRIGGERED)
     match = _CHAPTER.match(line)
@@ -302,6 +306,19 @@ def _body(text: str, offset: int) -> dict[str, Any]:
         return modal
     steps, restrictions = parse_effects(text, offset)
     return {"effects": tuple(steps), "restrictions": tuple(restrictions)}
+
+
+def _delayed_trigger(line: str, start: int, span: Span) -> Ability | None:
+    """A spell's line that creates a delayed triggered ability (603.7: "Whenever a creature blocks this
+    turn, it gets +0/+1 until end of turn."), when the grammar reads all of it as one; None
+    otherwise (a triggered ability that works from another zone: "When you cycle ~, …")."""
+    steps, restrictions = parse_effects(line, start)
+    first = steps[0] if steps else None
+    if not isinstance(first, Conditional) or first.word not in ("when", "whenever"):
+        return None
+    if any(isinstance(step, Unimplemented) for step in steps):
+        return None
+    return Ability(Kind.SPELL, span, effects=tuple(steps), restrictions=tuple(restrictions))
 
 
 def _modal_sentences(text: str, offset: int) -> dict[str, Any] | None:
@@ -531,7 +548,7 @@ def _mana_ability(steps: Sequence[Step]) -> bool:
     nodes = [node for step in steps for node in walk(step)]
     verbs = _mana_verbs()
     return any(isinstance(n, Action) and n.verb in verbs for n in nodes) and not any(
-        (isinstance(n, Noun) and n.targeted) or (isinstance(n, Pronoun) and n.word == "any target")
+        (isinstance(n, Noun) and n.targeted) or (isinstance(n, Pronoun) and n.word.endswith(" target"))
         for n in nodes
     )
 

@@ -71,6 +71,8 @@ SLOT_TYPES = frozenset(
         "cond",
         "condition",
         "x_value",
+        "value",
+        "and_quoted",
     }
 )
 """Slot types: rules of the frame grammar (``np`` noun phrase, ``n`` a number in digits or X,

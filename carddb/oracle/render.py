@@ -101,6 +101,8 @@ def _slot(slot: Slot, value: object) -> str:
         return "".join(value.symbols)
     if kind == "pred" and isinstance(value, Clause | Sequence):  # "… rather than pay ~'s mana cost"
         return step(value)
+    if kind == "and_quoted":
+        return "and " + _slot(Slot(slot.role, "quoted"), value)
     if kind == "quoted":
         if isinstance(value, Ability):
             return f'"{render_ability(value)}"'
@@ -157,6 +159,7 @@ _FRAME: dict[str, Callable[[Action], str]] = {
     "counters_on": lambda a: f"{a.arg('kind')} on {noun_phrase(a.arg('what'))}",
     "times": lambda a: f"time {step(a.arg('condition'))}",
     "at_random": lambda a: "at random",
+    "during_this_turn": lambda a: f"{step(a.arg('condition'))} this turn",
     "x_means": lambda a: f"X is {step(a.arg('value'))}",
     "part_of": lambda a: f"{_part(a)} {noun_phrase(a.arg('of'))}",
 }

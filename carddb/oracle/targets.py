@@ -80,8 +80,8 @@ class _Finder:
         if isinstance(node, Noun):
             return self.noun(node)
         if isinstance(node, Pronoun):
-            if node.word == "any target":
-                return dataclasses.replace(node, slot=self.add("any target", TargetKind.ANY))
+            if node.word in ("any target", "another target"):
+                return dataclasses.replace(node, slot=self.add(node.word, TargetKind.ANY))
             return node
         if isinstance(node, Action):
             return self.action(node)
