@@ -30,8 +30,20 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from lark import Lark
-from lark.lexer import BasicLexer, CallChain, PatternRE, PatternStr, TerminalDef, UnlessCallback
+from lark import Lark, Token
+from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+from lark.lexer import (
+    BasicLexer,
+    CallChain,
+    ContextualLexer,
+    LexerState,
+    PatternRE,
+    PatternStr,
+    TerminalDef,
+    UnlessCallback,
+)
+from lark.parsers.lalr_analysis import Shift
+from lark.utils import TextSlice
 
 LARGE_PATTERN = 1000
 """A pattern longer than this (the oracle grammar's description, keyword and possessive word lists)
@@ -344,3 +356,105 @@ def install(built: Lark) -> Lark:
         basic.__class__ = FastLexer
         basic.shared = shared  # type: ignore[attr-defined]
     return built
+
+
+def parse(built: Lark, text: str, start: str) -> Any:
+    """What ``built.parse(text, start=start)`` returns or raises, for a parser given
+    :class:`FastScanner` lexers by :func:`install`: Lark's contextual lexer and LALR loop
+    (``ContextualLexer.lex``, ``BasicLexer.next_token``, ``ParserState.feed_token``) as one loop over
+    one line of text, the same tokens (with their positions), reductions and callbacks. Text with a
+    line break, or a parser not installed, is parsed by Lark itself."""
+    frontend = built.parser
+    lexer = frontend.lexer
+    if "\n" in text or not isinstance(lexer, ContextualLexer) or start not in frontend.parser_conf.start:
+        return built.parse(text, start=start)
+    inner = frontend.parser.parser
+    table = inner.parse_table
+    states = table.states
+    callbacks = inner.callbacks
+    end_state = table.end_states[start]
+    state_stack = [table.start_states[start]]
+    value_stack: list[Any] = []
+    lexers = lexer.lexers
+    whole = TextSlice(text, 0, len(text))
+    position, end = 0, len(text)
+    token: Token | None = None
+    while True:
+        found: Token | None = None
+        basic = lexers[state_stack[-1]]
+        if type(basic) is not FastLexer:
+            return built.parse(text, start=start)
+        scanner = basic.scanner
+        while position < end:  # BasicLexer.next_token, on a line: line 1, column = position + 1
+            matched = scanner.match(whole, position)
+            if matched is None:
+                raise _lexing_error(lexer, basic, text, position, token)
+            value, kind = matched
+            ignored = kind in basic.ignore_types
+            if ignored and kind not in basic.callback:
+                position += len(value)
+                continue
+            after = position + len(value)
+            found = Token(kind, value, position, 1, position + 1, 1, after + 1, after)
+            position = after
+            if kind in basic.callback:
+                found = basic.callback[kind](found)
+            if not ignored:
+                break
+            found = None
+        if found is None:
+            break
+        token = found
+        while True:  # ParserState.feed_token
+            action = states[state_stack[-1]].get(token.type)
+            if action is None:
+                expected = {s for s in states[state_stack[-1]] if s.isupper()}
+                raise UnexpectedToken(token, expected, state=None)  # type: ignore[no-untyped-call]
+            if action[0] is Shift:
+                state_stack.append(action[1])
+                value_stack.append(token if token.type not in callbacks else callbacks[token.type](token))
+                break
+            _reduce(action[1], states, state_stack, value_stack, callbacks)
+    last = Token.new_borrow_pos("$END", "", token) if token is not None else Token("$END", "", 0, 1, 1)
+    while True:  # the end of the text: reductions up to the end state
+        action = states[state_stack[-1]].get("$END")
+        if action is None:
+            expected = {s for s in states[state_stack[-1]] if s.isupper()}
+            raise UnexpectedToken(last, expected, state=None)  # type: ignore[no-untyped-call]
+        if action[0] is Shift:
+            raise AssertionError("LALR tables never shift the end of the text")
+        _reduce(action[1], states, state_stack, value_stack, callbacks)
+        if state_stack[-1] == end_state:
+            return value_stack[-1]
+
+
+def _reduce(rule: Any, states: Any, state_stack: list[Any], value_stack: list[Any], callbacks: Any) -> None:
+    size = len(rule.expansion)
+    if size:
+        children = value_stack[-size:]
+        del state_stack[-size:]
+        del value_stack[-size:]
+    else:
+        children = []
+    value = callbacks[rule](children) if callbacks else children
+    state_stack.append(states[state_stack[-1]][rule.origin.name][1])
+    value_stack.append(value)
+
+
+def _lexing_error(
+    lexer: ContextualLexer, basic: BasicLexer, text: str, position: int, last: Token | None
+) -> Exception:
+    """The error Lark's contextual lexer raises where no terminal of the state matches: a token
+    of another state there is an unexpected token, else an unexpected character."""
+    allowed = basic.scanner.allowed_types - basic.ignore_types or {"<END-OF-FILE>"}
+    history = [last] if last is not None else None
+    error = UnexpectedCharacters(  # type: ignore[no-untyped-call]
+        text, position, 1, position + 1, allowed=allowed, token_history=history
+    )
+    state = LexerState(TextSlice(text, 0, len(text)))
+    state.line_ctr.char_pos, state.line_ctr.column = position, position + 1
+    try:
+        token = lexer.root_lexer.next_token(state, None)
+    except (UnexpectedCharacters, EOFError):
+        return error
+    return UnexpectedToken(token, error.allowed, token_history=[last])  # type: ignore[no-untyped-call]

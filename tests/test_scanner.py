@@ -121,3 +121,31 @@ def test_the_oracle_grammar_parses_as_with_larks_own_lexer(
     plain, fast = parsers
 
     assert _parse(fast, text, start) == _parse(plain, text, start)
+
+
+def _run(text: str, start: str) -> object:
+    try:
+        return scanner.parse(_installed(), text, start)
+    except UnexpectedInput as error:
+        return type(error).__name__
+
+
+_cache: list[Lark] = []
+
+
+def _installed() -> Lark:
+    if not _cache:
+        _cache.append(scanner.install(lalr.parser(oracle_grammar(), ToModel())))
+    return _cache[0]
+
+
+@pytest.mark.parametrize(
+    "start, text",
+    [*SENTENCES, ("effects", ""), ("effects", "   "), ("costs", "{T} #"), ("condition", "~ dies,")],
+    ids=[text[:30] or "empty" for _, text in [*SENTENCES, ("", ""), ("", "blank"), ("", "#"), ("", "dies,")]],
+)
+def test_the_one_loop_parses_and_fails_as_lark(parsers: tuple[Lark, Lark], start: str, text: str) -> None:
+    """carddb.scanner.parse runs the lexer and the LALR loop as one: the same values, the same errors."""
+    plain, _fast = parsers
+
+    assert _run(text, start) == _parse(plain, text, start)

@@ -19,6 +19,7 @@ from typing import Any
 from lark.exceptions import UnexpectedInput
 from lark.parsers.lalr_analysis import Shift
 
+from carddb import scanner
 from carddb.oracle.grammar import parser, parsing_at, set_quoted_parser, vocabulary
 from carddb.oracle.keywords import parse_keyword_line
 from carddb.oracle.model import (
@@ -115,7 +116,7 @@ def _parse(text: str, start: str, offset: int = 0) -> Any:
         # a sentence that ends with a quoted ability ends with the quote's period
         text = _QUOTE_ENDS_SENTENCE.sub('.".', text)
     with parsing_at(offset):
-        parsed: Any = parser().parse(text, start=start)  # model values (ToModel), not a tree
+        parsed = scanner.parse(parser(), text, start)  # model values (ToModel), not a tree
     if not quoted:  # only a quoted ability's spans depend on where the text starts
         _sentences[key] = tuple(parsed) if start == "effects" else parsed
         if len(_sentences) > LINE_CACHE:
