@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lark import Lark, Token
-from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 from lark.lexer import (
     BasicLexer,
     CallChain,
@@ -364,10 +364,58 @@ def parse(built: Lark, text: str, start: str) -> Any:
     (``ContextualLexer.lex``, ``BasicLexer.next_token``, ``ParserState.feed_token``) as one loop over
     one line of text, the same tokens (with their positions), reductions and callbacks. Text with a
     line break, or a parser not installed, is parsed by Lark itself."""
+    if not _runs(built, text, start):
+        return built.parse(text, start=start)
+    return _run(built, text, start, None)
+
+
+Boundary = Callable[[Token], bool]
+
+
+def parse_prefix(built: Lark, text: str, start: str, boundary: Boundary) -> tuple[Any, int] | None:
+    """The shortest start of ``text`` that ends just before a token ``boundary`` accepts and that
+    the grammar accepts whole: its value and where that token starts (None when there is none
+    before the text ends). Raises what Lark's parser raises on the text before it.
+
+    As Lark's interactive parser asked at each such token whether the text so far could end there
+    (on a copy of itself); here the tables say whether it could, and only then is the value built,
+    by the parser itself. Should building it fail (a callback rejecting what the tables accept),
+    the text is read again by Lark's interactive parser, copied at each such token."""
+    if _runs(built, text, start):
+        try:
+            return _run(built, text, start, boundary)  # type: ignore[no-any-return]
+        except _EndFailed:
+            pass
+    interactive = built.parse_interactive(text, start=start)
+    for token in interactive.iter_parse():
+        if not boundary(token):
+            continue
+        try:
+            value = interactive.copy().feed_eof()  # type: ignore[no-untyped-call]
+        except UnexpectedInput:
+            continue
+        return value, token.start_pos or 0
+    return None
+
+
+class _EndFailed(Exception):
+    """Building a prefix's value failed where the tables accept its end."""
+
+
+def _runs(built: Lark, text: str, start: str) -> bool:
+    """Whether :func:`_run` can parse ``text`` with ``built``."""
+    frontend = built.parser
+    return (
+        "\n" not in text
+        and isinstance(frontend.lexer, ContextualLexer)
+        and start in frontend.parser_conf.start
+        and all(type(basic) is FastLexer for basic in frontend.lexer.lexers.values())
+    )
+
+
+def _run(built: Lark, text: str, start: str, boundary: Boundary | None) -> Any:
     frontend = built.parser
     lexer = frontend.lexer
-    if "\n" in text or not isinstance(lexer, ContextualLexer) or start not in frontend.parser_conf.start:
-        return built.parse(text, start=start)
     inner = frontend.parser.parser
     table = inner.parse_table
     states = table.states
@@ -382,8 +430,6 @@ def parse(built: Lark, text: str, start: str) -> Any:
     while True:
         found: Token | None = None
         basic = lexers[state_stack[-1]]
-        if type(basic) is not FastLexer:
-            return built.parse(text, start=start)
         scanner = basic.scanner
         while position < end:  # BasicLexer.next_token, on a line: line 1, column = position + 1
             matched = scanner.match(whole, position)
@@ -405,6 +451,13 @@ def parse(built: Lark, text: str, start: str) -> Any:
         if found is None:
             break
         token = found
+        if boundary is not None and boundary(token) and _accepts_end(states, state_stack, end_state):
+            eof = Token("$END", "", 0, 1, 1)  # as InteractiveParser.feed_eof makes it
+            try:
+                value = _finish(eof, states, state_stack, value_stack, callbacks, end_state)
+            except UnexpectedInput as error:
+                raise _EndFailed from error
+            return value, token.start_pos
         while True:  # ParserState.feed_token
             action = states[state_stack[-1]].get(token.type)
             if action is None:
@@ -415,8 +468,17 @@ def parse(built: Lark, text: str, start: str) -> Any:
                 value_stack.append(token if token.type not in callbacks else callbacks[token.type](token))
                 break
             _reduce(action[1], states, state_stack, value_stack, callbacks)
+    if boundary is not None:
+        return None
     last = Token.new_borrow_pos("$END", "", token) if token is not None else Token("$END", "", 0, 1, 1)
-    while True:  # the end of the text: reductions up to the end state
+    return _finish(last, states, state_stack, value_stack, callbacks, end_state)
+
+
+def _finish(
+    last: Token, states: Any, state_stack: list[Any], value_stack: list[Any], callbacks: Any, end_state: Any
+) -> Any:
+    """Feed the end of the text: the reductions up to the end state, and the value there."""
+    while True:
         action = states[state_stack[-1]].get("$END")
         if action is None:
             expected = {s for s in states[state_stack[-1]] if s.isupper()}
@@ -426,6 +488,22 @@ def parse(built: Lark, text: str, start: str) -> Any:
         _reduce(action[1], states, state_stack, value_stack, callbacks)
         if state_stack[-1] == end_state:
             return value_stack[-1]
+
+
+def _accepts_end(states: Any, state_stack: list[Any], end_state: Any) -> bool:
+    """Whether the parser accepts the end of the text here: the reductions the end makes, followed
+    in the tables on a copy of the state stack only (``feed_token`` without building values)."""
+    stack = list(state_stack)
+    while True:
+        action = states[stack[-1]].get("$END")
+        if action is None or action[0] is Shift:  # the end is never shifted
+            return False
+        rule = action[1]
+        if rule.expansion:
+            del stack[-len(rule.expansion) :]
+        stack.append(states[stack[-1]][rule.origin.name][1])
+        if stack[-1] == end_state:
+            return True
 
 
 def _reduce(rule: Any, states: Any, state_stack: list[Any], value_stack: list[Any], callbacks: Any) -> None:

@@ -149,3 +149,29 @@ def test_the_one_loop_parses_and_fails_as_lark(parsers: tuple[Lark, Lark], start
     plain, _fast = parsers
 
     assert _run(text, start) == _parse(plain, text, start)
+
+
+@pytest.mark.parametrize(
+    "text, condition",
+    [
+        ("~ enters the battlefield, draw a card.", "~ enters the battlefield"),
+        ("a creature or battle you control dies, draw a card.", "a creature or battle you control dies"),
+        ("a creature, planeswalker, or land dies, draw a card.", "a creature, planeswalker, or land dies"),
+        ("you cast a spell, copy it.", "you cast a spell"),
+        ("frobnicate, draw a card.", None),
+        ("~ dies", None),
+    ],
+)
+def test_a_prefix_ends_at_the_first_comma_where_the_condition_can(text: str, condition: str | None) -> None:
+    """Trigger conditions: the shortest start of the line, up to a comma, that is a whole condition,
+    as Lark's interactive parser finds it asked at each comma on a copy of itself."""
+    at_comma = lambda token: token.startswith(",")  # noqa: E731
+    try:
+        found = scanner.parse_prefix(_installed(), text, "condition", at_comma)
+    except UnexpectedInput:
+        found = None
+    expected = None
+    if condition is not None:
+        expected = (_parse(_installed(), condition, "condition"), len(condition))
+
+    assert found == expected
