@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 import re._constants as sre  # type: ignore[import-not-found]  # (typeshed knows only sre_constants)
 import re._parser as sre_parse  # type: ignore[import-not-found]  # (sre_parse is deprecated)
+import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -355,7 +356,13 @@ def install(built: Lark) -> Lark:
     for basic in found.values():
         basic.__class__ = FastLexer
         basic.shared = shared  # type: ignore[attr-defined]
+    if isinstance(lexer, ContextualLexer) and all(type(b) is FastLexer for b in lexer.lexers.values()):
+        _installed.add(built)
     return built
+
+
+_installed: weakref.WeakSet[Lark] = weakref.WeakSet()
+"""The parsers whose every state's lexer is a :class:`FastLexer` (:func:`_run` parses with them)."""
 
 
 def parse(built: Lark, text: str, start: str) -> Any:
@@ -404,13 +411,7 @@ class _EndFailed(Exception):
 
 def _runs(built: Lark, text: str, start: str) -> bool:
     """Whether :func:`_run` can parse ``text`` with ``built``."""
-    frontend = built.parser
-    return (
-        "\n" not in text
-        and isinstance(frontend.lexer, ContextualLexer)
-        and start in frontend.parser_conf.start
-        and all(type(basic) is FastLexer for basic in frontend.lexer.lexers.values())
-    )
+    return "\n" not in text and built in _installed and start in built.parser.parser_conf.start
 
 
 def _run(built: Lark, text: str, start: str, boundary: Boundary | None) -> Any:
