@@ -8,20 +8,29 @@ execute (``carddb coverage --engine``); :func:`new_game` starts a game that uses
 
 from __future__ import annotations
 
+from carddb.engine.actions import madness as madness_ability
 from carddb.engine.actions import play
 from carddb.engine.core.catalog import Catalog
 from carddb.engine.core.state import Game, Player, Step
 from carddb.engine.effects import cards, conditions, damage, life, mana, permanents, tokens
+from carddb.engine.effects import characteristics as characteristic_effects
 from carddb.engine.query import characteristics, executable, nouns
 from carddb.engine.rules import (
     attachments,
+    casting,
     combat,
     continuous,
     costs,
     cycling,
     destruction,
+    dredge,
     execution,
+    face_down,
     flashback,
+    kicker,
+    layers,
+    madness,
+    planechase,
     prevention,
     protection,
     timing,
@@ -34,6 +43,7 @@ CATALOG = Catalog.of(
     characteristics.SECTION,
     nouns.SECTION,
     attachments.SECTION,
+    casting.SECTION,
     combat.SECTION,
     continuous.SECTION,
     costs.SECTION,
@@ -41,12 +51,19 @@ CATALOG = Catalog.of(
     destruction.SECTION,
     execution.SECTION,
     flashback.SECTION,
+    kicker.SECTION,
+    layers.SECTION,
     prevention.SECTION,
     protection.SECTION,
     timing.SECTION,
     triggers.SECTION,
     ward.SECTION,
+    dredge.SECTION,
+    face_down.SECTION,
+    madness.SECTION,
+    planechase.SECTION,
     cards.SECTION,
+    characteristic_effects.SECTION,
     conditions.SECTION,
     damage.SECTION,
     life.SECTION,
@@ -54,6 +71,7 @@ CATALOG = Catalog.of(
     permanents.SECTION,
     tokens.SECTION,
     play.SECTION,
+    madness_ability.SECTION,
 )
 """Everything the engine executes."""
 

@@ -22,6 +22,7 @@ from carddb import scanner
 from carddb.oracle.grammar import parser, parsing_at, set_quoted_parser, vocabulary
 from carddb.oracle.keywords import parse_keyword_line
 from carddb.oracle.model import (
+    ENTERING,
     ROMAN_NUMERALS,
     Ability,
     Action,
@@ -58,6 +59,13 @@ _CHOOSE = re.compile(
     r"|one\. You may choose the same mode more than once"
     r"|one or more\. Each mode must target a different player)) —$"
 )
+_CHOOSE_PERIOD = re.compile(
+    r"^([Cc]hoose (?:one|two|three|four|five|one or both|one or more|any number|up to (?:one|two|three|four)"
+    r"|one or two|one at random)\.)(?: (.+))?$"
+)
+"""A modal header written as a sentence ("Choose three. You may choose the same mode more than
+once.", "Choose one. Activate only once each turn."): the header with its period, then the
+sentences that go with it (how many modes, activation limits) as the ability's own."""
 _SENTENCE_END = re.compile(r'(?:(?<=[.!?])|(?<=[.!?]"))\s+(?=[A-Z~"{])')
 _QUOTE_ENDS_SENTENCE = re.compile(r'\."(?=\s+[A-Z~"{]|$)')
 _CLASS_LEVEL = re.compile(r"^((?:\{[^{}]+\})+): Level (\d+)$")
@@ -83,7 +91,10 @@ def _lower_first_words(text: str, first: re.Pattern[str] = _FIRST_WORD) -> str:
 
     def lower(match: re.Match[str]) -> str:
         word = match.group(2)
-        return match.group(1) + (word.lower() if word.lower() in words else word)
+        # "X target creatures gain flying": X, the number, keeps its capital before "target"
+        counted = word == "X" and match.string.startswith(" target", match.end())
+        known = word.lower() in words and not counted
+        return match.group(1) + (word.lower() if known else word)
 
     parts = text.split('"')
     parts[0::2] = [first.sub(lower, part) for part in parts[0::2]]
@@ -158,15 +169,29 @@ def _is_restriction(item: object) -> bool:
     return form is not None and form.family == "restriction"
 
 
-def _is_replacement(steps: list[Step]) -> bool:
+def _is_replacement(steps: list[Step], spell: bool = False) -> bool:
+    """A permanent's line is a replacement ability (614.1) when it says what would happen instead,
+    how a permanent enters ("~ enters the battlefield tapped", "… with N counters on it", "… as a
+    copy of …", 614.1c–d) or what is chosen as it enters ("As ~ enters the battlefield, choose a
+    color", 614.12) or what happens instead (614.1a: "All damage that would be dealt to you is dealt
+    to ~ instead"); a spell's "It enters the battlefield tapped" is a step of its resolution."""
     for step in steps:
+        if not spell and isinstance(step, Conditional) and step.word == "as" and _enters(step.condition):
+            return True
         for node in walk(step):
+            if not spell and isinstance(node, Action) and (node.verb in ENTERING or node.verb == "instead"):
+                return True
             form = find(node.verb, node.form) if isinstance(node, Action) else None
             # "If you would roll …, instead …": a condition about what would happen (a
             # prevention effect's "damage that would be dealt" is no replacement ability)
             if form is not None and form.family == "cond" and " would " in f" {form.text} ":
                 return True
     return False
+
+
+def _enters(condition: object) -> bool:
+    """The condition of "As ~ enters the battlefield, …" (its "or is turned face up" too)."""
+    return isinstance(condition, Action) and condition.verb == "enters"
 
 
 def _line_ability(line: str, start: int, spell: bool, *, ability_word: bool = True) -> Ability:
@@ -191,6 +216,9 @@ def _line_ability(line: str, start: int, spell: bool, *, ability_word: bool = Tr
     match = _CHOOSE.match(line)
     if match:
         return Ability(Kind.SPELL if spell else Kind.STATIC, span, choose=match.group(1))
+    modal = _modal_sentences(line, start)
+    if modal is not None:
+        return Ability(Kind.SPELL if spell else Kind.STATIC, span, **modal)
     match = _LOYALTY.match(line)
     if match:
         return Ability(
@@ -225,7 +253,7 @@ def _line_ability(line: str, start: int, spell: bool, *, ability_word: bool = Tr
         return Ability(kind, span, cost=cost, zone=_activated_from(cost), **parts)
     steps, restrictions = parse_effects(line, start)
     kind = Kind.SPELL if spell else Kind.STATIC
-    if _is_replacement(steps):
+    if _is_replacement(steps, spell):
         kind = Kind.REPLACEMENT
     if all(isinstance(s, Unimplemented) for s in steps) and not restrictions:
         return unknown(kind)
@@ -269,8 +297,22 @@ def _body(text: str, offset: int) -> dict[str, Any]:
     match = _CHOOSE.match(text)
     if match:
         return {"choose": match.group(1)}
+    modal = _modal_sentences(text, offset)
+    if modal is not None:
+        return modal
     steps, restrictions = parse_effects(text, offset)
     return {"effects": tuple(steps), "restrictions": tuple(restrictions)}
+
+
+def _modal_sentences(text: str, offset: int) -> dict[str, Any] | None:
+    """A modal header that is a sentence, and the sentences after it (None: no such header)."""
+    match = _CHOOSE_PERIOD.match(text)
+    if match is None:
+        return None
+    if match.group(2) is None:
+        return {"choose": match.group(1)}
+    steps, restrictions = parse_effects(match.group(2), offset + match.start(2))
+    return {"choose": match.group(1), "effects": tuple(steps), "restrictions": tuple(restrictions)}
 
 
 def _triggered(line: str, word: str, rest: str, start: int, span: Span) -> Ability | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from carddb.engine.core.catalog import Section
 from carddb.engine.core.context import Context, Ref
+from carddb.engine.core.errors import EngineError
 from carddb.engine.core.forms import is_form, named
 from carddb.engine.core.state import GameObject
 from carddb.engine.effects.common import (
@@ -17,6 +18,7 @@ from carddb.engine.query.nouns import (
     players,
     resolve,
     value,
+    zone_name,
     zone_owners,
 )
 from carddb.engine.rules import draws
@@ -27,7 +29,7 @@ from carddb.oracle.model import Action, Noun
 def draw(ctx: Context, subject: list[Ref], action: Action) -> None:
     count = amount_of(ctx, action.arg("what"))
     for player in players(ctx, subject):
-        draws.draw(ctx.game, player, count)
+        draws.draw(ctx.game, player, count, ctx.decider)
 
 
 def mill(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -53,6 +55,7 @@ def discard(ctx: Context, subject: list[Ref], action: Action) -> None:
             name = ctx.decider.choose(f"{player} discards which card?", [obj.name for obj in hand])
             chosen = next(obj for obj in hand if obj.name == name)
             put(ctx.game, chosen, "graveyard", cause="discard", decider=ctx.decider)
+            ctx.discarded.append(chosen.id)  # "the discarded card" (wherever it went: madness)
 
 
 def scry(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -166,9 +169,20 @@ def put_onto_battlefield(ctx: Context, subject: list[Ref], action: Action) -> No
         obj.tapped = is_form(action, "tapped")
 
 
+def exile_zone(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "Exile target player's graveyard": every card in the zone(s), one by one (each move proposed)."""
+    zone = action.arg("whose")
+    if not isinstance(zone, Action) or zone_name(zone) not in ("graveyard", "hand", "library"):
+        raise EngineError("cannot tell which zone is exiled")
+    for owner in zone_owners(ctx, zone):
+        for obj in ctx.game.in_zone(zone_name(zone), owner):
+            put(ctx.game, obj, "exile", decider=ctx.decider)
+
+
 SECTION = Section(
     "effects.cards",
     verbs={
+        "exile_zone": exile_zone,
         "draw": draw,
         "mill": mill,
         "discard": discard,

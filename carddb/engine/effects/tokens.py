@@ -7,9 +7,12 @@ from carddb.engine.core.catalog import Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError
 from carddb.engine.core.forms import is_form
+from carddb.engine.core.state import GameObject
 from carddb.engine.query.nouns import (
     COLOR_WORDS,
+    objects,
     players,
+    resolve,
     value,
 )
 from carddb.oracle.model import Action, Noun
@@ -55,22 +58,47 @@ TOKENS = {
     "Food": ("Token Artifact — Food", "{2}, {T}, Sacrifice this artifact: You gain 3 life."),
     "Clue": ("Token Artifact — Clue", "{2}, Sacrifice this artifact: Draw a card."),
     "Gold": ("Token Artifact — Gold", "Sacrifice this artifact: Add one mana of any color."),
+    "Royal Role": (
+        "Token Enchantment — Aura Role",
+        "Enchant creature\nEnchanted creature gets +1/+1 and has ward {1}.",
+    ),
+    "Monster Role": (
+        "Token Enchantment — Aura Role",
+        "Enchant creature\nEnchanted creature gets +1/+1 and has trample.",
+    ),
 }
-"""Predefined tokens (rule 111.10) by subtype: type line and text."""
+"""Predefined tokens (rule 111.10) by kind: type line and text. A Role token (303.7) is created
+attached to a creature ("Create a Royal Role token attached to that creature.")."""
+ROLE_NAMES = {"Royal Role": "Royal", "Monster Role": "Monster"}
+"""The name of a Role token ("a colorless Aura Role enchantment token named Royal", seed 001)."""
+TOKEN_NAMES = frozenset(ROLE_NAMES.get(kind, kind) for kind in TOKENS)
+"""The names the game gives predefined tokens."""
 
 
 def create_named_token(ctx: Context, subject: list[Ref], action: Action) -> None:
     what = action.arg("what")
     assert isinstance(what, Noun)
     kind = what.description.removesuffix(" tokens").removesuffix(" token")
-    if kind not in TOKENS or what.qualifiers:
+    hosts = _attached_to(ctx, what)
+    role = kind in TOKENS and TOKENS[kind][0].endswith("Aura Role")
+    if kind not in TOKENS or (what.qualifiers and not (role and hosts is not None)):
         raise EngineError(f"cannot create {what.description!r}")
     type_line, text = TOKENS[kind]
-    card = CardDef(name=kind, type_line=type_line, text=text, colors=())  # colourless (111.10)
+    card = CardDef(name=ROLE_NAMES.get(kind, kind), type_line=type_line, text=text, colors=())  # colourless
     count = value(ctx, what.amount) if what.amount is not None else 1
     for player in players(ctx, subject):
         for _ in range(count):
-            ctx.game.create(card, player, "battlefield", token=True)
+            token = ctx.game.create(card, player, "battlefield", token=True)
+            if hosts:  # "attached to that creature": gone, the Aura enchants nothing (704.5m)
+                token.attached_to = hosts[0].id
+
+
+def _attached_to(ctx: Context, what: Noun) -> list[GameObject] | None:
+    """The objects of a token's only qualifier "attached to {what}" (None: no such qualifier)."""
+    if len(what.qualifiers) != 1 or what.qualifiers[0].verb != "attached_to":
+        return None
+    host = what.qualifiers[0].arg("what")
+    return [obj for obj in objects(resolve(ctx, host)) if obj.zone == "battlefield"]
 
 
 SECTION = Section(

@@ -19,9 +19,11 @@ from carddb.engine.core.forms import is_form, named
 from carddb.engine.core.state import Event, Game, GameObject, StackItem, Step
 from carddb.engine.query.abilities import ability_at, active_abilities
 from carddb.engine.query.executable import check_object, missing
-from carddb.engine.query.nouns import candidates_for, defending_players, matches
+from carddb.engine.query.nouns import candidates_for, defending_players, matches, zone_name
+from carddb.engine.query.planar import is_planar, planar_controller, planar_objects
 from carddb.engine.rules.attachments import enter_attached
-from carddb.engine.rules.continuous import on_enter, refresh
+from carddb.engine.rules.continuous import on_enter
+from carddb.engine.rules.layers import refresh
 from carddb.engine.rules.sba import state_based_actions
 from carddb.engine.rules.targets import legal_target, record_target, target_nouns, target_text
 from carddb.engine.rules.ward import ward_triggers
@@ -133,7 +135,7 @@ def _leaves(ctx: Context, trigger: Action, event: Event) -> bool:
         return False
     if is_form(trigger, "to_zone"):
         zone = trigger.arg("to")
-        if not isinstance(zone, Action) or zone.arg("zone") != event.to_zone:
+        if not isinstance(zone, Action) or zone_name(zone) != event.to_zone:
             return False
     return _with_controller(event, lambda: is_named(ctx, trigger.arg("what"), event.obj))
 
@@ -290,7 +292,7 @@ SECTION = Section(
 def _watchers(game: Game, event: Event) -> list[GameObject]:
     """The objects whose triggered abilities see ``event``: the permanents, and an object that has
     just left the battlefield (leaves-the-battlefield abilities look back in time)."""
-    found = game.permanents()
+    found = game.permanents() + planar_objects(game)  # a face-up plane's abilities work (901.4)
     obj = event.obj
     if (
         event.kind == "move"
@@ -336,6 +338,8 @@ def collect(game: Game, decider: Decider, event: Event) -> None:
     for source in _watchers(game, event):
         leaving = source is event.obj and event.kind == "move" and event.from_zone == "battlefield"
         controller = event.player if leaving else source.controller
+        if is_planar(source):
+            controller = planar_controller(game)  # "you" of a plane: the planar controller (901.6)
         for index, ability in active_abilities(source):
             trigger = ability.trigger
             if ability.kind is not Kind.TRIGGERED or not isinstance(trigger, Action):
@@ -384,6 +388,10 @@ def settle(game: Game, decider: Decider | None) -> None:
         if item.delayed is not None:
             game.stack.append(item)
             game.log.append(f"{item.delayed.source.name}'s delayed ability triggers")
+            continue
+        if item.rule:  # a keyword's triggered ability (madness): no targets
+            game.stack.append(item)
+            game.log.append(f"{game.objects[item.source].name}'s {item.rule} ability triggers")
             continue
         source = game.objects.get(item.source)
         if source is None or item.ability not in {index for index, _ in active_abilities(source)}:
