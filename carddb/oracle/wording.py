@@ -97,13 +97,13 @@ WORDING: tuple[Rewrite, ...] = (
     _R(
         "current",
         "you control enter",
-        rf"\b({_NOUN_PHRASE}) you control (enters?)\b(?! the )",
+        rf"\b({_NOUN_PHRASE}) you control (enters?)\b(?! the | or )",
         r"\1 \2 the battlefield under your control",
     ),
     _R(
         "current",
         "opponent controls enter",
-        rf"\b({_NOUN_PHRASE}) an opponent controls (enters?)\b(?! the )",
+        rf"\b({_NOUN_PHRASE}) an opponent controls (enters?)\b(?! the | or )",
         r"\1 \2 the battlefield under an opponent's control",
     ),
     _R(
