@@ -23,15 +23,31 @@ taken from the pattern's tokens) is kept as Lark decides it, once per pair of te
 
 from __future__ import annotations
 
+import functools
 import re
 import re._constants as sre  # type: ignore[import-not-found]  # (typeshed knows only sre_constants)
 import re._parser as sre_parse  # type: ignore[import-not-found]  # (sre_parse is deprecated)
+import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from lark import Lark
-from lark.lexer import BasicLexer, CallChain, PatternRE, PatternStr, TerminalDef, UnlessCallback
+from lark import Lark, Token
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.lexer import (
+    BasicLexer,
+    CallChain,
+    ContextualLexer,
+    LexerState,
+    PatternRE,
+    PatternStr,
+    TerminalDef,
+    UnlessCallback,
+)
+from lark.parse_tree_builder import ChildFilterLALR_NoPlaceholders, ExpandSingleChild
+from lark.parsers.lalr_analysis import Shift
+from lark.utils import TextSlice
+from lark.visitors import _vargs_inline, _VArgsWrapper
 
 LARGE_PATTERN = 1000
 """A pattern longer than this (the oracle grammar's description, keyword and possessive word lists)
@@ -343,4 +359,248 @@ def install(built: Lark) -> Lark:
     for basic in found.values():
         basic.__class__ = FastLexer
         basic.shared = shared  # type: ignore[attr-defined]
+    if isinstance(lexer, ContextualLexer) and all(type(b) is FastLexer for b in lexer.lexers.values()):
+        callbacks = built.parser.parser.parser.callbacks
+        _installed[built] = {key: _flattened(callback) for key, callback in callbacks.items()}
     return built
+
+
+_installed: weakref.WeakKeyDictionary[Lark, dict[Any, Any]] = weakref.WeakKeyDictionary()
+"""The parsers whose every state's lexer is a :class:`FastLexer` (:func:`_run` parses with them),
+each with its callbacks (:func:`_flattened`)."""
+
+
+def _flattened(callback: Any) -> Any:
+    """A rule's callback as Lark builds it (a child filter around "expand a single child" around a
+    ``v_args(inline=True)`` transformer method, or the transformer's ``__default__``), as one
+    function that does the same: four calls fewer at each reduction. A callback of another shape is
+    kept as it is."""
+    include = None
+    inner = callback
+    if type(inner) is ChildFilterLALR_NoPlaceholders:
+        include, inner = tuple(inner.to_include), inner.node_builder
+    expand = type(inner) is ExpandSingleChild
+    if expand:
+        inner = inner.node_builder
+    wrapped = getattr(inner, "__wrapped__", None)
+    if isinstance(wrapped, _VArgsWrapper) and wrapped.visit_wrapper is _vargs_inline:
+        method = wrapped.base_func
+        return _one_call(include, expand, lambda children: method(*children))
+    if (
+        isinstance(inner, functools.partial)
+        and getattr(inner.func, "__name__", None) == "default_callback"
+        and len(inner.args) == 1
+        and not inner.keywords
+    ):
+        handler, name = _default_of(inner.func), inner.args[0]
+        if handler is not None:
+            return _one_call(include, expand, lambda children: handler(name, children, None))
+    return callback
+
+
+def _default_of(function: Any) -> Any:
+    """The transformer's ``__default__`` that Lark's ``default_callback`` closes over, if any."""
+    cells = getattr(function, "__closure__", None) or ()
+    names = getattr(getattr(function, "__code__", None), "co_freevars", ())
+    for name, cell in zip(names, cells, strict=False):
+        if name == "default_handler":
+            return cell.cell_contents
+    return None
+
+
+def _one_call(include: tuple[tuple[int, bool], ...] | None, expand: bool, call: Any) -> Any:
+    """``ChildFilterLALR_NoPlaceholders(include, ExpandSingleChild(call))`` as one function."""
+    if include is None and not expand:
+        return call
+
+    def callback(children: list[Any]) -> Any:
+        if include is not None:
+            filtered: list[Any] = []
+            for index, spliced in include:
+                if spliced:
+                    if filtered:
+                        filtered += children[index].children
+                    else:  # as Lark: the spliced child's own list (left recursion)
+                        filtered = children[index].children
+                else:
+                    filtered.append(children[index])
+            children = filtered
+        if expand and len(children) == 1:
+            return children[0]
+        return call(children)
+
+    return callback
+
+
+def parse(built: Lark, text: str, start: str) -> Any:
+    """What ``built.parse(text, start=start)`` returns or raises, for a parser given
+    :class:`FastScanner` lexers by :func:`install`: Lark's contextual lexer and LALR loop
+    (``ContextualLexer.lex``, ``BasicLexer.next_token``, ``ParserState.feed_token``) as one loop over
+    one line of text, the same tokens (with their positions), reductions and callbacks. Text with a
+    line break, or a parser not installed, is parsed by Lark itself."""
+    if not _runs(built, text, start):
+        return built.parse(text, start=start)
+    return _run(built, text, start, None)
+
+
+Boundary = Callable[[Token], bool]
+
+
+def parse_prefix(built: Lark, text: str, start: str, boundary: Boundary) -> tuple[Any, int] | None:
+    """The shortest start of ``text`` that ends just before a token ``boundary`` accepts and that
+    the grammar accepts whole: its value and where that token starts (None when there is none
+    before the text ends). Raises what Lark's parser raises on the text before it.
+
+    As Lark's interactive parser asked at each such token whether the text so far could end there
+    (on a copy of itself); here the tables say whether it could, and only then is the value built,
+    by the parser itself. Should building it fail (a callback rejecting what the tables accept),
+    the text is read again by Lark's interactive parser, copied at each such token."""
+    if _runs(built, text, start):
+        try:
+            return _run(built, text, start, boundary)  # type: ignore[no-any-return]
+        except _EndFailed:
+            pass
+    interactive = built.parse_interactive(text, start=start)
+    for token in interactive.iter_parse():
+        if not boundary(token):
+            continue
+        try:
+            value = interactive.copy().feed_eof()  # type: ignore[no-untyped-call]
+        except UnexpectedInput:
+            continue
+        return value, token.start_pos or 0
+    return None
+
+
+class _EndFailed(Exception):
+    """Building a prefix's value failed where the tables accept its end."""
+
+
+def _runs(built: Lark, text: str, start: str) -> bool:
+    """Whether :func:`_run` can parse ``text`` with ``built``."""
+    return "\n" not in text and built in _installed and start in built.parser.parser_conf.start
+
+
+def _run(built: Lark, text: str, start: str, boundary: Boundary | None) -> Any:
+    frontend = built.parser
+    lexer = frontend.lexer
+    inner = frontend.parser.parser
+    table = inner.parse_table
+    states = table.states
+    callbacks = _installed[built]
+    end_state = table.end_states[start]
+    state_stack = [table.start_states[start]]
+    value_stack: list[Any] = []
+    lexers = lexer.lexers
+    whole = TextSlice(text, 0, len(text))
+    position, end = 0, len(text)
+    token: Token | None = None
+    while True:
+        found: Token | None = None
+        basic = lexers[state_stack[-1]]
+        scanner = basic.scanner
+        while position < end:  # BasicLexer.next_token, on a line: line 1, column = position + 1
+            matched = scanner.match(whole, position)
+            if matched is None:
+                raise _lexing_error(lexer, basic, text, position, token)
+            value, kind = matched
+            ignored = kind in basic.ignore_types
+            if ignored and kind not in basic.callback:
+                position += len(value)
+                continue
+            after = position + len(value)
+            found = Token(kind, value, position, 1, position + 1, 1, after + 1, after)
+            position = after
+            if kind in basic.callback:
+                found = basic.callback[kind](found)
+            if not ignored:
+                break
+            found = None
+        if found is None:
+            break
+        token = found
+        if boundary is not None and boundary(token) and _accepts_end(states, state_stack, end_state):
+            eof = Token("$END", "", 0, 1, 1)  # as InteractiveParser.feed_eof makes it
+            try:
+                value = _finish(eof, states, state_stack, value_stack, callbacks, end_state)
+            except UnexpectedInput as error:
+                raise _EndFailed from error
+            return value, token.start_pos
+        while True:  # ParserState.feed_token
+            action = states[state_stack[-1]].get(token.type)
+            if action is None:
+                expected = {s for s in states[state_stack[-1]] if s.isupper()}
+                raise UnexpectedToken(token, expected, state=None)  # type: ignore[no-untyped-call]
+            if action[0] is Shift:
+                state_stack.append(action[1])
+                value_stack.append(token if token.type not in callbacks else callbacks[token.type](token))
+                break
+            _reduce(action[1], states, state_stack, value_stack, callbacks)
+    if boundary is not None:
+        return None
+    last = Token.new_borrow_pos("$END", "", token) if token is not None else Token("$END", "", 0, 1, 1)
+    return _finish(last, states, state_stack, value_stack, callbacks, end_state)
+
+
+def _finish(
+    last: Token, states: Any, state_stack: list[Any], value_stack: list[Any], callbacks: Any, end_state: Any
+) -> Any:
+    """Feed the end of the text: the reductions up to the end state, and the value there."""
+    while True:
+        action = states[state_stack[-1]].get("$END")
+        if action is None:
+            expected = {s for s in states[state_stack[-1]] if s.isupper()}
+            raise UnexpectedToken(last, expected, state=None)  # type: ignore[no-untyped-call]
+        if action[0] is Shift:
+            raise AssertionError("LALR tables never shift the end of the text")
+        _reduce(action[1], states, state_stack, value_stack, callbacks)
+        if state_stack[-1] == end_state:
+            return value_stack[-1]
+
+
+def _accepts_end(states: Any, state_stack: list[Any], end_state: Any) -> bool:
+    """Whether the parser accepts the end of the text here: the reductions the end makes, followed
+    in the tables on a copy of the state stack only (``feed_token`` without building values)."""
+    stack = list(state_stack)
+    while True:
+        action = states[stack[-1]].get("$END")
+        if action is None or action[0] is Shift:  # the end is never shifted
+            return False
+        rule = action[1]
+        if rule.expansion:
+            del stack[-len(rule.expansion) :]
+        stack.append(states[stack[-1]][rule.origin.name][1])
+        if stack[-1] == end_state:
+            return True
+
+
+def _reduce(rule: Any, states: Any, state_stack: list[Any], value_stack: list[Any], callbacks: Any) -> None:
+    size = len(rule.expansion)
+    if size:
+        children = value_stack[-size:]
+        del state_stack[-size:]
+        del value_stack[-size:]
+    else:
+        children = []
+    value = callbacks[rule](children) if callbacks else children
+    state_stack.append(states[state_stack[-1]][rule.origin.name][1])
+    value_stack.append(value)
+
+
+def _lexing_error(
+    lexer: ContextualLexer, basic: BasicLexer, text: str, position: int, last: Token | None
+) -> Exception:
+    """The error Lark's contextual lexer raises where no terminal of the state matches: a token
+    of another state there is an unexpected token, else an unexpected character."""
+    allowed = basic.scanner.allowed_types - basic.ignore_types or {"<END-OF-FILE>"}
+    history = [last] if last is not None else None
+    error = UnexpectedCharacters(  # type: ignore[no-untyped-call]
+        text, position, 1, position + 1, allowed=allowed, token_history=history
+    )
+    state = LexerState(TextSlice(text, 0, len(text)))
+    state.line_ctr.char_pos, state.line_ctr.column = position, position + 1
+    try:
+        token = lexer.root_lexer.next_token(state, None)
+    except (UnexpectedCharacters, EOFError):
+        return error
+    return UnexpectedToken(token, error.allowed, token_history=[last])  # type: ignore[no-untyped-call]

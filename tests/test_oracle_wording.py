@@ -132,6 +132,21 @@ SAME_CARD = [
         " card onto the battlefield tapped, then shuffle their library.",
     ),
     (
+        "Daxos, Blessed by the Sun",
+        "Legendary Enchantment Creature — Demigod",
+        "Whenever another creature you control enters the battlefield or dies, you gain 1 life.",
+        "Whenever another creature you control enters or dies, you gain 1 life.",
+    ),
+    (
+        "Sludge Strider",
+        "Artifact Creature — Insect",
+        "Whenever another artifact enters the battlefield under your control or another artifact you"
+        " control leaves the battlefield, you may pay {1}. If you do, target player loses 1 life and you"
+        " gain 1 life.",
+        "Whenever another artifact you control enters or another artifact you control leaves the"
+        " battlefield, you may pay {1}. If you do, target player loses 1 life and you gain 1 life.",
+    ),
+    (
         "Vampiric Tutor",
         "Instant",
         "Search your library for a card, then shuffle and put that card on top. You lose 2 life.",

@@ -17,8 +17,8 @@ from functools import cache
 from typing import Any
 
 from lark.exceptions import UnexpectedInput
-from lark.parsers.lalr_analysis import Shift
 
+from carddb import scanner
 from carddb.oracle.grammar import parser, parsing_at, set_quoted_parser, vocabulary
 from carddb.oracle.keywords import parse_keyword_line
 from carddb.oracle.model import (
@@ -126,7 +126,7 @@ def _parse(text: str, start: str, offset: int = 0) -> Any:
         # a sentence that ends with a quoted ability ends with the quote's period
         text = _QUOTE_ENDS_SENTENCE.sub('.".', text)
     with parsing_at(offset):
-        parsed: Any = parser().parse(text, start=start)  # model values (ToModel), not a tree
+        parsed = scanner.parse(parser(), text, start)  # model values (ToModel), not a tree
     if not quoted:  # only a quoted ability's spans depend on where the text starts
         _sentences[key] = tuple(parsed) if start == "effects" else parsed
         if len(_sentences) > LINE_CACHE:
@@ -332,60 +332,27 @@ def _modal_sentences(text: str, offset: int) -> dict[str, Any] | None:
     return {"choose": match.group(1), "effects": tuple(steps), "restrictions": tuple(restrictions)}
 
 
-def _triggered(
-    line: str, word: str, rest: str, start: int, span: Span, *, copying: bool = False
-) -> Ability | None:
+def _triggered(line: str, word: str, rest: str, start: int, span: Span) -> Ability | None:
     """Find the trigger condition: the shortest prefix up to a comma that the grammar accepts as a
-    condition. One pass over the text (Lark's interactive parser, asked at each comma whether the
-    condition could end there), so that a line with many commas costs time linear in its length.
-
-    Whether the condition can end at a comma is read from the parse tables (:func:`_accepts_end`);
-    the condition is then built by the parser itself, not by a copy of it. Should building it fail
-    all the same (a quoted ability inside the condition that cannot be parsed), the line is parsed
-    again ``copying`` the parser at each comma, which leaves it as it was after a failure."""
+    condition (:func:`carddb.scanner.parse_prefix`: one pass over the text, the tables asked at
+    each comma whether the condition could end there), so that a line with many commas costs time
+    linear in its length."""
     text = _lower_first_words(rest, _FIRST_WORD)
     offset = start + len(word) + 1
     with parsing_at(offset):
-        interactive = parser().parse_interactive(text, start="condition")
         try:
-            for token in interactive.iter_parse():
-                if not token.startswith(","):
-                    continue
-                if not copying and not _accepts_end(interactive.parser_state):
-                    continue
-                try:
-                    condition = (interactive.copy() if copying else interactive).feed_eof()  # type: ignore[no-untyped-call]
-                except UnexpectedInput:
-                    if not copying:
-                        return _triggered(line, word, rest, start, span, copying=True)
-                    continue
-                comma = token.start_pos or 0
-                body = rest[comma + 2 :]
-                parts = _body(body, offset + comma + 2)
-                return Ability(Kind.TRIGGERED, span, trigger=condition, trigger_word=word, **parts)
+            found = scanner.parse_prefix(parser(), text, "condition", _at_comma)
+            if found is None:
+                return None
+            condition, comma = found
+            parts = _body(rest[comma + 2 :], offset + comma + 2)
         except UnexpectedInput:
             return None
-    return None
+    return Ability(Kind.TRIGGERED, span, trigger=condition, trigger_word=word, **parts)
 
 
-def _accepts_end(state: Any) -> bool:
-    """Whether the LALR parser in ``state`` (a ``lark`` ParserState) accepts the end of its text
-    here: the reductions the end of text makes, followed in the tables on a copy of the state stack
-    only (Lark's ``ParserState.feed_token`` without building values)."""
-    states = state.parse_conf.states
-    end_state = state.parse_conf.end_state
-    stack = list(state.state_stack)
-    while True:
-        action = states[stack[-1]].get("$END")
-        if action is None or action[0] is Shift:  # the end is never shifted
-            return False
-        rule = action[1]
-        if rule.expansion:
-            del stack[-len(rule.expansion) :]
-        stack.append(states[stack[-1]][rule.origin.name][1])
-        if stack[-1] == end_state:
-            return True
-    return None
+def _at_comma(token: str) -> bool:
+    return token.startswith(",")
 
 
 def _attach_row(ability: Ability, line: str, start: int) -> Ability | None:

@@ -93,17 +93,20 @@ WORDING: tuple[Rewrite, ...] = (
     # enters, …", "enters with", "enter as a copy"); not "enters or leaves the battlefield",
     # "enter the first room"
     # 2024: "another creature you control enters" for "another creature enters the battlefield under
-    # your control" (and "an opponent controls" for "under an opponent's control")
+    # your control" (and "an opponent controls" for "under an opponent's control"); not before "or
+    # dies": "another creature you control enters or dies" was "… you control enters the battlefield
+    # or dies", while "… you control enters or another …" was "… enters the battlefield under your
+    # control or another …"
     _R(
         "current",
         "you control enter",
-        rf"\b({_NOUN_PHRASE}) you control (enters?)\b(?! the )",
+        rf"\b({_NOUN_PHRASE}) you control (enters?)\b(?! the | or (?!an? |another |one or more ))",
         r"\1 \2 the battlefield under your control",
     ),
     _R(
         "current",
         "opponent controls enter",
-        rf"\b({_NOUN_PHRASE}) an opponent controls (enters?)\b(?! the )",
+        rf"\b({_NOUN_PHRASE}) an opponent controls (enters?)\b(?! the | or (?!an? |another |one or more ))",
         r"\1 \2 the battlefield under an opponent's control",
     ),
     _R(
