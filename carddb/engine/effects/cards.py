@@ -13,6 +13,7 @@ from carddb.engine.effects.common import (
 )
 from carddb.engine.query.nouns import (
     amount_of,
+    did,
     matches,
     objects,
     players,
@@ -55,6 +56,7 @@ def discard(ctx: Context, subject: list[Ref], action: Action) -> None:
             name = ctx.decider.choose(f"{player} discards which card?", [obj.name for obj in hand])
             chosen = next(obj for obj in hand if obj.name == name)
             put(ctx.game, chosen, "graveyard", cause="discard", decider=ctx.decider)
+            did(ctx, "discarded", chosen)
 
 
 def scry(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -153,6 +155,8 @@ def reveal(ctx: Context, subject: list[Ref], action: Action) -> None:
     """Revealed cards are shown to every player (the log), and "it" names them afterwards."""
     shown = list(objects(resolve(ctx, action.arg("what"))))
     ctx.game.log.append(f"{ctx.controller} reveals {', '.join(obj.name for obj in shown) or 'nothing'}")
+    for obj in shown:
+        did(ctx, "revealed", obj)
     ctx.it = list(shown)
 
 
@@ -176,6 +180,8 @@ def exile_zone(ctx: Context, subject: list[Ref], action: Action) -> None:
     for owner in zone_owners(ctx, zone):
         for obj in ctx.game.in_zone(zone_name(zone), owner):
             put(ctx.game, obj, "exile", decider=ctx.decider)
+            if obj.zone == "exile":
+                did(ctx, "exiled", obj)
 
 
 SECTION = Section(

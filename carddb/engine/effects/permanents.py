@@ -16,6 +16,7 @@ from carddb.engine.query.abilities import CANT_BE_REGENERATED, REGENERATION
 from carddb.engine.query.nouns import (
     amount_of,
     counter_kind,
+    did,
     matches,
     objects,
     players,
@@ -71,13 +72,16 @@ def _move_all(zone: str) -> Handler:
     def handler(ctx: Context, subject: list[Ref], action: Action) -> None:
         for obj in target_objects(ctx, action):
             put(ctx.game, obj, zone, decider=ctx.decider)
+            if zone == "exile" and obj.zone == "exile":
+                did(ctx, "exiled", obj)
 
     return handler
 
 
 def destroy_handler(ctx: Context, subject: list[Ref], action: Action) -> None:
     for obj in target_objects(ctx, action):
-        destroy(ctx.game, obj, regenerate=not ctx.no_regeneration)
+        if destroy(ctx.game, obj, regenerate=not ctx.no_regeneration):
+            did(ctx, "destroyed", obj)
 
 
 def cant_be_regenerated(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -175,6 +179,7 @@ def sacrifice(ctx: Context, subject: list[Ref], action: Action) -> None:
             for obj in objects(resolve(ctx, what)):
                 if obj.zone == "battlefield" and obj.controller == player:
                     put(ctx.game, obj, "graveyard", cause="sacrifice", decider=ctx.decider)
+                    did(ctx, "sacrificed", obj)
             continue
         assert isinstance(what, Noun)
         choices = [obj for obj in ctx.game.permanents(player) if matches(ctx, obj, what)]
@@ -183,6 +188,7 @@ def sacrifice(ctx: Context, subject: list[Ref], action: Action) -> None:
             chosen = next(obj for obj in choices if obj.name == name)
             choices.remove(chosen)
             put(ctx.game, chosen, "graveyard", cause="sacrifice", decider=ctx.decider)
+            did(ctx, "sacrificed", chosen)
 
 
 SECTION = Section(

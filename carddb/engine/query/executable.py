@@ -218,6 +218,10 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         if isinstance(ability.trigger, Action)
         else set()
     )
+    if any(isinstance(n, Action) and n.verb == "this_way" for n in nodes) and any(
+        isinstance(item, Action) for item in ability.cost
+    ):  # "cards exiled this way" after a cost that exiled: what the cost did is not carried over
+        problems.append("'this way' of a cost")
     read_with = _instead_sentences(ability)
     for node in nodes:
         if isinstance(node, Action) and node.verb == "instead" and id(node) not in read_with:

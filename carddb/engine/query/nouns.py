@@ -374,6 +374,9 @@ def noun_zone(noun: Noun) -> str:
 
 
 def candidates_for(ctx: Context, noun: Noun) -> list[GameObject]:
+    done = [q for q in noun.qualifiers if q.verb == "this_way"]
+    if done:  # "creatures destroyed this way": what this ability did it to, wherever it is now
+        return list(ctx.done.get(this_way(done[0]), []))
     zone = noun_zone(noun)
     if zone == "battlefield":
         return ctx.game.permanents()
@@ -417,6 +420,20 @@ def matches(ctx: Context, ref: Ref, noun: Noun) -> bool:
     if not any(_is(ctx, ref, alternative) for alternative in noun.alternatives):
         return False
     return all(_qualifies(ctx, ref, qualifier) for qualifier in noun.qualifiers)
+
+
+def this_way(qualifier: Action) -> str:
+    """ "destroyed this way" → "destroyed"."""
+    return forms.written(qualifier).removesuffix(" this way")
+
+
+def did(ctx: Context, word: str, obj: GameObject) -> None:
+    """The resolving ability ``word`` (destroyed, exiled, sacrificed, discarded, revealed) ``obj``."""
+    ctx.done.setdefault(word, []).append(obj)
+
+
+def _this_way(ctx: Context, ref: Ref, qualifier: Action) -> bool:
+    return isinstance(ref, GameObject) and ref in ctx.done.get(this_way(qualifier), [])
 
 
 def _negated(word: str) -> str | None:
@@ -590,5 +607,5 @@ def in_combat_as(game: Game, obj: GameObject, word: str) -> bool:
 
 SECTION = Section(
     "query.nouns",
-    qualifiers={"you_control": _you_control, "opponent_controls": _opponent_controls},
+    qualifiers={"you_control": _you_control, "opponent_controls": _opponent_controls, "this_way": _this_way},
 )
