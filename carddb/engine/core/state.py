@@ -21,6 +21,8 @@ from carddb.engine.core.layers import Characteristics, LayerEffect, characterist
 PLAYER_ZONES = ("library", "hand", "graveyard", "exile", "command")
 SHARED_ZONES = ("battlefield", "stack")
 ZONES = PLAYER_ZONES + SHARED_ZONES
+CEASED = "ceased"
+"""The "zone" of a token that ceased to exist (704.5d) while an ability of it is still on the stack."""
 
 
 class Step(StrEnum):
@@ -579,7 +581,7 @@ class Game:
                     raise EngineError(f"object {object_id} is in {seen[object_id]} and {place}")
                 seen[object_id] = place
         for obj in self.objects.values():
-            if obj.id not in seen:
+            if obj.id not in seen and obj.zone != CEASED:
                 raise EngineError(f"{obj.name} ({obj.id}) is in no zone")
 
 

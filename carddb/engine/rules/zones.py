@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from carddb.engine.core.decisions import Decider
 from carddb.engine.core.proposed import Proposed
-from carddb.engine.core.state import Event, Game, GameObject
+from carddb.engine.core.state import CEASED, Event, Game, GameObject
 from carddb.engine.rules.replacement import replace
 
 
@@ -20,7 +20,10 @@ def put(
     decider: Decider | None = None,
 ) -> str:
     """Move ``obj`` to ``zone`` (its owner's), after the replacement effects; returns the zone it
-    went to ("" if the move was replaced by something else entirely)."""
+    went to ("" if the move was replaced by something else entirely). A token that ceased to
+    exist goes nowhere (704.5d)."""
+    if obj.zone == CEASED or obj.id not in game.objects:
+        return ""
     proposed = replace(
         game,
         Proposed("move", obj.controller, obj=obj, to_zone=zone, position=position, cause=cause),
