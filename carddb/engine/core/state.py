@@ -203,6 +203,8 @@ class Player:
     this turn")."""
     attacked_this_turn: bool = False
     """Attacked with a creature this turn ("Raid — … if you attacked this turn")."""
+    energy: int = 0
+    """Energy counters ({E}, 122.1e: "you get {E}{E}", "Pay {E}")."""
     drew_from_empty: bool = False
     """Attempted to draw from an empty library since state-based actions were last checked."""
 
@@ -550,6 +552,7 @@ class Game:
                 p.life_gained_this_turn,
                 p.life_lost_this_turn,
                 p.attacked_this_turn,
+                p.energy,
                 tuple(tuple(z) for z in p.zones.values()),
             )
             for p in self.players.values()
