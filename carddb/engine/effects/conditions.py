@@ -12,6 +12,7 @@ from carddb.engine.core.forms import is_form, named, written
 from carddb.engine.core.state import GameObject
 from carddb.engine.query.abilities import keyword_list, keywords_of
 from carddb.engine.query.nouns import (
+    AMONG_LOOKED,
     IN_ZONE_WITHOUT_A_ZONE,
     amount_of,
     candidates_for,
@@ -21,6 +22,7 @@ from carddb.engine.query.nouns import (
     objects,
     players,
     resolve,
+    still_looked,
     value,
     zone_name,
     zone_owners,
@@ -346,6 +348,8 @@ def _controls_count(ctx: Context, condition: Action) -> bool:
 def _in_zone(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     if isinstance(ref, str):
         return False
+    if qualifier.form_name in AMONG_LOOKED:  # "from among them": the cards looked at
+        return ref in still_looked(ctx)
     zone = qualifier.arg("zone")
     if isinstance(zone, Action):
         return ref.zone == zone_name(zone) and ref.owner in zone_owners(ctx, zone)
@@ -473,7 +477,7 @@ SECTION = Section(
         ),
         "in_zone": named(
             "in_zone", "in_zone", "from_zone", "from_a_graveyard", "in_a_graveyard", "in_any_graveyard",
-            "from_any_graveyard", "in_exile",
+            "from_any_graveyard", "in_exile", "from_among_them", "from_among_those",
         ),
         "with_power": named(
             "with_power", *WITH_STAT, "greatest_power", "mana_value_x_or_less", "mana_value_exactly"

@@ -21,6 +21,7 @@ from carddb.engine.core.state import GameObject
 from carddb.engine.query.abilities import keyword_list
 from carddb.engine.query.keyword_abilities import stands_for
 from carddb.engine.query.nouns import (
+    AMONG_LOOKED,
     CONTEXT_FORMS,
     NAMED_FORMS,
     OWNER_NAMING,
@@ -222,6 +223,15 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         isinstance(item, Action) for item in ability.cost
     ):  # "cards exiled this way" after a cost that exiled: what the cost did is not carried over
         problems.append("'this way' of a cost")
+    looks = any(
+        isinstance(n, Action)
+        and (n.verb == "look_at" or (n.verb == "reveal" and isinstance(n.arg("what"), Action)))
+        for n in nodes
+    )
+    for node in nodes:  # "the rest", "from among them": the cards an earlier step looked at
+        among = isinstance(node, Action) and node.verb == "in_zone" and node.form_name in AMONG_LOOKED
+        if not looks and (among or (isinstance(node, Pronoun) and node.word == "the rest")):
+            problems.append("pronoun 'the rest'" if not among else "'from among them' with nothing looked at")
     read_with = _instead_sentences(ability)
     for node in nodes:
         if isinstance(node, Action) and node.verb == "instead" and id(node) not in read_with:

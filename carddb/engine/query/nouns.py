@@ -144,6 +144,8 @@ def resolve(ctx: Context, phrase: object) -> list[Ref]:
         found = _described(ctx, phrase)
     elif isinstance(phrase, Action) and phrase.verb == "top_cards":
         found = list(_top_cards(ctx, phrase))
+    elif isinstance(phrase, Action) and phrase.verb == "part_of":  # "one of them"
+        found = _part_of(ctx, phrase)
     else:
         raise EngineError(f"cannot resolve {phrase!r}")
     if not (isinstance(phrase, Pronoun) and phrase.word == "you"):
@@ -224,10 +226,24 @@ def _top_cards(ctx: Context, action: Action) -> Iterator[GameObject]:
 PRONOUNS = frozenset({
     "you", "it", "them", "they", "itself", "each of them", "its controller", "its owner",
     "their controller", "their controllers", "their owner", "their owners", "defending player",
-    "your opponents", "any target",
+    "your opponents", "any target", "the rest",
 })  # fmt: skip
-"""The pronouns the engine resolves (``any target`` is a target slot); the grammar's others ("the
-rest", "he or she", "they and you", "its controller and you") are not executable."""
+"""The pronouns the engine resolves (``any target`` is a target slot; "the rest": the cards looked
+at that are still where they were); the grammar's others ("he or she", "they and you", "its
+controller and you") are not executable."""
+
+
+def _part_of(ctx: Context, phrase: Action) -> list[Ref]:
+    """ "Put one of them into your hand": the controller chooses that many of what is named."""
+    pool = list(resolve(ctx, phrase.arg("of")))
+    chosen: list[Ref] = []
+    for _ in range(min(value(ctx, phrase.arg("amount")), len(pool))):
+        names = [ref if isinstance(ref, str) else ref.name for ref in pool]
+        name = ctx.decider.choose(f"{ctx.controller} chooses which?", names)
+        picked = pool[names.index(name)]
+        pool.remove(picked)
+        chosen.append(picked)
+    return chosen
 
 
 def _pronoun(ctx: Context, word: str) -> list[Ref]:
@@ -245,7 +261,18 @@ def _pronoun(ctx: Context, word: str) -> list[Ref]:
         return list(defending_players(ctx))
     if word == "your opponents":
         return list(ctx.game.opponents(ctx.controller))
+    if word == "the rest":
+        return list(still_looked(ctx))
     raise EngineError(f"cannot resolve the pronoun {word!r}")
+
+
+AMONG_LOOKED = frozenset({"from_among_them", "from_among_those"})
+"""The ``in_zone`` forms that name the cards looked at ("a creature card from among them")."""
+
+
+def still_looked(ctx: Context) -> list[GameObject]:
+    """The cards the ability looked at that are still where they were looked at."""
+    return [obj for obj in ctx.looked if obj.zone == ctx.looked_zone]
 
 
 def defending_players(ctx: Context) -> list[str]:
@@ -374,6 +401,8 @@ def noun_zone(noun: Noun) -> str:
 
 
 def candidates_for(ctx: Context, noun: Noun) -> list[GameObject]:
+    if any(q.verb == "in_zone" and q.form_name in AMONG_LOOKED for q in noun.qualifiers):
+        return still_looked(ctx)  # "a creature card from among them"
     done = [q for q in noun.qualifiers if q.verb == "this_way"]
     if done:  # "creatures destroyed this way": what this ability did it to, wherever it is now
         return list(ctx.done.get(this_way(done[0]), []))
