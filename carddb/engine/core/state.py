@@ -203,6 +203,8 @@ class Player:
     this turn")."""
     attacked_this_turn: bool = False
     """Attacked with a creature this turn ("Raid — … if you attacked this turn")."""
+    dealt_damage_this_turn: bool = False
+    """Was dealt damage this turn (bloodthirst: "if an opponent was dealt damage this turn")."""
     energy: int = 0
     """Energy counters ({E}, 122.1e: "you get {E}{E}", "Pay {E}")."""
     drew_from_empty: bool = False
@@ -553,6 +555,7 @@ class Game:
                 p.life_lost_this_turn,
                 p.attacked_this_turn,
                 p.energy,
+                p.dealt_damage_this_turn,
                 tuple(tuple(z) for z in p.zones.values()),
             )
             for p in self.players.values()

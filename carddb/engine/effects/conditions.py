@@ -134,7 +134,10 @@ def _existing(ctx: Context, phrase: object) -> list[Ref]:
     if isinstance(phrase, Noun) and not phrase.targeted and phrase.alternatives and all(
         a.rstrip("s") in ("player", "opponent") for a in phrase.alternatives
     ) and not {"that", "those"} & set(phrase.determiners):  # "if an opponent controls …": any of them
-        phrase = Noun(("each",), phrase.description, phrase.qualifiers)
+        saved = ctx.it
+        players_named = resolve(ctx, Noun(("each",), phrase.description, phrase.qualifiers))
+        ctx.it = saved
+        return players_named
     anaphoric = isinstance(phrase, Noun) and bool({"that", "those"} & set(phrase.determiners))
     if isinstance(phrase, Noun) and not phrase.targeted and id(phrase) not in ctx.slots and not anaphoric:
         return [obj for obj in candidates_for(ctx, phrase) if matches(ctx, obj, phrase)]
@@ -184,6 +187,11 @@ def _is_state(ctx: Context, condition: Action) -> bool:
         return ctx.game.active != ctx.controller
     if form == "creature_died_this_turn":
         return any(departure.died and departure.creature for departure in ctx.game.left_this_turn)
+    if form == "dealt_damage_this_turn":  # "if an opponent was dealt damage this turn" (bloodthirst)
+        refs = _existing(ctx, condition.arg("what"))
+        turn = ctx.game.turn
+        players_hit = [ctx.game.players[ref].dealt_damage_this_turn for ref in refs if isinstance(ref, str)]
+        return any(players_hit) or any(obj.damaged_turn == turn for obj in objects(refs))
     if form == "attacked_this_turn":  # "if you attacked this turn" (raid)
         raiders = players(ctx, _existing(ctx, condition.arg("who")))
         return any(ctx.game.players[p].attacked_this_turn for p in raiders)
@@ -469,7 +477,7 @@ SECTION = Section(
             "is_state", "tapped", "untapped", "creature", "on_battlefield", "in_your_graveyard",
             "your_turn", "not_your_turn", "of_type", "has_keywords", "has_counters", "counters_on",
             "have_no_cards_in_hand", "has_no_cards_in_hand", "life_or_more", "life_or_less",
-            "creature_died_this_turn", "attacked_this_turn", "kicked",
+            "creature_died_this_turn", "attacked_this_turn", "kicked", "dealt_damage_this_turn",
         ),
         "is_more": named("is_more", "it_is"),
         "controls_count": named(

@@ -366,6 +366,7 @@ def deal_damage(game: Game, source: GameObject, target: Ref, amount: int, *, com
     )
     keywords = keywords_of(source)
     if isinstance(target, str):
+        game.players[target].dealt_damage_this_turn = True
         if "infect" in keywords:  # poison counters instead of life loss (702.90b)
             game.players[target].poison += amount
         else:

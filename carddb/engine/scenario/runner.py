@@ -562,7 +562,7 @@ def _act(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> Non
         mode = action["mode"]
         options["modes"] = list(mode if isinstance(mode, list) else [mode])
     if "activate" in action:
-        source = _find(game, action["activate"], ("battlefield",), player)
+        source = _find(game, action["activate"], ("battlefield", "hand"), player)  # hand: cycling
         play.activate(game, decider, player, source, int(action.get("ability", 1)), targets, **options)
     elif "cast" in action:
         card = _find(game, action["cast"], ("hand", "graveyard"), player)  # graveyard: flashback
