@@ -111,6 +111,9 @@ class GameObject:
     """Cast with its flashback cost: exiled instead of leaving the stack any other way (702.34a)."""
     deathtouched: bool = False
     """Dealt damage by a source with deathtouch since state-based actions were last checked."""
+    exiled_until: tuple[int, str] | None = None
+    """Exiled "until ~ leaves the battlefield" (610.3): that object's id and the zone this one
+    returns to when it does."""
     entered_turn: int = 0
     attacked_turn: int = 0
     damaged_turn: int = 0
@@ -441,6 +444,8 @@ class Game:
             _starting_loyalty(obj)
         if zone not in ("stack", "battlefield"):
             obj.kicked = False  # a new object (400.7)
+        if obj.zone == "exile" and zone != "exile":
+            obj.exiled_until = None
         obj.zone = zone
         if zone == "stack":
             return

@@ -25,7 +25,7 @@ from carddb.engine.query.nouns import (
 )
 from carddb.engine.rules.casting import uncounterable
 from carddb.engine.rules.destruction import destroy
-from carddb.engine.rules.zones import put
+from carddb.engine.rules.zones import exile_until, put
 from carddb.oracle.model import Action, Noun, Pronoun, SelfRef
 
 
@@ -76,6 +76,16 @@ def _move_all(zone: str) -> Handler:
                 did(ctx, "exiled", obj)
 
     return handler
+
+
+def exile_until_handler(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "Exile target creature an opponent controls until ~ leaves the battlefield." (610.3)"""
+    sources = list(objects(resolve(ctx, action.arg("source"))))
+    for obj in target_objects(ctx, action):
+        for source in sources[:1]:
+            exile_until(ctx.game, obj, source, ctx.decider)
+            if obj.zone == "exile":
+                did(ctx, "exiled", obj)
 
 
 def destroy_handler(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -204,6 +214,7 @@ SECTION = Section(
         "cant_be_regenerated": cant_be_regenerated,
         "regenerate": regenerate,
         "exile": _move_all("exile"),
+        "exile_until": exile_until_handler,
         "return_to_hand": _move_all("hand"),
         "return_from": return_to,
         "put_into_zone": return_to,

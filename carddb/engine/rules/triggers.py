@@ -26,6 +26,7 @@ from carddb.engine.rules.layers import refresh
 from carddb.engine.rules.sba import state_based_actions
 from carddb.engine.rules.targets import legal_target, record_target, target_nouns, target_text
 from carddb.engine.rules.ward import ward_triggers
+from carddb.engine.rules.zones import return_exiled
 from carddb.oracle.model import Action, Kind, Noun, Pronoun, SelfRef, walk
 from carddb.oracle.phrases import find
 
@@ -373,6 +374,8 @@ def settle(game: Game, decider: Decider | None) -> None:
         refresh(game)
         for event in events:
             collect(game, decider, event)
+            if event.kind == "move" and event.from_zone == "battlefield" and event.obj is not None:
+                return_exiled(game, event.obj, decider)  # 610.3c: not a trigger, at once
         state_based_actions(game)
         if not game.events:
             break

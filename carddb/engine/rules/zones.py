@@ -10,6 +10,28 @@ from carddb.engine.core.state import CEASED, Event, Game, GameObject
 from carddb.engine.rules.replacement import replace
 
 
+def exile_until(game: Game, obj: GameObject, source: GameObject, decider: Decider | None = None) -> None:
+    """ "Exile [obj] until [source] leaves the battlefield" (610.3): nothing happens if the source
+    has already left (610.3c); else ``obj`` is exiled and comes back when the source leaves."""
+    if source.zone != "battlefield":
+        return
+    back = "battlefield" if obj.zone == "battlefield" else obj.zone
+    if put(game, obj, "exile", decider=decider) == "exile":
+        obj.exiled_until = (source.id, back)
+
+
+def return_exiled(game: Game, left: GameObject, decider: Decider | None = None) -> None:
+    """``left`` left the battlefield: what it exiled "until ~ leaves the battlefield" returns (to
+    the battlefield under its owner's control, or to the zone it came from, 610.3c)."""
+    for obj in list(game.objects.values()):
+        if obj.exiled_until is not None and obj.exiled_until[0] == left.id and obj.zone == "exile":
+            back = obj.exiled_until[1]
+            obj.exiled_until = None
+            put(game, obj, back, decider=decider)
+            if back == "battlefield":
+                obj.controller = obj.owner
+
+
 def put(
     game: Game,
     obj: GameObject,
