@@ -121,6 +121,7 @@ SECTION = Section(
         "prevent_next_damage": prevent_next_damage,
         "prevent_all_damage": prevent_all_damage,
         "deal_damage": deal_damage,
+        "damage_to": deal_damage,  # "… and 2 damage to that creature's controller" (its "deals" left out)
         "deal_damage_to_both": deal_damage_to_both,
         "deal_damage_equal": deal_damage_equal,
         "fight": fight,
