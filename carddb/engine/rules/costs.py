@@ -140,7 +140,7 @@ def _discard(ctx: Context, action: Action, what: object) -> None:
 
 
 def _sacrifice(ctx: Context, action: Action, what: object) -> None:
-    _self_or_chosen(ctx, action, what, "battlefield", "graveyard")
+    _self_or_chosen(ctx, action, what, "battlefield", "graveyard", cause="sacrifice")
 
 
 def _exile(ctx: Context, action: Action, what: object) -> None:

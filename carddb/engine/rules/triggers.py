@@ -207,6 +207,16 @@ def _discards(ctx: Context, trigger: Action, event: Event) -> bool:
     )
 
 
+def _sacrifices(ctx: Context, trigger: Action, event: Event) -> bool:
+    """ "Whenever you sacrifice a permanent", "Whenever a player sacrifices a creature": the player
+    who controlled it as it was sacrificed."""
+    return (
+        event.kind == "sacrifice"
+        and is_named(ctx, trigger.arg("who"), event.player)
+        and is_named(ctx, trigger.arg("what"), event.obj)
+    )
+
+
 def _cycles(ctx: Context, trigger: Action, event: Event) -> bool:
     """ "Whenever you cycle or discard a card" (a discard: cycling discards), "When you cycle ~",
     "Whenever you cycle another card"."""
@@ -283,6 +293,7 @@ SECTION = Section(
         "draws_trigger": (_draws, None),
         "becomes_tapped": (_becomes_tapped, None),
         "discards_trigger": (_discards, None),
+        "sacrifices_trigger": (_sacrifices, None),
         "cycle": (_cycles, None),
     },
 )

@@ -53,8 +53,10 @@ def put(
     )
     if proposed.kind == "replaced":
         return ""
-    owner = obj.owner
+    owner, controller = obj.owner, obj.controller
     game.move(obj, proposed.to_zone, proposed.position)
     if cause == "discard":  # "whenever a player discards a card" (701.8), wherever it went
         game.events.append(Event("discard", obj, "hand", proposed.to_zone, owner))
+    if cause == "sacrifice":  # "whenever you sacrifice a creature" (701.17), wherever it went
+        game.events.append(Event("sacrifice", obj, "battlefield", proposed.to_zone, controller))
     return proposed.to_zone
