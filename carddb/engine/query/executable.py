@@ -77,7 +77,7 @@ SUPPORTED_DURATIONS: frozenset[object] = frozenset({"until end of turn", "this t
 UNTIL_END_OF_TURN = {
     "gets", "gains", "cant_block", "cant_attack", "cant_be_blocked", "gain_control", "prevent_next_damage",
     "prevent_all_damage", "has_ability", "cant_be_regenerated", "gets_each", "loses", "has_base_pt",
-    "is_a_creature", "becomes", "switch_pt",
+    "is_a_creature", "becomes", "switch_pt", "attacks", "block",
 }  # fmt: skip
 """The verbs whose handlers last until end of turn: the only ones a duration may go with (those
 that change characteristics are layer effects that end at cleanup, :mod:`carddb.engine.rules.layers`)."""
