@@ -252,6 +252,8 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
             if id(node) in moments:
                 continue
             problem = _problem(node, catalog, static)
+            if problem == "'that many'" and _counts_event(ability):
+                continue  # the amount of the event that triggered it
             if problem and problem not in problems:
                 problems.append(problem)
     return problems
@@ -267,6 +269,15 @@ def _instead_sentences(ability: Ability) -> set[int]:
                 assert isinstance(following, Conditional) and isinstance(following.body, Clause)
                 found.add(id(following.body.predicates[0]))
     return found
+
+
+AMOUNT_TRIGGERS = frozenset({"deals_damage", "gains_life_trigger"})
+"""Trigger events with an amount ("deals damage", "gain life", "lose life") that "that many" reads."""
+
+
+def _counts_event(ability: Ability) -> bool:
+    trigger = ability.trigger
+    return ability.kind is Kind.TRIGGERED and isinstance(trigger, Action) and trigger.verb in AMOUNT_TRIGGERS
 
 
 def _keyword_problems(keyword: Keyword, catalog: Catalog) -> list[str]:

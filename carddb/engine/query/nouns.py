@@ -119,8 +119,20 @@ def value(ctx: Context, quantity: object) -> int:
     raise EngineError(f"cannot count {quantity!r}")
 
 
+THAT_MANY = "that many"
+"""The binding of "that many" / "up to that many": the amount of the event that triggered the
+ability (damage dealt, life gained or lost)."""
+AMOUNT_EVENTS = frozenset({"damage", "gain_life", "lose_life"})
+"""The events whose amount "that many" means."""
+
+
 def amount_of(ctx: Context, noun: object) -> int:
-    """How many a noun phrase asks for: "a card" 1, "two cards" 2, "X cards" X."""
+    """How many a noun phrase asks for: "a card" 1, "two cards" 2, "X cards" X, "that many" (the
+    triggering event's amount)."""
+    if isinstance(noun, Noun) and {THAT_MANY, "twice that many"} & set(noun.determiners):
+        if THAT_MANY not in ctx.bindings:
+            raise EngineError("'that many' counts nothing here")
+        return ctx.bindings[THAT_MANY] * (2 if "twice that many" in noun.determiners else 1)
     if isinstance(noun, Noun):
         amount = noun.amount
         if amount is not None:

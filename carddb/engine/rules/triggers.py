@@ -19,7 +19,14 @@ from carddb.engine.core.forms import is_form, named
 from carddb.engine.core.state import Event, Game, GameObject, StackItem, Step
 from carddb.engine.query.abilities import ability_at, active_abilities
 from carddb.engine.query.executable import check_object, missing
-from carddb.engine.query.nouns import candidates_for, defending_players, matches, zone_name
+from carddb.engine.query.nouns import (
+    AMOUNT_EVENTS,
+    THAT_MANY,
+    candidates_for,
+    defending_players,
+    matches,
+    zone_name,
+)
 from carddb.engine.rules.attachments import enter_attached
 from carddb.engine.rules.continuous import on_enter
 from carddb.engine.rules.layers import refresh
@@ -57,6 +64,8 @@ def about_event(ctx: Context, event: Event, trigger: object) -> None:
     if event.obj is not None:
         ctx.it = [event.obj]
     refs: list[Ref] = [ref for ref in (event.other, event.obj) if ref is not None]
+    if event.kind in AMOUNT_EVENTS:  # "… deals combat damage to a player, draw that many cards"
+        ctx.bindings[THAT_MANY] = event.amount
     player = _event_player(ctx, event, trigger)
     ctx.event_refs = [player, *refs] if player is not None else refs
 
