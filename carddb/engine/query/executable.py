@@ -446,7 +446,10 @@ def _trigger_names_player(trigger: object, catalog: Catalog) -> bool:
         if isinstance(to, Pronoun):
             return to.word in ("you", "defending player", "your opponents")
         return to is None or (isinstance(to, Noun) and _player_reference(to)[1])
-    if verb in ("beginning", "roll_dice", "gains_life_trigger", "draws_trigger", "discards_trigger", "cycle"):
+    if verb in (
+        "beginning", "beginning_of_step", "roll_dice", "gains_life_trigger", "draws_trigger",
+        "discards_trigger", "cycle", "sacrifices_trigger",
+    ):  # fmt: skip
         return True
     if verb in ("casts", "enters", "dies", "leaves", "either_enters", "either_dies"):
         return not isinstance(trigger.arg("what"), SelfRef)

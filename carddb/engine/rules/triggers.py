@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from carddb.engine.core.catalog import Matcher, Section
+from carddb.engine.core.catalog import Catalog, Matcher, Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.decisions import Decider, ScriptedDecider
 from carddb.engine.core.errors import NotExecutableError
-from carddb.engine.core.forms import is_form, named
+from carddb.engine.core.forms import is_form, named, written
 from carddb.engine.core.state import Event, Game, GameObject, StackItem, Step
 from carddb.engine.query.abilities import ability_at, active_abilities
 from carddb.engine.query.executable import check_object, missing
@@ -282,8 +282,44 @@ def _beginning(ctx: Context, trigger: Action, event: Event) -> bool:
     return True
 
 
+STEP_OF_WHOM = {
+    "the beginning of the upkeep of enchanted creature's controller": (Step.UPKEEP, "attached"),
+    "the beginning of the upkeep of enchanted artifact's controller": (Step.UPKEEP, "attached"),
+    "the beginning of the upkeep of enchanted land's controller": (Step.UPKEEP, "attached"),
+    "the beginning of the upkeep of enchanted enchantment's controller": (Step.UPKEEP, "attached"),
+    "the beginning of the upkeep of enchanted permanent's controller": (Step.UPKEEP, "attached"),
+    "the beginning of the end step of enchanted creature's controller": (Step.END, "attached"),
+    "the beginning of combat on each opponent's turn": (Step.COMBAT, "opponent"),
+    "the beginning of your opponents' end step": (Step.END, "opponent"),
+    "the beginning of each player's precombat main phase": (Step.MAIN1, "each"),
+    "the beginning of your postcombat main phase": (Step.MAIN2, "you"),
+}
+"""The ``beginning_of_step`` forms the engine watches: the step, and whose turn it must be (the
+controller of what the source is attached to, an opponent, anyone, you)."""
+
+
+def _beginning_of(ctx: Context, trigger: Action, event: Event) -> bool:
+    """ "At the beginning of the upkeep of enchanted creature's controller", "… of each player's
+    precombat main phase", "… of combat on each opponent's turn"."""
+    step, whose = STEP_OF_WHOM[written(trigger)]
+    if event.kind != "step" or event.to_zone != step:
+        return False
+    if whose == "attached":
+        host = ctx.game.objects.get(ctx.source.attached_to) if ctx.source.attached_to is not None else None
+        return host is not None and host.zone == "battlefield" and host.controller == event.player
+    if whose == "opponent":
+        return event.player != ctx.controller
+    return whose == "each" or event.player == ctx.controller
+
+
+def _beginning_of_check(trigger: Action, catalog: Catalog) -> str | None:
+    text = written(trigger)
+    return None if text in STEP_OF_WHOM else f"trigger {text!r}"
+
+
 SECTION = Section(
     "rules.triggers",
+    checks={"beginning_of_step": _beginning_of_check},
     triggers={
         "enters": (
             _enters,
@@ -304,6 +340,7 @@ SECTION = Section(
         "discards_trigger": (_discards, None),
         "sacrifices_trigger": (_sacrifices, None),
         "cycle": (_cycles, None),
+        "beginning_of_step": (_beginning_of, None),
     },
 )
 """The trigger events this module matches ("deals damage" is combat's: it knows combat damage)."""
