@@ -51,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
         pool = CardPool(db)
 
         scenarios = sorted((ROOT / "tests" / "scenarios").glob("*.toml"))
+        scenarios += sorted((ROOT / "tests" / "scenarios" / "seeds").glob("*.toml"))  # the seed rulings
         started = time.perf_counter()
         failures = 0
         for _ in range(args.repeat):

@@ -86,3 +86,27 @@ def test_a_regeneration_shield_replaces_destruction() -> None:
     assert destroy(game, bears) is False
     assert bears.zone == "battlefield" and bears.tapped and bears.damage == 0
     assert destroy(game, bears) is True
+
+
+def optional(name: str) -> object:
+    def provider(game: Game, event: Proposed) -> list[Replacement]:
+        def apply(e: Proposed) -> Proposed:
+            e.kind = "replaced"
+            return e
+
+        return [Replacement(name, name, apply, optional=f"{name} instead?")] if event.kind == "draw" else []
+
+    return provider
+
+
+def test_an_optional_replacement_applies_only_when_the_player_says_yes() -> None:
+    game = game_with(optional("dredge"))
+
+    assert replace(game, Proposed("draw", "Alice"), ScriptedDecider(choices=["yes"])).kind == "replaced"
+    assert replace(game, Proposed("draw", "Alice"), ScriptedDecider(choices=["no"])).kind == "draw"
+
+
+def test_an_optional_replacement_is_not_applied_when_nobody_can_be_asked() -> None:
+    game = game_with(optional("dredge"))
+
+    assert replace(game, Proposed("draw", "Alice")).kind == "draw"

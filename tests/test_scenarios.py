@@ -19,7 +19,7 @@ from carddb.engine.scenario.runner import ScenarioError, run_file
 from carddb.resources import sample_dir
 
 SCENARIOS = Path(__file__).parent / "scenarios"
-FILES = sorted(SCENARIOS.glob("*.toml"))
+FILES = sorted([*SCENARIOS.glob("*.toml"), *SCENARIOS.glob("seeds/*.toml")])  # seeds/: the seed rulings
 RIFT = SCENARIOS / "underdark_rift_beneath_the_top_x.toml"
 
 
@@ -349,37 +349,37 @@ def test_cli_goes_on_after_an_invalid_file_and_exits_2(sample_url: str, tmp_path
     assert out.splitlines()[1].startswith(f"PASS {tmp_path / 'b.toml'}")
 
 
-MADNESS = MINIMAL.replace(
+PHASING = MINIMAL.replace(
     "[players.Bob]",
-    '[cards."Fiery Temper"]\ntype = "Instant"\nmana_cost = "{1}{R}{R}"\n'
-    'text = "Fiery Temper deals 3 damage to any target.\\nMadness {R}"\n\n'
-    '[players.Bob]\nhand = ["Fiery Temper"]',
+    '[cards.Breezekeeper]\ntype = "Creature — Djinn"\nmana_cost = "{3}{U}"\n'
+    'text = "Flying\\nPhasing"\npower = 4\ntoughness = 4\n\n'
+    '[players.Bob]\nhand = ["Breezekeeper"]',
 )
 
 
 def test_a_scenario_needing_an_unsupported_ability_is_not_executable(tmp_path: Path, pool: CardPool) -> None:
-    result = run_file(write(tmp_path, MADNESS), pool)
+    result = run_file(write(tmp_path, PHASING), pool)
 
     assert not result.passed
-    assert result.not_executable == "not executable: Fiery Temper: keyword madness"
+    assert result.not_executable == "not executable: Breezekeeper: keyword phasing"
 
 
 def test_cli_exits_3_when_a_scenario_is_not_executable(sample_url: str, tmp_path: Path) -> None:
-    refused = write(tmp_path, MADNESS, "m.toml")
+    refused = write(tmp_path, PHASING, "m.toml")
 
     code, out = invoke(sample_url, refused, write(tmp_path, MINIMAL, "b.toml"))
 
     assert code == 3
     assert out.splitlines()[:2] == [
         f"NOT EXECUTABLE {refused}  Alice draws for her turn",
-        "    not executable: Fiery Temper: keyword madness",
+        "    not executable: Breezekeeper: keyword phasing",
     ]
     assert out.splitlines()[2].startswith("PASS")
 
 
 def test_expect_not_executable_passes_only_on_that_refusal(tmp_path: Path, pool: CardPool) -> None:
-    expected = MADNESS + '\n[expect]\nnot_executable = "Fiery Temper: keyword madness"\n'
-    wrong = MADNESS + '\n[expect]\nnot_executable = "keyword dredge"\n'
+    expected = PHASING + '\n[expect]\nnot_executable = "Breezekeeper: keyword phasing"\n'
+    wrong = PHASING + '\n[expect]\nnot_executable = "keyword dredge"\n'
     ran = MINIMAL + '\n[expect]\nnot_executable = "keyword dredge"\n'
 
     assert run_file(write(tmp_path, expected, "a.toml"), pool).passed
@@ -387,3 +387,27 @@ def test_expect_not_executable_passes_only_on_that_refusal(tmp_path: Path, pool:
     assert "not_executable: expected 'keyword dredge'" in mismatch[0]
     unrefused = run_file(write(tmp_path, ran, "c.toml"), pool).differences
     assert unrefused[0].startswith("not_executable: expected")
+
+
+# -- the seed rulings' keys (docs/scenarios.md) ----------------------------------------------------
+def test_a_planar_deck_holds_only_planes_and_phenomena(tmp_path: Path, pool: CardPool) -> None:
+    text = MINIMAL.replace('[players.Bob]', '[players.Bob]\nplanar_deck = ["Island"]')
+
+    with pytest.raises(ScenarioError, match="planar_deck: 'Island' is not a plane or phenomenon"):
+        run_file(write(tmp_path, text), pool)
+
+
+def test_roll_planar_die_must_be_true(tmp_path: Path, pool: CardPool) -> None:
+    text = MINIMAL.replace('advance = "draw"', "roll_planar_die = 2")
+
+    with pytest.raises(ScenarioError, match="roll_planar_die must be true"):
+        run_file(write(tmp_path, text), pool)
+
+
+def test_the_planar_die_outside_planechase_is_refused(tmp_path: Path, pool: CardPool) -> None:
+    refused = '[[do]]\nroll_planar_die = true\n\n[expect]\nerror = "not a Planechase game"\n'
+    text = MINIMAL.split("[[do]]")[0] + refused
+
+    result = run_file(write(tmp_path, text), pool)
+
+    assert result.passed, result.differences

@@ -8,6 +8,7 @@ execute (``carddb coverage --engine``); :func:`new_game` starts a game that uses
 
 from __future__ import annotations
 
+from carddb.engine.actions import madness as madness_ability
 from carddb.engine.actions import play
 from carddb.engine.core.catalog import Catalog
 from carddb.engine.core.state import Game, Player, Step
@@ -22,10 +23,14 @@ from carddb.engine.rules import (
     costs,
     cycling,
     destruction,
+    dredge,
     execution,
+    face_down,
     flashback,
     kicker,
     layers,
+    madness,
+    planechase,
     prevention,
     protection,
     timing,
@@ -53,6 +58,10 @@ CATALOG = Catalog.of(
     timing.SECTION,
     triggers.SECTION,
     ward.SECTION,
+    dredge.SECTION,
+    face_down.SECTION,
+    madness.SECTION,
+    planechase.SECTION,
     cards.SECTION,
     characteristic_effects.SECTION,
     conditions.SECTION,
@@ -62,6 +71,7 @@ CATALOG = Catalog.of(
     permanents.SECTION,
     tokens.SECTION,
     play.SECTION,
+    madness_ability.SECTION,
 )
 """Everything the engine executes."""
 

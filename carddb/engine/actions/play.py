@@ -21,9 +21,12 @@ from carddb.engine.query.executable import additional_cost, missing
 from carddb.engine.rules import attachments, cycling, mana
 from carddb.engine.rules.casting import total_cost
 from carddb.engine.rules.costs import pay_additional_costs, pay_costs, pay_loyalty
+from carddb.engine.rules.discards import discarded_since
 from carddb.engine.rules.execution import execute, execute_steps
+from carddb.engine.rules.face_down import MORPH_CAST, manifested, morph_cost, turn_face_down
 from carddb.engine.rules.flashback import flashback_cost
 from carddb.engine.rules.kicker import kicker_cost
+from carddb.engine.rules.planechase import may_play_from_top
 from carddb.engine.rules.targets import (
     choose_targets,
     chosen_steps,
@@ -95,12 +98,14 @@ def activate(
             game.catalog.restrictions[restriction.verb](game, player, obj, index - 1, restriction)
         ctx = Context(game, decider, player, obj)
         chosen = choose_targets(game, ctx, ability, targets, modes)
+        mark = len(game.events)
         pay_costs(game, decider, player, obj, ability.cost, x=x, pay_with=pay_with)
+        discarded = discarded_since(game.events, mark)
         if from_hand:  # cycling it (702.29): "whenever you cycle a card"
             game.events.append(Event("cycle", obj, "hand", obj.zone, player))
         if any(once_each_turn(restriction) for restriction in ability.restrictions):
             game.once_each_turn[(obj.id, index - 1)] = game.turn
-        item = StackItem(obj.id, player, index - 1, chosen, x, list(modes))
+        item = StackItem(obj.id, player, index - 1, chosen, x, list(modes), discarded=discarded)
         if ability.kind is Kind.MANA:
             _resolve_item(game, decider, item)
             settle(game, decider)
@@ -122,39 +127,54 @@ def cast(
     pay_with: Sequence[GameObject] | None = None,
     modes: Sequence[int] = (),
     kicked: bool = False,
+    alternative: tuple[str, ...] | None = None,
+    face_down: bool = False,
 ) -> None:
     """Cast ``obj`` from its owner's hand, or from their graveyard for its flashback cost (an
     alternative cost, 601.2b: no X) (``modes``: the chosen modes of a modal spell, 1-based;
-    ``kicked``: its kicker cost paid too, 702.33)."""
+    ``kicked``: its kicker cost paid too, 702.33). ``alternative``: an alternative cost a resolving
+    ability offers for the card where it is, timing rules ignored (madness: from exile, 702.35b).
+    ``face_down``: cast with morph as a face-down 2/2 creature spell for {3} (702.37c), from the hand."""
     with atomic(game):
+        morph = None
+        if face_down:
+            if morph_cost(obj.card) is None or obj.zone != "hand" or alternative is not None:
+                raise IllegalActionError(f"{obj.name} cannot be cast face down (it needs morph, from a hand)")
+            turn_face_down(obj, manifested())
+            obj.cast_face_down = True
+            morph = MORPH_CAST
         card = obj.card
-        flashback = flashback_cost(card) if obj.zone == "graveyard" else None
-        if obj.owner != player or (obj.zone != "hand" and flashback is None):
+        flashback = flashback_cost(card) if obj.zone == "graveyard" and alternative is None else None
+        cost = alternative if alternative is not None else flashback if flashback is not None else morph
+        from_top = cost is None and may_play_from_top(game, player, obj)  # Windriddle Palaces
+        if not from_top and (obj.owner != player or (obj.zone != "hand" and cost is None)):
             raise IllegalActionError(f"{obj.name} is not in {player}'s hand")
-        if flashback is not None and x is not None and "{X}" not in flashback:
+        if cost is not None and x is not None and "{X}" not in cost:
             raise CostError(f"{obj.name}: X is 0 when the alternative cost has no X (601.2f, 107.3)")
         if "Land" in card.types:
             raise IllegalActionError(f"{obj.name} is a land: play it, don't cast it")
         split_second(game, "spell cast")
-        if "Instant" not in card.types and "flash" not in keywords_of(obj):
+        if alternative is None and "Instant" not in card.types and "flash" not in keywords_of(obj):
             sorcery_speed(game, player, obj)
         spell = spell_ability(obj)
         if spell is not None:
             _executable(game, obj, spell)
         ctx = Context(game, decider, player, obj)
         chosen = choose_targets(game, ctx, spell, targets, modes) if spell is not None else []
-        symbols = card.mana_symbols if flashback is None else flashback
+        symbols = card.mana_symbols if cost is None else cost
         kicker = kicker_cost(card) if kicked else ()
         if kicker is None:
             raise IllegalActionError(f"{obj.name} has no kicker cost to pay")
         total = total_cost(ctx, (*symbols, *kicker))  # 601.2f: the total cost, changes applied
         mana.pay(game, player, total, x=x, named=pay_with)
+        mark = len(game.events)
         pay_additional_costs(game, decider, player, obj)  # 601.2h: every cost, in full
+        discarded = discarded_since(game.events, mark)
         from_zone = obj.zone
         game.move(obj, "stack")
         obj.flashback = flashback is not None
         obj.kicked = kicked
-        item = StackItem(obj.id, player, None, chosen, x, list(modes))
+        item = StackItem(obj.id, player, None, chosen, x, list(modes), discarded=discarded)
         game.stack.append(item)
         game.pending.extend(ward_triggers(game, item))  # becoming a target (702.21)
         game.log.append(f"{player} casts {obj.name}")
@@ -182,7 +202,8 @@ def spell_ability(obj: GameObject) -> Ability | None:
 
 def play_land(game: Game, player: str, obj: GameObject, decider: Decider | None = None) -> None:
     with atomic(game):
-        if "Land" not in obj.card.types or obj.zone != "hand" or obj.owner != player:
+        in_hand = obj.zone == "hand" and obj.owner == player
+        if "Land" not in obj.card.types or not (in_hand or may_play_from_top(game, player, obj)):
             raise IllegalActionError(f"{obj.name} is not a land in {player}'s hand")
         sorcery_speed(game, player, obj)
         if game.players[player].lands_played:
@@ -205,6 +226,9 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
     if item.ward is not None:
         resolve_ward(game, decider, item)
         return
+    if item.rule:  # a keyword's triggered ability (madness), resolved by its rule
+        game.catalog.rule_abilities[item.rule](game, decider, item)
+        return
     if item.delayed is not None:
         waiting = item.delayed
         source = game.objects.get(waiting.source.id, waiting.source)
@@ -221,6 +245,7 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
     # an Equip or Cycling keyword stands for its activated ability
     ability = spell_ability(source) if item.is_spell else _activated(ability_at(source, item.ability or 0))
     ctx = Context(game, decider, item.controller, source)
+    ctx.discarded = list(item.discarded)
     if item.event is not None:  # "it", "that player", "that creature": what the event was about
         about_event(ctx, item.event, ability.trigger if ability is not None else None)
     if item.x is not None:

@@ -41,6 +41,7 @@ def next_step(game: Game, decider: Decider) -> None:
         game.step = Step.UNTAP
         for player in game.players.values():
             player.lands_played = 0
+            player.planar_rolls = 0
             player.draws_this_turn = 0
             player.life_gained_this_turn = player.life_lost_this_turn = 0
             player.attacked_this_turn = player.dealt_damage_this_turn = False
@@ -57,7 +58,7 @@ def next_step(game: Game, decider: Decider) -> None:
             elif not _combat.restrictions(game, obj, "doesnt_untap"):
                 game.tap(obj, False)
     elif game.step is Step.DRAW:
-        draw(game, game.active)
+        draw(game, game.active, decider=decider)
     elif game.step is Step.CLEANUP:
         hand = game.in_zone("hand", game.active)
         while len(hand) > HAND_SIZE:

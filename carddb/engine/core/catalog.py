@@ -17,12 +17,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from carddb.engine.core.errors import EngineError
-from carddb.oracle.model import Action, Keyword
+from carddb.oracle.model import Ability, Action, Keyword
 
 if TYPE_CHECKING:  # the types only: the context and the state do not depend on the catalog
     from carddb.engine.core.context import Context, Ref
+    from carddb.engine.core.decisions import Decider
     from carddb.engine.core.proposed import Provider
-    from carddb.engine.core.state import Event, Game, GameObject
+    from carddb.engine.core.state import Event, Game, GameObject, StackItem
 
 Handler = Callable[["Context", list["Ref"], Action], None]
 """Executes a predicate ("destroy", "draw") for the objects or players of its clause's subject."""
@@ -38,6 +39,8 @@ Restriction = Callable[["Game", str, "GameObject", int, Action], None]
 """Checks an activation restriction ("Activate only as a sorcery."): raises when it is not met."""
 PhraseCheck = Callable[[Action, "Catalog"], str | None]
 """What keeps a phrase the catalog knows from executing in the way it is written (None: nothing)."""
+RuleAbility = Callable[["Game", "Decider", "StackItem"], None]
+"""Resolves a triggered ability a keyword's rule defines (``StackItem.rule``: madness's trigger)."""
 
 
 class DuplicateEntryError(EngineError):
@@ -76,14 +79,18 @@ class Section:
     """Verbs of cost phrases that can be paid ("sacrifice", "discard", "pay_life")."""
     replacement_effects: tuple[Provider, ...] = ()
     """The replacement and prevention effects this part applies (``rules.replacement``)."""
+    rule_abilities: Mapping[str, RuleAbility] = field(default_factory=dict)
+    """Triggered abilities of keywords' rules, by ``StackItem.rule`` (madness's cast-or-graveyard)."""
     checks: Mapping[str, PhraseCheck] = field(default_factory=dict)
     """For verbs that execute only some of what their phrase may say, by verb: what keeps one
-    phrase from executing ("becomes the color of your choice")."""
+    phrase from executing (of the unnamed ``keyword_action`` triggers, only "you roll {CHAOS}")."""
+    static_abilities: tuple[Callable[[Ability], bool], ...] = ()
+    """Recognizers of static abilities a part applies as a whole ("You may play lands and cast
+    spells from the top of any player's library.")."""
 
 
-_MAPPINGS = (
-    "verbs", "conditions", "qualifiers", "forms", "triggers", "keyword_checks", "restrictions", "checks",
-)  # fmt: skip
+_MAPPINGS: tuple[str, ...] = ("verbs", "conditions", "qualifiers", "forms", "triggers", "keyword_checks")
+_MAPPINGS += ("restrictions", "checks", "rule_abilities")
 _SETS = ("static_verbs", "keywords", "replacements", "costs")
 
 
@@ -105,13 +112,16 @@ class Catalog:
     restrictions: Mapping[str, Restriction] = field(default_factory=dict)
     costs: frozenset[str] = frozenset()
     replacement_effects: tuple[Provider, ...] = ()
+    rule_abilities: Mapping[str, RuleAbility] = field(default_factory=dict)
     checks: Mapping[str, PhraseCheck] = field(default_factory=dict)
+    static_abilities: tuple[Callable[[Ability], bool], ...] = ()
 
     @classmethod
     def of(cls, *sections: Section) -> Catalog:
         """Join ``sections``; an entry (of one kind) declared by two of them is refused."""
         joined: dict[str, Any] = {name: {} for name in (*_MAPPINGS, *_SETS)}
         granted: list[Callable[[str], bool]] = []
+        statics: list[Callable[[Ability], bool]] = []
         effects: list[Provider] = []
         names: list[str] = []
         for section in sections:
@@ -126,6 +136,7 @@ class Catalog:
                         raise DuplicateEntryError(kind, key, table[key][1], section.name)
                     table[key] = (entries[key] if kind in _MAPPINGS else key, section.name)
             granted.extend(section.granted_keywords)
+            statics.extend(section.static_abilities)
             effects.extend(section.replacement_effects)
         values: dict[str, Any] = {}
         for kind in _MAPPINGS:
@@ -135,6 +146,7 @@ class Catalog:
         return cls(
             sections=tuple(names),
             granted_keywords=tuple(granted),
+            static_abilities=tuple(statics),
             replacement_effects=tuple(effects),
             **values,
         )

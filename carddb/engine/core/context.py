@@ -50,3 +50,5 @@ class Context:
     """The continuous effects the last characteristic-changing phrase made, by object ("It's
     still a land." changes them)."""
     rng: random.Random = field(default_factory=lambda: random.Random(0))
+    discarded: list[int] = field(default_factory=list)
+    """The cards this ability discarded, for its cost or by a step so far ("the discarded card")."""

@@ -62,6 +62,9 @@ class Replacement:
     commutes: bool = True
     """Applying it before or after the others gives the same result (counters and extra dice add up,
     prevention reduces): the player is not asked to order it."""
+    optional: str = ""
+    """A question for an effect the affected player may apply ("you may instead", dredge): they
+    answer it yes or no when it would apply; declined, it does not apply to this event."""
 
 
 Provider = Callable[[Game, Proposed], list[Replacement]]

@@ -81,6 +81,12 @@ class GameObject:
     counters: dict[str, int] = field(default_factory=dict)
     token: bool = False
     face_down: bool = False
+    cast_face_down: bool = False
+    """Cast face down with morph (702.37c): it is turned face up for its morph cost only."""
+    face_down_card: CardDef | None = None
+    """A face-down permanent's own card (708.2): ``card`` is then its face-down characteristics (a
+    2/2 creature with no name, subtypes or mana cost; with ward {2} if cloaked) until it is turned
+    face up (:mod:`carddb.engine.rules.face_down`)."""
     damage: int = 0
     effects: list[LayerEffect] = field(default_factory=list)
     """Continuous effects of resolved spells and abilities on it (613): "gets +2/+2 until end of
@@ -212,6 +218,8 @@ class Player:
     """Energy counters ({E}, 122.1e: "you get {E}{E}", "Pay {E}")."""
     drew_from_empty: bool = False
     """Attempted to draw from an empty library since state-based actions were last checked."""
+    planar_rolls: int = 0
+    """Times this player rolled the planar die this turn (901.9: each roll costs {1} more)."""
 
 
 @dataclass(frozen=True)
@@ -299,10 +307,15 @@ class StackItem:
     """A delayed triggered ability (its steps are not one of the source's abilities)."""
     ward: Ward | None = None
     """A ward trigger (:mod:`carddb.engine.rules.ward`): its source is the warded permanent."""
+    discarded: tuple[int, ...] = ()
+    """The cards discarded to pay its cost ("the discarded card", 400.7k)."""
+    rule: str = ""
+    """A triggered ability a keyword's rule defines, resolved by the catalog's ``rule_abilities``
+    entry of that name ("madness": 702.35a's "When this card is exiled this way, …")."""
 
     @property
     def is_spell(self) -> bool:
-        return self.ability is None and self.delayed is None and self.ward is None
+        return self.ability is None and self.delayed is None and self.ward is None and not self.rule
 
 
 @dataclass

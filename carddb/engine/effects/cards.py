@@ -31,7 +31,7 @@ from carddb.oracle.model import Action, Noun
 def draw(ctx: Context, subject: list[Ref], action: Action) -> None:
     count = amount_of(ctx, action.arg("what"))
     for player in players(ctx, subject):
-        draws.draw(ctx.game, player, count)
+        draws.draw(ctx.game, player, count, ctx.decider)
 
 
 def mill(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -57,6 +57,7 @@ def discard(ctx: Context, subject: list[Ref], action: Action) -> None:
             name = ctx.decider.choose(f"{player} discards which card?", [obj.name for obj in hand])
             chosen = next(obj for obj in hand if obj.name == name)
             put(ctx.game, chosen, "graveyard", cause="discard", decider=ctx.decider)
+            ctx.discarded.append(chosen.id)  # "the discarded card" (wherever it went: madness)
             did(ctx, "discarded", chosen)
 
 

@@ -7,9 +7,12 @@ from carddb.engine.core.catalog import Catalog, Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError
 from carddb.engine.core.forms import is_form
+from carddb.engine.core.state import GameObject
 from carddb.engine.query.nouns import (
     COLOR_WORDS,
+    objects,
     players,
+    resolve,
     value,
 )
 from carddb.oracle.model import Action, Noun
@@ -56,31 +59,51 @@ TOKENS = {
     "Clue": ("Token Artifact — Clue", "{2}, Sacrifice this artifact: Draw a card."),
     "Gold": ("Token Artifact — Gold", "Sacrifice this artifact: Add one mana of any color."),
     "Blood": ("Token Artifact — Blood", "{1}, {T}, Discard a card, Sacrifice this artifact: Draw a card."),
+    "Royal Role": (
+        "Token Enchantment — Aura Role",
+        "Enchant creature\nEnchanted creature gets +1/+1 and has ward {1}.",
+    ),
+    "Monster Role": (
+        "Token Enchantment — Aura Role",
+        "Enchant creature\nEnchanted creature gets +1/+1 and has trample.",
+    ),
 }
-"""Predefined tokens (rule 111.10) by subtype: type line and text."""
-
-
-def _kind(what: Noun) -> str:
-    return what.description.removesuffix(" tokens").removesuffix(" token")
+"""Predefined tokens (rule 111.10) by kind: type line and text. A Role token (303.7) is created
+attached to a creature ("Create a Royal Role token attached to that creature.")."""
+ROLE_NAMES = {"Royal Role": "Royal", "Monster Role": "Monster"}
+"""The name of a Role token ("a colorless Aura Role enchantment token named Royal", seed 001)."""
+TOKEN_NAMES = frozenset(ROLE_NAMES.get(kind, kind) for kind in TOKENS)
+"""The names the game gives predefined tokens."""
 
 
 def create_named_token(ctx: Context, subject: list[Ref], action: Action) -> None:
     what = action.arg("what")
     assert isinstance(what, Noun)
     kind = _kind(what)
-    if kind not in TOKENS or what.qualifiers:
+    hosts = _attached_to(ctx, what)
+    role = kind in TOKENS and TOKENS[kind][0].endswith("Aura Role")
+    if kind not in TOKENS or (what.qualifiers and not (role and hosts is not None)):
         raise EngineError(f"cannot create {what.description!r}")
     count = value(ctx, what.amount) if what.amount is not None else 1
-    _create(ctx, subject, kind, count)
+    _create(ctx, subject, kind, count, hosts)
 
 
-def _create(ctx: Context, subject: list[Ref], kind: str, count: int) -> None:
+def _kind(what: Noun) -> str:
+    return what.description.removesuffix(" tokens").removesuffix(" token")
+
+
+def _create(
+    ctx: Context, subject: list[Ref], kind: str, count: int, hosts: list[GameObject] | None = None
+) -> None:
     type_line, text = TOKENS[kind]
-    card = CardDef(name=f"{kind} Token", type_line=type_line, text=text, colors=())  # colourless (111.10)
+    card = CardDef(name=ROLE_NAMES.get(kind, kind), type_line=type_line, text=text, colors=())  # colourless
     created: list[Ref] = []
     for player in players(ctx, subject):
         for _ in range(count):
-            created.append(ctx.game.create(card, player, "battlefield", token=True))
+            token = ctx.game.create(card, player, "battlefield", token=True)
+            created.append(token)
+            if hosts:  # "attached to that creature": gone, the Aura enchants nothing (704.5m)
+                token.attached_to = hosts[0].id
     ctx.it = created
     ctx.mentions.append(list(created))
 
@@ -91,11 +114,23 @@ def investigate(ctx: Context, subject: list[Ref], action: Action) -> None:
 
 
 def _named_check(action: Action, catalog: Catalog) -> str | None:
-    """The predefined tokens the engine knows (:data:`TOKENS`), without qualifiers."""
+    """The predefined tokens the engine knows (:data:`TOKENS`), a Role "attached to" something."""
     what = action.arg("what")
-    if not isinstance(what, Noun) or _kind(what) not in TOKENS or what.qualifiers:
+    if not isinstance(what, Noun) or _kind(what) not in TOKENS:
         return f"token {getattr(what, 'description', what)!r}"
+    role = TOKENS[_kind(what)][0].endswith("Aura Role")
+    attached = len(what.qualifiers) == 1 and what.qualifiers[0].verb == "attached_to"
+    if what.qualifiers and not (role and attached):
+        return f"token {what.description!r} with a qualifier"
     return None
+
+
+def _attached_to(ctx: Context, what: Noun) -> list[GameObject] | None:
+    """The objects of a token's only qualifier "attached to {what}" (None: no such qualifier)."""
+    if len(what.qualifiers) != 1 or what.qualifiers[0].verb != "attached_to":
+        return None
+    host = what.qualifiers[0].arg("what")
+    return [obj for obj in objects(resolve(ctx, host)) if obj.zone == "battlefield"]
 
 
 SECTION = Section(

@@ -32,6 +32,7 @@ from carddb.engine.query.nouns import (
 )
 from carddb.engine.query.tree import children, instead_of
 from carddb.oracle.model import (
+    ENTERING,
     Ability,
     Action,
     Casting,
@@ -41,8 +42,10 @@ from carddb.oracle.model import (
     Kind,
     ManaCost,
     Noun,
+    Nouns,
     ParsedFace,
     Pronoun,
+    SameSubject,
     SelfRef,
     Unimplemented,
     walk,
@@ -173,7 +176,10 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     problems: list[str] = []
     if ability.kind is Kind.KEYWORD:
         return [p for k in ability.keywords for p in _keyword_problems(k, catalog)]
-    if ability.kind is Kind.STATIC:
+    if ability.kind is Kind.STATIC and any(applies(ability) for applies in catalog.static_abilities):
+        return []  # a static ability a part of the engine applies as a whole (play from the top)
+    entering = _says_how_it_enters(ability)
+    if ability.kind is Kind.STATIC or entering:
         problems.extend(_static_problems(ability, catalog))
     elif ability.kind is Kind.REPLACEMENT:
         verbs = {n.verb for step in ability.effects for n in walk(step) if isinstance(n, Action)}
@@ -212,7 +218,7 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     if isinstance(ability.trigger, Action):
         roots.extend(v for _, v in ability.trigger.args)
     roots.extend(mode.effects for mode in ability.modes)
-    static = ability.kind is Kind.STATIC
+    static = ability.kind is Kind.STATIC or entering
     nodes = [node for root in roots for node in walk(root)]
     in_trigger = (
         {id(node) for _, v in ability.trigger.args for node in walk(v)}
@@ -301,6 +307,10 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         return granted
     if isinstance(node, Unimplemented):
         return f"unimplemented text {node.text!r}"
+    if isinstance(node, Nouns):  # "target creature and target land": no handler resolves a list yet
+        return "list of noun phrases"
+    if isinstance(node, SameSubject):  # "… until end of turn and can't be blocked this turn"
+        return "subject of the clause before"
     if isinstance(node, Action) and node.verb == "zone" and node.arg("owner") not in ZONE_OWNERS:
         return f"zone of {node.arg('owner')}"
     whose = node.arg("whose") if isinstance(node, Action) else None
@@ -474,6 +484,14 @@ def _player_reference(node: object) -> tuple[bool, bool]:
         owner = str(node.arg("owner") or "")
         return False, owner in OWNER_NAMING or owner.endswith(("player's", "opponent's"))
     return False, False
+
+
+def _says_how_it_enters(ability: Ability) -> bool:
+    """614.1c–d: a replacement ability that says how a permanent enters ("~ enters the battlefield
+    tapped") is checked like a static ability's clauses, as rules.continuous applies it."""
+    return ability.kind is Kind.REPLACEMENT and any(
+        isinstance(node, Action) and node.verb in ENTERING for step in ability.effects for node in walk(step)
+    )
 
 
 STATIC_CONDITIONALS = frozenset({"as long as", "if", "unless"})

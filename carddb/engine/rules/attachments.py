@@ -164,8 +164,8 @@ _NO_DECIDER = _NoDecider()
 def attach(ctx: Context, subject: list[Ref], action: Action) -> None:
     """ "Attach this Equipment to target creature you control": attached if it can be (rule
     701.3b: otherwise nothing happens). An Aura spell resolving is attached as it enters."""
+    hosts = list(objects(resolve(ctx, action.arg("to"))))  # first: "attach ~ to it", "it" named before
     movers = list(objects(resolve(ctx, action.arg("what"))))
-    hosts = list(objects(resolve(ctx, action.arg("to"))))
     for obj in movers:
         if obj.zone not in ("battlefield", "stack") or (obj.zone == "stack" and obj is not ctx.source):
             continue

@@ -23,6 +23,8 @@ from carddb.engine.rules.replacement import replace
 from carddb.oracle.model import Ability, Action, Clause, Conditional, Kind, Noun, Pronoun, SelfRef
 
 ENTERING = frozenset({"enters_tapped", "enters_with_counters"})
+ENTERING_KINDS = frozenset({Kind.STATIC, Kind.REPLACEMENT})
+"""How a permanent enters is a replacement ability (614.1c–d), applied as its clauses say."""
 
 
 T = TypeVar("T")
@@ -44,12 +46,15 @@ class NoDecisions:
 NO_DECISIONS = NoDecisions()
 
 
-def static_clauses(game: Game) -> Iterator[tuple[GameObject, Context, Clause]]:
-    """Each clause of each executable static ability on the battlefield, with its source and a
-    context for resolving it."""
+def static_clauses(
+    game: Game, kinds: frozenset[Kind] = frozenset({Kind.STATIC})
+) -> Iterator[tuple[GameObject, Context, Clause]]:
+    """Each clause of each executable static ability on the battlefield (of the ``kinds`` given:
+    the replacement abilities that say how a permanent enters too), with its source and a context
+    for resolving it."""
     for source in game.permanents():
         for _, ability in active_abilities(source):
-            if ability.kind is not Kind.STATIC or not is_applied_static(game, ability):
+            if ability.kind not in kinds or missing(ability, game.catalog):
                 continue
             ctx = Context(game, NO_DECISIONS, source.controller, source)
             for _, clause in applying_clauses(ctx, ability):
@@ -100,7 +105,7 @@ def entering(game: Game, event: Proposed) -> list[Replacement]:
     if event.kind != "enter" or obj is None:
         return []
     found: list[Replacement] = []
-    for source, ctx, clause in static_clauses(game):
+    for source, ctx, clause in static_clauses(game, ENTERING_KINDS):
         subject = clause.subject
         if isinstance(subject, SelfRef):
             if source is not obj:

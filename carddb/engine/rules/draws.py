@@ -4,17 +4,19 @@ are checked (121.3, 704.5b)."""
 
 from __future__ import annotations
 
+from carddb.engine.core.decisions import Decider
 from carddb.engine.core.proposed import Proposed
 from carddb.engine.core.state import Event, Game
 from carddb.engine.rules.replacement import replace
 
 
-def draw(game: Game, player: str, count: int = 1) -> int:
-    """``player`` draws ``count`` cards one at a time; returns how many were drawn."""
+def draw(game: Game, player: str, count: int = 1, decider: Decider | None = None) -> int:
+    """``player`` draws ``count`` cards one at a time, each draw proposed on its own (a dredge card
+    may replace one of them, 702.52); returns how many were drawn."""
     drawn = 0
     library = game.players[player].zones["library"]
     for _ in range(count):
-        proposed = replace(game, Proposed("draw", player, amount=1))  # dredge would replace it
+        proposed = replace(game, Proposed("draw", player, amount=1), decider)  # dredge may replace it
         if proposed.kind == "replaced":
             continue
         if not library:

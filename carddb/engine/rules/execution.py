@@ -30,6 +30,7 @@ from carddb.engine.query.nouns import (
 )
 from carddb.engine.query.tree import instead_of
 from carddb.engine.rules.conditions import evaluate
+from carddb.engine.rules.discards import stat_of
 from carddb.engine.rules.layers import refresh
 from carddb.engine.rules.replacement import replace
 from carddb.oracle.model import (
@@ -193,7 +194,11 @@ def _conditional(ctx: Context, node: Conditional) -> None:
         ctx.game.delayed.append(Delayed(node.condition, node.body, ctx.controller, ctx.source, list(ctx.it)))
         return
     if node.word == "where X is":
-        ctx.bindings["X"] = value(ctx, node.condition)
+        condition = node.condition
+        if isinstance(condition, Action) and condition.verb == "stat_of":  # "the discarded card's …"
+            ctx.bindings["X"] = stat_of(ctx, condition)
+        else:
+            ctx.bindings["X"] = value(ctx, condition)
         _execute(ctx, node.body)
     elif node.word == "then":
         _execute(ctx, node.body)
@@ -246,7 +251,8 @@ def _antecedent(ctx: Context, body: Clause) -> None:
 def roll_dice(ctx: Context, sides: int, count: int, *, keep_lower: bool = False) -> int:
     """Roll ``count`` dN for the controller: extra dice from replacement effects (Pixie Guide,
     Barbarian Class) are rolled and the lowest ignored, as if never rolled. Returns the natural
-    result that counts (the highest when several are kept as one)."""
+    result of the die that counts, or the total of the results of several dice ("Roll two
+    six-sided dice. … where X is the total of those results", Pair o' Dice Lost)."""
     proposed = replace(ctx.game, Proposed("roll", ctx.controller, amount=count, sides=sides), ctx.decider)
     count, extra = proposed.amount, proposed.extra
     rolls = [ctx.decider.roll(sides, f"d{sides} for {ctx.source.name}") for _ in range(count + extra)]
@@ -254,7 +260,7 @@ def roll_dice(ctx: Context, sides: int, count: int, *, keep_lower: bool = False)
     ctx.game.log.append(f"{ctx.controller} rolls {rolls} (keeps {kept})")
     # "whenever you roll one or more dice" sees only the dice that count
     ctx.game.events.append(Event("roll", ctx.source, player=ctx.controller, amount=len(kept)))
-    return max(kept) if not keep_lower else min(kept)
+    return sum(kept) if not keep_lower else min(kept)
 
 
 def _roll(ctx: Context, roll: RollDie) -> None:

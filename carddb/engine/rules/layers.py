@@ -148,6 +148,8 @@ def problem(action: Action, catalog: Catalog) -> str | None:
         return "a static choice of color"  # nothing chooses it
     if verb == "power_toughness_equal" and action.arg("whose") != "~'s":
         return f"{action.arg('whose')} power and toughness"
+    if verb == "power_toughness_equal" and defined_count(action) is None:
+        return f"power and toughness equal to {action.arg('amount')!r}"
     if verb == "switch_pt" and action.arg("whose") not in ("~'s", "its") and action.slot is None:
         return f"switch {action.arg('whose')} power and toughness"
     return None
@@ -232,18 +234,31 @@ def granted_choice(keyword: str) -> bool:
     return keyword == f"protection from {CHOSEN_COLOR}"
 
 
+def defined_count(action: Action) -> Noun | str | None:
+    """What a characteristic-defining "equal to …" counts: the objects of "the number of …" (a noun
+    phrase), ``"life"`` for "your life total", None for a value the engine cannot read."""
+    amount = action.arg("amount")
+    if not isinstance(amount, Action):
+        return None
+    what = amount.arg("what")
+    if amount.verb == "number_of" and isinstance(what, Noun):
+        return what
+    if amount.verb == "stat_of" and amount.arg("owner") == "your" and amount.arg("stat") == "life total":
+        return "life"
+    return None
+
+
 def _defined_pt(ctx: Context, action: Action) -> Change:
     """ "~'s power and toughness are each equal to [N plus] the number of …" / "… to your life
     total": a characteristic-defining ability (604.3, layer 7a)."""
     text = _text(action)
-    if "your life total" in text:
-        number = ctx.game.players[ctx.controller].life
+    counted = defined_count(action)
+    if counted is None:
+        raise EngineError(f"cannot read the characteristic-defining value of {text!r}")
+    if isinstance(counted, Noun):
+        number = sum(1 for obj in candidates_for(ctx, counted) if matches(ctx, obj, counted))
     else:
-        what = action.arg("what")
-        assert isinstance(what, Noun)
-        number = sum(1 for obj in candidates_for(ctx, what) if matches(ctx, obj, what))
-        if action.arg("amount") is not None:
-            number += value(ctx, action.arg("amount"))
+        number = ctx.game.players[ctx.controller].life
     power = None if text.startswith("{whose:poss} toughness") else number
     toughness = None if text.startswith("{whose:poss} power is") else number
     return Change(Layer.PT_DEFINING, Op.SET_PT, power=power, toughness=toughness)

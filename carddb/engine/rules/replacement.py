@@ -42,8 +42,16 @@ def replace(game: Game, event: Proposed, decider: Decider | None = None) -> Prop
             return event
         chosen = _first(event, [e for e in found if e.self_replacement] or found, decider)
         applied.add(chosen.key)
+        if chosen.optional and not _accepted(chosen, decider):
+            continue  # "you may … instead": declined, it does not apply to this event (616.1)
         event = chosen.apply(event)
     raise ReplacementLoopError(f"replacement effects keep applying to a {event.kind} event")
+
+
+def _accepted(effect: Replacement, decider: Decider | None) -> bool:
+    """The affected player's answer to an optional effect; without a decider (a rule applied in
+    passing) nobody is asked and it does not apply."""
+    return decider is not None and decider.choose(effect.optional, ["yes", "no"]) == "yes"
 
 
 def _first(event: Proposed, candidates: list[Replacement], decider: Decider | None) -> Replacement:

@@ -27,6 +27,7 @@ from carddb.engine.query.nouns import (
     matches,
     zone_name,
 )
+from carddb.engine.query.planar import is_planar, planar_controller, planar_objects
 from carddb.engine.rules.attachments import enter_attached
 from carddb.engine.rules.continuous import on_enter
 from carddb.engine.rules.layers import refresh
@@ -349,7 +350,7 @@ SECTION = Section(
 def _watchers(game: Game, event: Event) -> list[GameObject]:
     """The objects whose triggered abilities see ``event``: the permanents, and an object that has
     just left the battlefield (leaves-the-battlefield abilities look back in time)."""
-    found = game.permanents()
+    found = game.permanents() + planar_objects(game)  # a face-up plane's abilities work (901.4)
     obj = event.obj
     if (
         event.kind == "move"
@@ -395,6 +396,8 @@ def collect(game: Game, decider: Decider, event: Event) -> None:
     for source in _watchers(game, event):
         leaving = source is event.obj and event.kind == "move" and event.from_zone == "battlefield"
         controller = event.player if leaving else source.controller
+        if is_planar(source):
+            controller = planar_controller(game)  # "you" of a plane: the planar controller (901.6)
         for index, ability in active_abilities(source):
             trigger = ability.trigger
             if ability.kind is not Kind.TRIGGERED or not isinstance(trigger, Action):
@@ -445,6 +448,10 @@ def settle(game: Game, decider: Decider | None) -> None:
         if item.delayed is not None:
             game.stack.append(item)
             game.log.append(f"{item.delayed.source.name}'s delayed ability triggers")
+            continue
+        if item.rule:  # a keyword's triggered ability (madness): no targets
+            game.stack.append(item)
+            game.log.append(f"{game.objects[item.source].name}'s {item.rule} ability triggers")
             continue
         source = game.objects.get(item.source)
         if source is None or item.ability not in {index for index, _ in active_abilities(source)}:

@@ -54,6 +54,10 @@ def put(
     if proposed.kind == "replaced":
         return ""
     owner, controller = obj.owner, obj.controller
+    leaves = obj.zone in ("battlefield", "stack") and proposed.to_zone != "battlefield"
+    if leaves and obj.face_down_card is not None:  # a face-down permanent or spell is revealed (708.9)
+        obj.card, obj.face_down_card, obj.face_down = obj.face_down_card, None, False
+        obj.cast_face_down = False
     game.move(obj, proposed.to_zone, proposed.position)
     if cause == "discard":  # "whenever a player discards a card" (701.8), wherever it went
         game.events.append(Event("discard", obj, "hand", proposed.to_zone, owner))

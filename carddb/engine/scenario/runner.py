@@ -11,11 +11,13 @@ import re
 import tomllib
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from carddb.engine.actions import combat as fighting
+from carddb.engine.actions import face_down as faces
+from carddb.engine.actions import planechase as planar
 from carddb.engine.actions import play, turn
 from carddb.engine.catalog import CATALOG
 from carddb.engine.core.cards import CardDef, CardPool
@@ -23,11 +25,14 @@ from carddb.engine.core.context import Ref
 from carddb.engine.core.decisions import RandomDecider, ScriptedDecider
 from carddb.engine.core.errors import EngineError, NotExecutableError, UnknownCardError
 from carddb.engine.core.state import PLAYER_ZONES, Game, GameObject, Player, Step
+from carddb.engine.effects.tokens import TOKEN_NAMES
 from carddb.engine.query.abilities import keywords_of
 from carddb.engine.query.characteristics import COLORS, colors_of
 from carddb.engine.query.executable import check_object
-from carddb.engine.rules import attachments
+from carddb.engine.query.planar import PLANAR_TYPES, planar_deck, planar_objects
+from carddb.engine.rules import attachments, face_down, planechase
 from carddb.engine.rules.layers import refresh
+from carddb.engine.rules.planechase import may_play_from_top
 from carddb.errors import CarddbError
 
 
@@ -67,24 +72,29 @@ MAX_NESTING = "nested too deeply"
 ZONE_KEYS = (*PLAYER_ZONES, "battlefield")
 TOP_KEYS = {"title", "seed", "game", "cards", "players", "do", "expect"}
 GAME_KEYS = {"active", "step"}
-PLAYER_KEYS = {"life", "poison", "energy", "attached", *ZONE_KEYS}
+FACE_DOWN_KEYS = ("face_down", "cloaked")
+"""Set-up: permanents on the battlefield face down, manifested (a plain 2/2) or cloaked (ward {2})."""
+PLAYER_KEYS = {"life", "poison", "energy", "attached", "planar_deck", *FACE_DOWN_KEYS, *ZONE_KEYS}
 CARD_KEYS = {"type", "text", "mana_cost", "power", "toughness", "loyalty", "color_indicator"}
-VERBS = ("activate", "cast", "play", "advance", "pass", "resolve", "attack", "block")
+VERBS: tuple[str, ...] = ("activate", "cast", "play", "advance", "pass", "resolve", "attack", "block")
+VERBS += ("roll_planar_die", "turn_face_up")
 """The action keys: each ``[[do]]`` has exactly one."""
 ACTION_KEYS = {
     "activate": {"player", "ability", "targets", "x", "pay", "mode", "rolls", "choices"},
-    "cast": {"player", "targets", "x", "pay", "mode", "rolls", "choices", "kicked"},
+    "cast": {"player", "targets", "x", "pay", "mode", "rolls", "choices", "kicked", "face_down"},
     "play": {"player", "rolls", "choices"},
     "advance": {"player", "rolls", "choices"},
     "pass": {"player", "rolls", "choices"},
     "resolve": {"player", "rolls", "choices"},
     "attack": {"player", "defending", "rolls", "choices"},
     "block": {"player", "rolls", "choices"},
+    "roll_planar_die": {"player", "rolls", "choices"},
+    "turn_face_up": {"player", "rolls", "choices"},
 }
 """The keys each action may carry besides its own."""
 EXPECT_KEYS = {"players", "stack", "permanents", "error", "game", "not_executable"}
-EXPECT_PLAYER_KEYS = {"life", "mana", "lost", "poison", "energy", *ZONE_KEYS}
-EXPECT_GAME_KEYS = {"active", "step", "turn"}
+EXPECT_PLAYER_KEYS = {"life", "mana", "lost", "poison", "energy", "planar_deck", *ZONE_KEYS}
+EXPECT_GAME_KEYS = {"active", "step", "turn", "plane"}
 PERMANENT_KEYS = (
     "power", "toughness", "tapped", "counters", "face_down", "damage", "controller", "token", "attached_to",
     "colors", "types", "keywords",
@@ -187,7 +197,8 @@ class _Names:
         controller, _, card = name.rpartition(":") if ":" in name else ("", "", name)
         if controller and controller not in self.players:
             raise ScenarioError(f"{self.path}: {key}: no player named {controller!r} (in {name!r})")
-        spelled = card if card.endswith("Token") else self.card(key, card)  # a token the game made
+        made = card.endswith("Token") or card in TOKEN_NAMES  # a token the game made
+        spelled = card if made else self.card(key, card)
         return f"{controller}:{spelled}" if controller else spelled
 
     def expected(self, key: str, name: str) -> str:
@@ -210,7 +221,7 @@ def _check(path: Path, data: Mapping[str, Any], pool: CardPool) -> None:
                 raise ScenarioError(f"{path}: [players.{name}] {counted} must be a whole number")
         if "life" in spec and not (_is_int(spec["life"]) and abs(spec["life"]) <= MAX_NUMBER):
             raise ScenarioError(f"{path}: [players.{name}] life must be an integer (at most {MAX_NUMBER})")
-        for zone in ZONE_KEYS:
+        for zone in (*ZONE_KEYS, "planar_deck", *FACE_DOWN_KEYS):
             cards = _name_list(path, f"[players.{name}] {zone}", spec.get(zone, []))
             total += len(cards)
             if total > MAX_OBJECTS:
@@ -235,7 +246,7 @@ def _check_action(path: Path, where: str, action: Mapping[str, Any], names: _Nam
     if player is not None and player not in names.players:
         raise ScenarioError(f"{path}: {where}: player: no player named {player!r}")
     value = action[verb]
-    if verb in ("activate", "cast", "play"):
+    if verb in ("activate", "cast", "play", "turn_face_up"):
         if not isinstance(value, str):
             raise ScenarioError(f"{path}: {where}: {verb} must be a card name")
         names.reference(f"{where} {verb}", value)
@@ -261,9 +272,11 @@ def _check_action(path: Path, where: str, action: Mapping[str, Any], names: _Nam
                 names.reference(f"{where} block", one)
             names.reference(f"{where} block.{blocker!r}", attacker)
     elif value is not True:
-        raise ScenarioError(f"{path}: {where}: resolve must be true")
+        raise ScenarioError(f"{path}: {where}: {verb} must be true")
     if "kicked" in action and not isinstance(action["kicked"], bool):
         raise ScenarioError(f"{path}: {where}: kicked must be true or false")
+    if "face_down" in action and not isinstance(action["face_down"], bool):
+        raise ScenarioError(f"{path}: {where}: face_down must be true or false")
     for key in ("ability", "x"):
         if key in action and not (_is_int(action[key]) and 0 <= action[key] <= MAX_NUMBER):
             raise ScenarioError(f"{path}: {where}: {key} must be a whole number (at most {MAX_NUMBER})")
@@ -319,7 +332,7 @@ def _check_expect(path: Path, expect: Mapping[str, Any], names: _Names) -> None:
             isinstance(spec["mana"], list) and all(isinstance(m, str) for m in spec["mana"])
         ):
             raise ScenarioError(f"{path}: {where} mana must be a list of mana symbols")
-        for zone in ZONE_KEYS:
+        for zone in (*ZONE_KEYS, "planar_deck"):
             for card in _name_list(path, f"{where} {zone}", spec.get(zone, [])):
                 names.expected(f"{where} {zone}", card)
     for card in _name_list(path, "[expect] stack", expect.get("stack", [])):
@@ -357,6 +370,8 @@ def run_file(path: Path, pool: CardPool) -> ScenarioResult:
         game = _setup(path, data, scenario_pool)
         for obj in list(game.objects.values()):
             check_object(obj, game.catalog)
+            if obj.face_down_card is not None:  # what it is: its abilities work once it is face up
+                check_object(replace(obj, card=obj.face_down_card), game.catalog)
     except NotExecutableError as refused:
         return _not_executable(path, title, refused, refusal)
     decider = ScriptedDecider(fallback=None)
@@ -471,6 +486,16 @@ def _setup(path: Path, data: Mapping[str, Any], pool: CardPool) -> Game:
         for zone in ZONE_KEYS:
             for card_name in (n for entry in spec.get(zone, []) for n in _expand(entry)):
                 game.create(pool.get(card_name), name, zone)
+        for card_name in (n for entry in spec.get("planar_deck", []) for n in _expand(entry)):
+            card = pool.get(card_name)
+            if not any(kind in card.types for kind in PLANAR_TYPES):
+                where = f"[players.{name}] planar_deck"
+                raise ScenarioError(f"{path}: {where}: {card_name!r} is not a plane or phenomenon")
+            game.create(card, name, "command").face_down = True  # a planar deck: face down (901.4)
+        for key, shown in (("face_down", face_down.manifested()), ("cloaked", face_down.cloaked())):
+            for card_name in (n for entry in spec.get(key, []) for n in _expand(entry)):
+                face_down.turn_face_down(game.create(pool.get(card_name), name, "battlefield"), shown)
+    planechase.start(game)  # the starting player's top planar card is turned face up (901.5)
     for name, spec in players_table.items():
         _attach(path, game, name, spec.get("attached", {}))
     return game
@@ -496,7 +521,7 @@ def _attach(path: Path, game: Game, player: str, table: Mapping[str, Any]) -> No
             free = [
                 obj
                 for obj in game.permanents(player)
-                if obj.name.casefold() == attachment.casefold() and obj.attached_to is None
+                if _called(obj).casefold() == attachment.casefold() and obj.attached_to is None
             ]
             if not free:
                 raise ScenarioError(f"{path}: {where}: no free {attachment!r} on {player}'s battlefield")
@@ -523,7 +548,7 @@ def _find(
     found = [
         obj
         for obj in game.objects.values()
-        if obj.name.casefold() == card.casefold()
+        if _called(obj).casefold() == card.casefold()
         and obj.zone in zones
         and (not controller or obj.controller == controller)
         and (player is None or obj.controller == player)
@@ -533,6 +558,27 @@ def _find(
         raise EngineError(f"no {name!r} in {whose}{' or '.join(zones)}")
     fresh = [obj for obj in found if obj not in avoid] or found
     return sorted(fresh, key=lambda obj: (zones.index(obj.zone), obj.tapped))[0]
+
+
+def _called(obj: GameObject) -> str:
+    """The name a scenario calls an object by: its card's, or for a face-down permanent (which has
+    no name, 708.2) the name of the card it is."""
+    return obj.face_down_card.name if obj.face_down_card is not None else obj.name
+
+
+def _top_or(game: Game, name: str, zones: Sequence[str], player: str) -> GameObject:
+    """The card called ``name`` in one of the player's ``zones``, else the top card of a library
+    of that name that the player may play from there (Windriddle Palaces)."""
+    try:
+        return _find(game, name, zones, player)
+    except EngineError:
+        for owner in game.players.values():
+            library = owner.zones["library"]
+            top = game.objects[library[0]] if library else None
+            named = top is not None and top.name.casefold() == name.casefold()
+            if top is not None and named and may_play_from_top(game, player, top):
+                return top
+        raise
 
 
 def _ref(game: Game, name: str, avoid: Sequence[GameObject]) -> Ref:
@@ -558,6 +604,8 @@ def _act(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> Non
     for name in (n for entry in action.get("pay", []) for n in _expand(entry)):
         pay.append(_find(game, name, ("battlefield",), player, avoid=pay))
     options: dict[str, Any] = {"x": action.get("x"), "pay_with": pay or None}
+    if action.get("face_down") is True:  # morph: cast face down (702.37c)
+        options["face_down"] = True
     if "mode" in action:
         mode = action["mode"]
         options["modes"] = list(mode if isinstance(mode, list) else [mode])
@@ -565,10 +613,15 @@ def _act(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> Non
         source = _find(game, action["activate"], ("battlefield", "hand"), player)  # hand: cycling
         play.activate(game, decider, player, source, int(action.get("ability", 1)), targets, **options)
     elif "cast" in action:
-        card = _find(game, action["cast"], ("hand", "graveyard"), player)  # graveyard: flashback
+        card = _top_or(game, action["cast"], ("hand", "graveyard"), player)  # graveyard: flashback
         play.cast(game, decider, player, card, targets, kicked=bool(action.get("kicked", False)), **options)
     elif "play" in action:
-        play.play_land(game, player, _find(game, action["play"], ("hand",), player))
+        play.play_land(game, player, _top_or(game, action["play"], ("hand",), player))
+    elif "roll_planar_die" in action:
+        planar.roll(game, decider, player)
+    elif "turn_face_up" in action:
+        hidden = _find(game, action["turn_face_up"], ("battlefield",), player)
+        faces.turn_face_up(game, decider, player, hidden)
     elif "resolve" in action:
         play.resolve_all(game, decider)
     elif "pass" in action:
@@ -599,7 +652,7 @@ def _block(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> N
         candidates = [
             obj
             for obj in attacking
-            if obj.name.casefold() == card.casefold() and (not controller or obj.controller == controller)
+            if _called(obj).casefold() == card.casefold() and (not controller or obj.controller == controller)
         ]
         attacker = candidates[0] if candidates else _find(game, attacker_name, ("battlefield",))
         for name in _expand(blocker_name):
@@ -641,7 +694,8 @@ def _compare(game: Game, expect: Mapping[str, Any], error: str | None) -> list[s
         elif expect["error"].casefold() not in error.casefold():
             differences.append(f"error: expected {expect['error']!r} in {error!r}")
     for key, wanted in expect.get("game", {}).items():
-        got = {"active": game.active, "step": game.step.value, "turn": game.turn}[key]
+        plane = ", ".join(obj.name for obj in planar_objects(game))
+        got = {"active": game.active, "step": game.step.value, "turn": game.turn, "plane": plane}[key]
         differ(f"game.{key}", wanted, got)
     for name, spec in expect.get("players", {}).items():
         for key, wanted in spec.items():
@@ -657,9 +711,11 @@ def _compare(game: Game, expect: Mapping[str, Any], error: str | None) -> list[s
             elif key == "mana":
                 multiset(where, [m.strip("{}") for m in wanted], game.players[name].mana_pool)
             elif key == "battlefield":
-                multiset(where, _canonical(game, wanted), [o.name for o in game.permanents(name)])
+                multiset(where, _canonical(game, wanted), [_called(o) for o in game.permanents(name)])
             elif key == "library":
                 differ(where, _canonical(game, wanted), [o.name for o in game.in_zone(key, name)])
+            elif key == "planar_deck":
+                differ(where, _canonical(game, wanted), [o.name for o in planar_deck(game, name)])
             else:
                 multiset(where, _canonical(game, wanted), [o.name for o in game.in_zone(key, name)])
     if "stack" in expect:
@@ -667,7 +723,7 @@ def _compare(game: Game, expect: Mapping[str, Any], error: str | None) -> list[s
         differ("stack (top first)", _canonical(game, expect["stack"]), stack)
     for name, spec in expect.get("permanents", {}).items():
         controller, _, card = name.rpartition(":") if ":" in name else ("", "", name)
-        found = [o for o in game.permanents(controller or None) if o.name.casefold() == card.casefold()]
+        found = [o for o in game.permanents(controller or None) if _called(o).casefold() == card.casefold()]
         if not found:
             differences.append(f"permanents.{name!r}: not on the battlefield")
             continue
@@ -698,10 +754,10 @@ def _compare(game: Game, expect: Mapping[str, Any], error: str | None) -> list[s
 def _attached_name(game: Game, obj: GameObject) -> str:
     """What ``obj`` is attached to, by name ("" for nothing)."""
     host = game.objects.get(obj.attached_to) if obj.attached_to is not None else None
-    return host.name if host is not None else ""
+    return _called(host) if host is not None else ""
 
 
 def _canonical(game: Game, entries: Sequence[str]) -> list[str]:
     """Expected names as the cards in the game spell them (a scenario may write "island")."""
-    spelled = {obj.name.casefold(): obj.name for obj in game.objects.values()}
+    spelled = {_called(obj).casefold(): _called(obj) for obj in game.objects.values()}
     return [spelled.get(name.casefold(), name) for entry in entries for name in _expand(entry)]
