@@ -301,13 +301,25 @@ def _granted_problem(node: object, catalog: Catalog) -> str | None:
     return None
 
 
+NOUN_LIST_VERBS = frozenset({
+    "destroy", "exile", "return_to_hand", "return_from", "put_into_zone", "tap", "untap", "deal_damage",
+    "damage_to", "gain_control", "put_counters", "counter", "sacrifice_self",
+})  # fmt: skip
+"""Verbs whose handlers resolve what they act on, so a list ("target creature and target land")
+names each of its items."""
+
+
 def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None:
     granted = _granted_problem(node, catalog)
     if granted is not None:
         return granted
     if isinstance(node, Unimplemented):
         return f"unimplemented text {node.text!r}"
-    if isinstance(node, Nouns):  # "target creature and target land": no handler resolves a list yet
+    if isinstance(node, Nouns) and node.qualifiers:  # "… and … from your graveyard": not yet
+        return "list of noun phrases with qualifiers"
+    if isinstance(node, Action) and node.verb not in NOUN_LIST_VERBS and any(
+        isinstance(value, Nouns) for _, value in node.args
+    ):
         return "list of noun phrases"
     if isinstance(node, SameSubject):  # "… until end of turn and can't be blocked this turn"
         return "subject of the clause before"

@@ -25,6 +25,7 @@ from carddb.oracle.model import (
     Action,
     Count,
     Noun,
+    Nouns,
     Number,
     Pronoun,
     SelfRef,
@@ -158,6 +159,8 @@ def resolve(ctx: Context, phrase: object) -> list[Ref]:
         found = list(_top_cards(ctx, phrase))
     elif isinstance(phrase, Action) and phrase.verb == "part_of":  # "one of them"
         found = _part_of(ctx, phrase)
+    elif isinstance(phrase, Nouns) and not phrase.qualifiers:  # "target creature and target land"
+        found = [ref for item in phrase.items for ref in resolve(ctx, item)]
     else:
         raise EngineError(f"cannot resolve {phrase!r}")
     if not (isinstance(phrase, Pronoun) and phrase.word == "you"):
