@@ -240,6 +240,8 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
             problems.append("pronoun 'the rest'" if not among else "'from among them' with nothing looked at")
     read_with = _instead_sentences(ability)
     for node in nodes:
+        if isinstance(node, Action) and node.verb == "deal_that_much_damage" and not _counts_event(ability):
+            problems.append("'that much' with no event amount")
         if isinstance(node, Action) and node.verb == "instead" and id(node) not in read_with:
             problems.append("pred 'instead'")  # one the engine does not read with its step
         problem = _controller_problem(node, static, id(node) in in_trigger)

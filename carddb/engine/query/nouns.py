@@ -476,6 +476,10 @@ def did(ctx: Context, word: str, obj: GameObject) -> None:
     ctx.done.setdefault(word, []).append(obj)
 
 
+def _on_the_battlefield(ctx: Context, ref: Ref, qualifier: Action) -> bool:
+    return isinstance(ref, GameObject) and ref.zone == "battlefield"
+
+
 def _this_way(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     return isinstance(ref, GameObject) and ref in ctx.done.get(this_way(qualifier), [])
 
@@ -651,5 +655,10 @@ def in_combat_as(game: Game, obj: GameObject, word: str) -> bool:
 
 SECTION = Section(
     "query.nouns",
-    qualifiers={"you_control": _you_control, "opponent_controls": _opponent_controls, "this_way": _this_way},
+    qualifiers={
+        "you_control": _you_control,
+        "opponent_controls": _opponent_controls,
+        "this_way": _this_way,
+        "on_the_battlefield": _on_the_battlefield,
+    },
 )
