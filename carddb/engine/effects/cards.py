@@ -44,7 +44,10 @@ def _from_top(ctx: Context, subject: list[Ref], action: Action, zone: str) -> No
     for player in players(ctx, subject):
         library = ctx.game.players[player].zones["library"]
         for object_id in library[:count]:
-            put(ctx.game, ctx.game.objects[object_id], zone, cause="mill", decider=ctx.decider)
+            obj = ctx.game.objects[object_id]
+            put(ctx.game, obj, zone, cause="mill", decider=ctx.decider)
+            if zone == "graveyard" and obj.zone == "graveyard":
+                did(ctx, "milled", obj)
 
 
 def discard(ctx: Context, subject: list[Ref], action: Action) -> None:

@@ -18,6 +18,7 @@ from carddb.engine.query.nouns import (
     candidates_for,
     counter_kind,
     in_combat_as,
+    last_controller,
     matches,
     objects,
     players,
@@ -293,6 +294,47 @@ def _that_attacked_check(qualifier: Action, catalog: Catalog) -> str | None:
     return None if text in THAT_ATTACKED else f"qualifier {text!r}"
 
 
+DONE_WORDS = {
+    "destroyed": "destroyed", "exiled": "exiled", "put into exile": "exiled", "discarded": "discarded",
+    "discard": "discarded", "discards": "discarded", "revealed": "revealed", "milled": "milled",
+    "sacrificed": "sacrificed", "sacrifice": "sacrificed",
+}  # fmt: skip
+"""The words of "if a creature is destroyed this way", "if you discard a land card this way"…, and
+what the resolving ability recorded it did (``Context.done``)."""
+
+
+def _done_word(condition: Action) -> str | None:
+    text = written(condition).removesuffix(" this way")
+    for words, done in DONE_WORDS.items():
+        if text.endswith(f" {words}") or f" {words} " in text:
+            return done
+    return None
+
+
+def _done_this_way(ctx: Context, condition: Action) -> bool:
+    """ "If a creature card is discarded this way", "if ~ is destroyed this way": what the ability
+    did it to (``Context.done``) includes such an object."""
+    word = _done_word(condition)
+    what = condition.arg("what")
+    done = ctx.done.get(word or "", [])
+    who = condition.arg("who")
+    if who is not None:  # "if you sacrificed a permanent this way": the player's own
+        named = set(players(ctx, _existing(ctx, who)))
+        done = [obj for obj in done if last_controller(ctx.game, obj) in named]
+    if isinstance(what, SelfRef):
+        return ctx.source in done
+    if isinstance(what, Noun):
+        plain = Noun((), what.description, what.qualifiers)
+        return any(matches(ctx, obj, plain) for obj in done)
+    return bool(done)
+
+
+def _done_check(condition: Action, catalog: Catalog) -> str | None:
+    if _done_word(condition) is None or "prevented" in written(condition):
+        return f"{written(condition)!r} as a condition"
+    return None
+
+
 def _you_controlled(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     raise EngineError("'you controlled' is read from what left the battlefield, not from an object")
 
@@ -456,10 +498,12 @@ SECTION = Section(
         "controls_count": _controls_count,
         "is_in_zone": _is_in_zone,
         "dies_this_turn": _left_this_turn,
+        "done_this_way": _done_this_way,
         "life_this_turn": _life_this_turn,
     },
     checks={
         "dies_this_turn": _left_check, "life_this_turn": _life_check, "that_attacked": _that_attacked_check,
+        "done_this_way": _done_check,
     },
     qualifiers={
         "you_controlled": _you_controlled,

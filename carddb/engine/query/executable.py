@@ -225,7 +225,7 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         if isinstance(ability.trigger, Action)
         else set()
     )
-    if any(isinstance(n, Action) and n.verb == "this_way" for n in nodes) and any(
+    if any(isinstance(n, Action) and n.verb in ("this_way", "done_this_way") for n in nodes) and any(
         isinstance(item, Action) for item in ability.cost
     ):  # "cards exiled this way" after a cost that exiled: what the cost did is not carried over
         problems.append("'this way' of a cost")

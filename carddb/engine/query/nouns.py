@@ -345,7 +345,7 @@ def speaking_of(ctx: Context, ref: Ref) -> Iterator[None]:
         ctx.mentions[:] = [named for named in ctx.mentions if named is not marker]
 
 
-def _last_controller(game: Game, obj: GameObject) -> str:
+def last_controller(game: Game, obj: GameObject) -> str:
     """Who controls ``obj``, or controlled it last on the battlefield (a creature that died, 608.2h)."""
     if obj.zone != "battlefield":
         for departure in reversed(game.left_this_turn):
@@ -360,7 +360,7 @@ def _described(ctx: Context, noun: Noun) -> list[Ref]:
             determiners = ("that",) if noun.determiners in (("that",), ("the",)) else noun.determiners
             named = resolve(ctx, Noun(determiners, noun.description.removesuffix(role), noun.qualifiers))
             owners = [
-                obj.owner if role == "'s owner" else _last_controller(ctx.game, obj) for obj in objects(named)
+                obj.owner if role == "'s owner" else last_controller(ctx.game, obj) for obj in objects(named)
             ]
             return list(dict.fromkeys(owners))
     words = {w.lower().rstrip("s") for w in noun.description.split()}
