@@ -218,6 +218,15 @@ def put_onto_battlefield(ctx: Context, subject: list[Ref], action: Action) -> No
         obj.tapped = is_form(action, "tapped")
 
 
+def discard_hand(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "Target player discards their hand": each card of it is discarded (701.8)."""
+    for player in players(ctx, subject):
+        for obj in ctx.game.in_zone("hand", player):
+            put(ctx.game, obj, "graveyard", cause="discard", decider=ctx.decider)
+            ctx.discarded.append(obj.id)
+            did(ctx, "discarded", obj)
+
+
 def exile_zone(ctx: Context, subject: list[Ref], action: Action) -> None:
     """ "Exile target player's graveyard": every card in the zone(s), one by one (each move proposed)."""
     zone = action.arg("whose")
@@ -234,6 +243,7 @@ SECTION = Section(
     "effects.cards",
     verbs={
         "exile_zone": exile_zone,
+        "discard_hand": discard_hand,
         "draw": draw,
         "mill": mill,
         "discard": discard,

@@ -47,6 +47,7 @@ from carddb.oracle.model import (
     Pronoun,
     SameSubject,
     SelfRef,
+    Sequence,
     Unimplemented,
     walk,
 )
@@ -303,6 +304,22 @@ def _granted_problem(node: object, catalog: Catalog) -> str | None:
     return None
 
 
+def _elided_players(node: Sequence) -> bool:
+    """ "Each player discards their hand, then draws seven cards": a later step without a subject
+    after one whose subject is other players than you — it would be read as yours."""
+    first = node.steps[0] if node.steps else None
+    if not isinstance(first, Clause) or first.subject is None:
+        return False
+    subject = first.subject
+    you = isinstance(subject, Pronoun) and subject.word == "you"
+    names_players = isinstance(subject, Noun) and bool(
+        {w.lower().rstrip("s") for w in subject.description.split()} & {"player", "opponent"}
+    )
+    return names_players and not you and any(
+        isinstance(step, Clause) and step.subject is None for step in node.steps[1:]
+    )
+
+
 NOUN_LIST_VERBS = frozenset({
     "destroy", "exile", "return_to_hand", "return_from", "put_into_zone", "tap", "untap", "deal_damage",
     "damage_to", "gain_control", "put_counters", "counter", "sacrifice_self",
@@ -317,6 +334,8 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         return granted
     if isinstance(node, Unimplemented):
         return f"unimplemented text {node.text!r}"
+    if isinstance(node, Sequence) and _elided_players(node):
+        return "subject of the step before"
     if isinstance(node, Nouns) and node.qualifiers:  # "… and … from your graveyard": not yet
         return "list of noun phrases with qualifiers"
     if isinstance(node, Action) and node.verb not in NOUN_LIST_VERBS and any(
