@@ -335,6 +335,21 @@ def _done_check(condition: Action, catalog: Catalog) -> str | None:
     return None
 
 
+def _with_name(ctx: Context, ref: Ref, qualifier: Action) -> bool:
+    """ "with the same name as that creature": the name of what the phrase names (201.2)."""
+    if isinstance(ref, str):
+        return False
+    saved, mentions = list(ctx.it), list(ctx.mentions)
+    named = {obj.name for obj in objects(resolve(ctx, qualifier.arg("what")))}
+    ctx.it, ctx.mentions = saved, mentions
+    return ref.name in named
+
+
+def _with_name_check(qualifier: Action, catalog: Catalog) -> str | None:
+    text = written(qualifier)
+    return None if text.startswith("with the same name as") else f"qualifier {text!r}"
+
+
 def _you_controlled(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     raise EngineError("'you controlled' is read from what left the battlefield, not from an object")
 
@@ -504,10 +519,12 @@ SECTION = Section(
     checks={
         "dies_this_turn": _left_check, "life_this_turn": _life_check, "that_attacked": _that_attacked_check,
         "done_this_way": _done_check,
+        "with_name": _with_name_check,
     },
     qualifiers={
         "you_controlled": _you_controlled,
         "that_attacked": _that_attacked,
+        "with_name": _with_name,
         "in_zone": _in_zone,
         "with_keywords": _with_keywords,
         "with_power": _with_power,
