@@ -183,6 +183,8 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     if ability.kind is Kind.STATIC or entering:
         problems.extend(_static_problems(ability, catalog))
     elif ability.kind is Kind.REPLACEMENT:
+        if exiled_instead(ability):
+            return []  # rules.instead applies it
         verbs = {n.verb for step in ability.effects for n in walk(step) if isinstance(n, Action)}
         if not verbs & catalog.replacements:
             return ["replacement effect"]
@@ -287,6 +289,29 @@ AMOUNT_TRIGGERS = frozenset({"deals_damage", "gains_life_trigger"})
 def _counts_event(ability: Ability) -> bool:
     trigger = ability.trigger
     return ability.kind is Kind.TRIGGERED and isinstance(trigger, Action) and trigger.verb in AMOUNT_TRIGGERS
+
+
+def exiled_instead(ability: Ability) -> bool:
+    """ "If ~ would be put into a graveyard from anywhere, exile it instead." (614.1a): a
+    replacement of the object itself on every move of it to a graveyard."""
+    if ability.kind is not Kind.REPLACEMENT or len(ability.effects) != 1:
+        return False
+    step = ability.effects[0]
+    if not (isinstance(step, Conditional) and step.word == "if" and isinstance(step.condition, Action)):
+        return False
+    condition, body = step.condition, step.body
+    moved = (
+        condition.verb == "would_be_put"
+        and isinstance(condition.arg("what"), SelfRef)
+        and written(condition) == "{what:np} would be put into a graveyard from anywhere"
+    )
+    if not moved or not isinstance(body, Clause) or body.subject is not None or len(body.predicates) != 1:
+        return False
+    instead = body.predicates[0]
+    action = instead.arg("action") if isinstance(instead, Action) and instead.verb == "instead" else None
+    what = action.arg("what") if isinstance(action, Action) else None
+    exiled = isinstance(action, Action) and action.verb == "exile"
+    return exiled and isinstance(what, Pronoun) and what.word == "it"
 
 
 def _keyword_problems(keyword: Keyword, catalog: Catalog) -> list[str]:
