@@ -11,8 +11,10 @@ from carddb.engine.core.errors import CostError, EngineError
 from carddb.engine.core.forms import is_form, named, written
 from carddb.engine.core.state import GameObject
 from carddb.engine.query.abilities import keyword_list, keywords_of
+from carddb.engine.query.characteristics import colors_of
 from carddb.engine.query.nouns import (
     AMONG_LOOKED,
+    COLOR_WORDS,
     IN_ZONE_WITHOUT_A_ZONE,
     amount_of,
     candidates_for,
@@ -350,6 +352,28 @@ def _with_name_check(qualifier: Action, catalog: Catalog) -> str | None:
     return None if text.startswith("with the same name as") else f"qualifier {text!r}"
 
 
+def _was_type(ctx: Context, condition: Action) -> bool:
+    """ "If it was a creature card", "if that creature was a Human", "if that land was nonbasic",
+    "as long as equipped creature is legendary": what the phrase names, as it is now (a card that
+    changed zones keeps its printed types, 400.7)."""
+    text = written(condition)
+    refs = list(objects(_existing(ctx, condition.arg("what"))))
+    if "legendary" in text:
+        return any("Legendary" in obj.supertypes for obj in refs)
+    if "nonbasic" in text:
+        return any("Basic" not in obj.supertypes for obj in refs)
+    if "{b:color}" in text:
+        wanted = {COLOR_WORDS.get(str(condition.arg(k)), "") for k in ("a", "b")}
+        return any(colors_of(obj) & wanted for obj in refs)
+    kind = condition.arg("type")
+    return isinstance(kind, Noun) and any(matches(ctx, obj, kind) for obj in refs)
+
+
+def _was_type_check(condition: Action, catalog: Catalog) -> str | None:
+    text = written(condition)
+    return f"{text!r} as a condition" if text.startswith("it's not") else None
+
+
 def _you_controlled(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     raise EngineError("'you controlled' is read from what left the battlefield, not from an object")
 
@@ -514,11 +538,13 @@ SECTION = Section(
         "is_in_zone": _is_in_zone,
         "dies_this_turn": _left_this_turn,
         "done_this_way": _done_this_way,
+        "was_type": _was_type,
         "life_this_turn": _life_this_turn,
     },
     checks={
         "dies_this_turn": _left_check, "life_this_turn": _life_check, "that_attacked": _that_attacked_check,
         "done_this_way": _done_check,
+        "was_type": _was_type_check,
         "with_name": _with_name_check,
     },
     qualifiers={
