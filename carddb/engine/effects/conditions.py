@@ -374,6 +374,20 @@ def _was_type_check(condition: Action, catalog: Catalog) -> str | None:
     return f"{text!r} as a condition" if text.startswith("it's not") else None
 
 
+def _player_did(ctx: Context, condition: Action) -> bool:
+    """ "If the player does", "If they don't": whether the player who was asked ("that player may
+    discard a card") did it (the answer of the "may" before)."""
+    if "did" not in ctx.bindings:
+        raise EngineError("'if the player does' follows no choice")
+    did = bool(ctx.bindings["did"])
+    return did if written(condition).endswith(" does") else not did
+
+
+def _player_did_check(condition: Action, catalog: Catalog) -> str | None:
+    text = written(condition)
+    return f"{text!r} as a condition" if text.endswith("can't") else None
+
+
 def _you_controlled(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     raise EngineError("'you controlled' is read from what left the battlefield, not from an object")
 
@@ -539,12 +553,14 @@ SECTION = Section(
         "dies_this_turn": _left_this_turn,
         "done_this_way": _done_this_way,
         "was_type": _was_type,
+        "player_did": _player_did,
         "life_this_turn": _life_this_turn,
     },
     checks={
         "dies_this_turn": _left_check, "life_this_turn": _life_check, "that_attacked": _that_attacked_check,
         "done_this_way": _done_check,
         "was_type": _was_type_check,
+        "player_did": _player_did_check,
         "with_name": _with_name_check,
     },
     qualifiers={

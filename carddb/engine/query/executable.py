@@ -241,6 +241,13 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         among = isinstance(node, Action) and node.verb == "in_zone" and node.form_name in AMONG_LOOKED
         if not looks and (among or (isinstance(node, Pronoun) and node.word == "the rest")):
             problems.append("pronoun 'the rest'" if not among else "'from among them' with nothing looked at")
+    asks = any(
+        (isinstance(n, Conditional) and n.word == "may")
+        or (isinstance(n, Action) and n.verb in ("may", "may_have"))
+        for n in nodes
+    )
+    if not asks and any(isinstance(n, Action) and n.verb == "player_did" for n in nodes):
+        problems.append("'if … does' with no choice before it")
     read_with = _instead_sentences(ability)
     for node in nodes:
         if isinstance(node, Action) and node.verb == "deal_that_much_damage" and not _counts_event(ability):
