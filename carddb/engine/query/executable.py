@@ -430,7 +430,9 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
             return "'at' clause"
     if isinstance(node, Clause) and node.for_each is not None:
         verbs = {p.verb for p in node.predicates if isinstance(p, Action)}
-        if not verbs <= ADDITIVE or len(verbs) != len(node.predicates):
+        if not verbs <= ADDITIVE | {"enters_with_counters"} or len(verbs) != len(node.predicates):
+            return "for each"
+        if "enters_with_counters" in verbs and not isinstance(node.for_each, Noun):
             return "for each"
     if isinstance(node, Clause) and node.duration is not None:
         verbs = {p.verb for p in node.predicates if isinstance(p, Action)}
@@ -628,7 +630,13 @@ def _static_problems(ability: Ability, catalog: Catalog) -> list[str]:
                 problems.append("static ability")
                 continue
             body = step.body
-        if not isinstance(body, Clause) or body.duration is not None or body.for_each is not None:
+        if not isinstance(body, Clause):
+            problems.append("static ability")
+            continue
+        counted = all(  # "… enters the battlefield with a +1/+1 counter on it for each other creature"
+            isinstance(p, Action) and p.verb == "enters_with_counters" for p in body.predicates
+        )
+        if body.duration is not None or (body.for_each is not None and not counted):
             problems.append("static ability")
             continue
         for predicate in body.predicates:
