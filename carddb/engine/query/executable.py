@@ -60,7 +60,7 @@ ZONE_OWNERS = {
     "target opponent's", "all",
 }  # fmt: skip
 """Whose zones a ``zone`` phrase may name (:func:`carddb.engine.query.nouns.zone_owners` knows them)."""
-SUPPORTED_CONDITIONALS = {"if", "unless", "where X is", "then", "at", "may", "until end of turn"}
+SUPPORTED_CONDITIONALS = {"if", "unless", "where X is", "then", "at", "may", "until end of turn", "otherwise"}
 DELAYED = {
     ("beginning", "next_end_step"), ("beginning", "next_turns_upkeep"), ("beginning", "your_next_upkeep"),
     ("beginning", "end_of_combat"), ("end_of_combat", "end_of_combat"),
@@ -248,6 +248,8 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     )
     if not asks and any(isinstance(n, Action) and n.verb == "player_did" for n in nodes):
         problems.append("'if … does' with no choice before it")
+    if not _otherwise_follows_if(ability):
+        problems.append("'otherwise' clause")
     read_with = _instead_sentences(ability)
     for node in nodes:
         if isinstance(node, Action) and node.verb == "deal_that_much_damage" and not _counts_event(ability):
@@ -296,6 +298,17 @@ AMOUNT_TRIGGERS = frozenset({"deals_damage", "gains_life_trigger"})
 def _counts_event(ability: Ability) -> bool:
     trigger = ability.trigger
     return ability.kind is Kind.TRIGGERED and isinstance(trigger, Action) and trigger.verb in AMOUNT_TRIGGERS
+
+
+def _otherwise_follows_if(ability: Ability) -> bool:
+    """Every "Otherwise, …" sentence comes right after an "If …, …" one (whose result it reads)."""
+    for steps in [list(ability.effects), *([*ability.effects, *m.effects] for m in ability.modes)]:
+        for index, step in enumerate(steps):
+            if isinstance(step, Conditional) and step.word == "otherwise":
+                before = steps[index - 1] if index else None
+                if not (isinstance(before, Conditional) and before.word in ("if", "unless")):
+                    return False
+    return True
 
 
 def exiled_instead(ability: Ability) -> bool:
