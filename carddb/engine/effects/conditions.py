@@ -388,6 +388,28 @@ def _player_did_check(condition: Action, catalog: Catalog) -> str | None:
     return f"{text!r} as a condition" if text.endswith("can't") else None
 
 
+def _it_is(ctx: Context, condition: Action) -> bool:
+    """ "as long as it's attacking", "if it's tapped", "as long as it's attacking alone": "it" is
+    what was named last (a static ability's own object when nothing was)."""
+    text = written(condition)
+    things = list(objects(ctx.it)) or [ctx.source]
+    combat = ctx.game.combat
+    checks: dict[str, Callable[[GameObject], bool]] = {
+        "it's attacking": lambda obj: in_combat_as(ctx.game, obj, "attacking"),
+        "it's blocking": lambda obj: in_combat_as(ctx.game, obj, "blocking"),
+        "it's attacking alone": lambda obj: combat is not None and list(combat.attackers) == [obj.id],
+        "it's tapped": lambda obj: obj.tapped,
+        "it's untapped": lambda obj: not obj.tapped,
+        "it's enchanted": lambda obj: any(
+            o.attached_to == obj.id and o.is_a("Aura") for o in ctx.game.permanents()
+        ),
+        "it's equipped": lambda obj: any(
+            o.attached_to == obj.id and o.is_a("Equipment") for o in ctx.game.permanents()
+        ),
+    }
+    return any(checks[text](obj) for obj in things)
+
+
 def _you_controlled(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     raise EngineError("'you controlled' is read from what left the battlefield, not from an object")
 
@@ -554,6 +576,7 @@ SECTION = Section(
         "done_this_way": _done_this_way,
         "was_type": _was_type,
         "player_did": _player_did,
+        "it_is_in_combat": _it_is,
         "life_this_turn": _life_this_turn,
     },
     checks={

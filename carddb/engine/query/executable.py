@@ -579,6 +579,7 @@ STATIC_CONDITIONALS = frozenset({"as long as", "if", "unless"})
 ("as long as", "if") or does not ("… enters the battlefield tapped unless you control …")."""
 STATE_CONDITIONS = frozenset({
     "controls", "controls_count", "counters_at_least", "is_in_zone", "is_more", "is_state", "dies_this_turn",
+    "it_is_in_combat", "was_type",
     "life_this_turn",
 })  # fmt: skip
 """Conditions about the game's state, which a static ability reads whenever it applies (not
