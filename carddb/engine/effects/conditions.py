@@ -446,7 +446,14 @@ def _is_type(ctx: Context, obj: GameObject, noun: object) -> bool:
 
 
 def _is_more(ctx: Context, condition: Action) -> bool:
-    """ "If it's a land card": the object named last is what the noun describes."""
+    """ "If it's a land card": the object named last is what the noun describes; "If that
+    enchantment is an Aura", "if ~ isn't a Warrior": what the phrase names is (not) of the type."""
+    if is_form(condition, "is_type", "is_not_type"):
+        kind = condition.arg("type")
+        assert isinstance(kind, Noun)
+        things = list(objects(_existing(ctx, condition.arg("what"))))
+        found = any(matches(ctx, obj, kind) for obj in things)
+        return found if is_form(condition, "is_type") else not found
     what = condition.arg("what")
     assert isinstance(what, Noun)
     return any(matches(ctx, obj, what) for obj in objects(ctx.it))
@@ -605,7 +612,7 @@ SECTION = Section(
             "have_no_cards_in_hand", "has_no_cards_in_hand", "life_or_more", "life_or_less",
             "creature_died_this_turn", "attacked_this_turn", "kicked", "dealt_damage_this_turn",
         ),
-        "is_more": named("is_more", "it_is"),
+        "is_more": named("is_more", "it_is", "is_type", "is_not_type"),
         "controls_count": named(
             "controls_count", "control_or_more", "controls_or_more", "control_or_fewer", "controls_or_fewer"
         ),
