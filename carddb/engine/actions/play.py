@@ -263,7 +263,7 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
             execute_steps(ctx, chosen_steps(ability, item.modes) if ability.modes else ability.effects)
         else:
             game.log.append(f"{source.name}: every target is illegal, nothing happens")
-    if item.is_spell:
+    if item.is_spell and source.zone == "stack":  # not when it put itself elsewhere ("return ~ to hand")
         fizzled = ability is not None and not legal_any  # an Aura spell with an illegal target (608.3b)
         zone = "battlefield" if source.card.is_permanent and not fizzled else "graveyard"
         put(game, source, zone, cause="resolve", decider=decider)

@@ -44,7 +44,7 @@ def next_step(game: Game, decider: Decider) -> None:
             player.planar_rolls = 0
             player.draws_this_turn = 0
             player.life_gained_this_turn = player.life_lost_this_turn = 0
-            player.attacked_this_turn = False
+            player.attacked_this_turn = player.dealt_damage_this_turn = False
         game.left_this_turn = []
     else:
         game.step = STEPS[index + 1]

@@ -39,6 +39,13 @@ class Context:
     no_regeneration: bool = False
     """The step being executed is followed by "It can't be regenerated." (608.2c: later text
     modifies earlier text): what it destroys is destroyed even with a regeneration shield."""
+    looked: list[GameObject] = field(default_factory=list)
+    looked_zone: str = ""
+    """The cards the ability looked at or revealed from a zone ("Look at the top four cards of
+    your library"): "from among them", "the rest" (those still there) read them."""
+    done: dict[str, list[GameObject]] = field(default_factory=dict)
+    """What the ability has destroyed, exiled, sacrificed, discarded and revealed so far, by the
+    word ("creatures destroyed this way", "cards revealed this way")."""
     last_effects: list[tuple[GameObject, list[LayerEffect]]] = field(default_factory=list)
     """The continuous effects the last characteristic-changing phrase made, by object ("It's
     still a land." changes them)."""

@@ -21,6 +21,8 @@ from carddb.engine.core.layers import Characteristics, LayerEffect, characterist
 PLAYER_ZONES = ("library", "hand", "graveyard", "exile", "command")
 SHARED_ZONES = ("battlefield", "stack")
 ZONES = PLAYER_ZONES + SHARED_ZONES
+CEASED = "ceased"
+"""The "zone" of a token that ceased to exist (704.5d) while an ability of it is still on the stack."""
 
 
 class Step(StrEnum):
@@ -115,6 +117,9 @@ class GameObject:
     """Cast with its flashback cost: exiled instead of leaving the stack any other way (702.34a)."""
     deathtouched: bool = False
     """Dealt damage by a source with deathtouch since state-based actions were last checked."""
+    exiled_until: tuple[int, str] | None = None
+    """Exiled "until ~ leaves the battlefield" (610.3): that object's id and the zone this one
+    returns to when it does."""
     entered_turn: int = 0
     attacked_turn: int = 0
     damaged_turn: int = 0
@@ -207,6 +212,10 @@ class Player:
     this turn")."""
     attacked_this_turn: bool = False
     """Attacked with a creature this turn ("Raid — … if you attacked this turn")."""
+    dealt_damage_this_turn: bool = False
+    """Was dealt damage this turn (bloodthirst: "if an opponent was dealt damage this turn")."""
+    energy: int = 0
+    """Energy counters ({E}, 122.1e: "you get {E}{E}", "Pay {E}")."""
     drew_from_empty: bool = False
     """Attempted to draw from an empty library since state-based actions were last checked."""
     planar_rolls: int = 0
@@ -448,6 +457,8 @@ class Game:
             _starting_loyalty(obj)
         if zone not in ("stack", "battlefield"):
             obj.kicked = False  # a new object (400.7)
+        if obj.zone == "exile" and zone != "exile":
+            obj.exiled_until = None
         obj.zone = zone
         if zone == "stack":
             return
@@ -561,6 +572,8 @@ class Game:
                 p.life_gained_this_turn,
                 p.life_lost_this_turn,
                 p.attacked_this_turn,
+                p.energy,
+                p.dealt_damage_this_turn,
                 tuple(tuple(z) for z in p.zones.values()),
             )
             for p in self.players.values()
@@ -592,7 +605,7 @@ class Game:
                     raise EngineError(f"object {object_id} is in {seen[object_id]} and {place}")
                 seen[object_id] = place
         for obj in self.objects.values():
-            if obj.id not in seen:
+            if obj.id not in seen and obj.zone != CEASED:
                 raise EngineError(f"{obj.name} ({obj.id}) is in no zone")
 
 

@@ -6,13 +6,15 @@ from __future__ import annotations
 from carddb.engine.core.catalog import Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError
-from carddb.engine.core.forms import is_form, named
+from carddb.engine.core.forms import is_form, named, written
 from carddb.engine.core.state import GameObject
 from carddb.engine.effects.common import (
     target_objects,
+    zone_of,
 )
 from carddb.engine.query.nouns import (
     amount_of,
+    did,
     matches,
     objects,
     players,
@@ -42,7 +44,10 @@ def _from_top(ctx: Context, subject: list[Ref], action: Action, zone: str) -> No
     for player in players(ctx, subject):
         library = ctx.game.players[player].zones["library"]
         for object_id in library[:count]:
-            put(ctx.game, ctx.game.objects[object_id], zone, cause="mill", decider=ctx.decider)
+            obj = ctx.game.objects[object_id]
+            put(ctx.game, obj, zone, cause="mill", decider=ctx.decider)
+            if zone == "graveyard" and obj.zone == "graveyard":
+                did(ctx, "milled", obj)
 
 
 def discard(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -56,6 +61,7 @@ def discard(ctx: Context, subject: list[Ref], action: Action) -> None:
             chosen = next(obj for obj in hand if obj.name == name)
             put(ctx.game, chosen, "graveyard", cause="discard", decider=ctx.decider)
             ctx.discarded.append(chosen.id)  # "the discarded card" (wherever it went: madness)
+            did(ctx, "discarded", chosen)
 
 
 def scry(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -78,14 +84,53 @@ def look_at(ctx: Context, subject: list[Ref], action: Action) -> None:
     ctx.game.log.append(f"{ctx.controller} looks at {', '.join(o.name for o in seen) or 'nothing'}")
     ctx.it = list(seen)
     ctx.mentions.append(list(seen))
+    _looked(ctx, seen)
 
 
+def _looked(ctx: Context, cards: list[GameObject]) -> None:
+    """"from among them" and "the rest" read what was looked at or revealed (all from one zone)."""
+    zones = {obj.zone for obj in cards}
+    if len(zones) == 1:
+        ctx.looked, ctx.looked_zone = list(cards), zones.pop()
+
+
+
+
+def in_order(ctx: Context, cards: list[GameObject], text: str) -> list[GameObject]:
+    """The cards in the order they are put ("in any order": the controller chooses them one by one,
+    first put first; "in a random order": shuffled)."""
+    if len(cards) < 2:
+        return cards
+    if "random order" in text:
+        return ctx.decider.shuffle(list(cards))
+    if "any order" not in text:
+        return cards
+    left, ordered = list(cards), []
+    while len(left) > 1:
+        name = ctx.decider.choose(f"{ctx.controller}: which card first?", [o.name for o in left])
+        picked = next(o for o in left if o.name == name)
+        left.remove(picked)
+        ordered.append(picked)
+    return ordered + left
+
+
+def put_elided(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """"… and the rest on the bottom of your library in any order": the put of the clause before,
+    its verb left out; the subject is what is put."""
+    text = written(action)
+    zone = zone_of(action, "to")
+    if zone is None:
+        raise EngineError("cannot tell where the rest go")
+    cards = in_order(ctx, list(objects(subject)), text)
+    for obj in cards:
+        position = 0 if zone == "library" and "top of" in text else None
+        put(ctx.game, obj, zone, position, decider=ctx.decider)
 
 
 def put_into_library(ctx: Context, subject: list[Ref], action: Action) -> None:
     """On top, on the bottom, or just beneath the top N cards: fewer than N cards puts it on the
-    bottom."""
-    for obj in target_objects(ctx, action):
+    bottom; several in the order the text says."""
+    for obj in in_order(ctx, target_objects(ctx, action), written(action)):
         if is_form(action, "beneath_top"):
             position: int | None = value(ctx, action.arg("position"))
         elif is_form(action, "top", "top_any_order", "puts_top"):
@@ -154,7 +199,11 @@ def reveal(ctx: Context, subject: list[Ref], action: Action) -> None:
     """Revealed cards are shown to every player (the log), and "it" names them afterwards."""
     shown = list(objects(resolve(ctx, action.arg("what"))))
     ctx.game.log.append(f"{ctx.controller} reveals {', '.join(obj.name for obj in shown) or 'nothing'}")
+    for obj in shown:
+        did(ctx, "revealed", obj)
     ctx.it = list(shown)
+    if isinstance(action.arg("what"), Action):  # "Reveal the top four cards of your library"
+        _looked(ctx, shown)
 
 
 
@@ -169,6 +218,15 @@ def put_onto_battlefield(ctx: Context, subject: list[Ref], action: Action) -> No
         obj.tapped = is_form(action, "tapped")
 
 
+def discard_hand(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "Target player discards their hand": each card of it is discarded (701.8)."""
+    for player in players(ctx, subject):
+        for obj in ctx.game.in_zone("hand", player):
+            put(ctx.game, obj, "graveyard", cause="discard", decider=ctx.decider)
+            ctx.discarded.append(obj.id)
+            did(ctx, "discarded", obj)
+
+
 def exile_zone(ctx: Context, subject: list[Ref], action: Action) -> None:
     """ "Exile target player's graveyard": every card in the zone(s), one by one (each move proposed)."""
     zone = action.arg("whose")
@@ -177,12 +235,15 @@ def exile_zone(ctx: Context, subject: list[Ref], action: Action) -> None:
     for owner in zone_owners(ctx, zone):
         for obj in ctx.game.in_zone(zone_name(zone), owner):
             put(ctx.game, obj, "exile", decider=ctx.decider)
+            if obj.zone == "exile":
+                did(ctx, "exiled", obj)
 
 
 SECTION = Section(
     "effects.cards",
     verbs={
         "exile_zone": exile_zone,
+        "discard_hand": discard_hand,
         "draw": draw,
         "mill": mill,
         "discard": discard,
@@ -190,6 +251,7 @@ SECTION = Section(
         "surveil": scry,
         "look_at": look_at,
         "put_into_library": put_into_library,
+        "put_elided": put_elided,
         "shuffle": shuffle,
         "put_on_top": put_on_top,
         "search": search,

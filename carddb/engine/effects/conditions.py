@@ -11,16 +11,21 @@ from carddb.engine.core.errors import CostError, EngineError
 from carddb.engine.core.forms import is_form, named, written
 from carddb.engine.core.state import GameObject
 from carddb.engine.query.abilities import keyword_list, keywords_of
+from carddb.engine.query.characteristics import colors_of
 from carddb.engine.query.nouns import (
+    AMONG_LOOKED,
+    COLOR_WORDS,
     IN_ZONE_WITHOUT_A_ZONE,
     amount_of,
     candidates_for,
     counter_kind,
     in_combat_as,
+    last_controller,
     matches,
     objects,
     players,
     resolve,
+    still_looked,
     value,
     zone_name,
     zone_owners,
@@ -132,7 +137,10 @@ def _existing(ctx: Context, phrase: object) -> list[Ref]:
     if isinstance(phrase, Noun) and not phrase.targeted and phrase.alternatives and all(
         a.rstrip("s") in ("player", "opponent") for a in phrase.alternatives
     ) and not {"that", "those"} & set(phrase.determiners):  # "if an opponent controls …": any of them
-        phrase = Noun(("each",), phrase.description, phrase.qualifiers)
+        saved = ctx.it
+        players_named = resolve(ctx, Noun(("each",), phrase.description, phrase.qualifiers))
+        ctx.it = saved
+        return players_named
     anaphoric = isinstance(phrase, Noun) and bool({"that", "those"} & set(phrase.determiners))
     if isinstance(phrase, Noun) and not phrase.targeted and id(phrase) not in ctx.slots and not anaphoric:
         return [obj for obj in candidates_for(ctx, phrase) if matches(ctx, obj, phrase)]
@@ -182,6 +190,11 @@ def _is_state(ctx: Context, condition: Action) -> bool:
         return ctx.game.active != ctx.controller
     if form == "creature_died_this_turn":
         return any(departure.died and departure.creature for departure in ctx.game.left_this_turn)
+    if form == "dealt_damage_this_turn":  # "if an opponent was dealt damage this turn" (bloodthirst)
+        refs = _existing(ctx, condition.arg("what"))
+        turn = ctx.game.turn
+        players_hit = [ctx.game.players[ref].dealt_damage_this_turn for ref in refs if isinstance(ref, str)]
+        return any(players_hit) or any(obj.damaged_turn == turn for obj in objects(refs))
     if form == "attacked_this_turn":  # "if you attacked this turn" (raid)
         raiders = players(ctx, _existing(ctx, condition.arg("who")))
         return any(ctx.game.players[p].attacked_this_turn for p in raiders)
@@ -283,6 +296,120 @@ def _that_attacked_check(qualifier: Action, catalog: Catalog) -> str | None:
     return None if text in THAT_ATTACKED else f"qualifier {text!r}"
 
 
+DONE_WORDS = {
+    "destroyed": "destroyed", "exiled": "exiled", "put into exile": "exiled", "discarded": "discarded",
+    "discard": "discarded", "discards": "discarded", "revealed": "revealed", "milled": "milled",
+    "sacrificed": "sacrificed", "sacrifice": "sacrificed",
+}  # fmt: skip
+"""The words of "if a creature is destroyed this way", "if you discard a land card this way"…, and
+what the resolving ability recorded it did (``Context.done``)."""
+
+
+def _done_word(condition: Action) -> str | None:
+    text = written(condition).removesuffix(" this way")
+    for words, done in DONE_WORDS.items():
+        if text.endswith(f" {words}") or f" {words} " in text:
+            return done
+    return None
+
+
+def _done_this_way(ctx: Context, condition: Action) -> bool:
+    """ "If a creature card is discarded this way", "if ~ is destroyed this way": what the ability
+    did it to (``Context.done``) includes such an object."""
+    word = _done_word(condition)
+    what = condition.arg("what")
+    done = ctx.done.get(word or "", [])
+    who = condition.arg("who")
+    if who is not None:  # "if you sacrificed a permanent this way": the player's own
+        named = set(players(ctx, _existing(ctx, who)))
+        done = [obj for obj in done if last_controller(ctx.game, obj) in named]
+    if isinstance(what, SelfRef):
+        return ctx.source in done
+    if isinstance(what, Noun):
+        plain = Noun((), what.description, what.qualifiers)
+        return any(matches(ctx, obj, plain) for obj in done)
+    return bool(done)
+
+
+def _done_check(condition: Action, catalog: Catalog) -> str | None:
+    if _done_word(condition) is None or "prevented" in written(condition):
+        return f"{written(condition)!r} as a condition"
+    return None
+
+
+def _with_name(ctx: Context, ref: Ref, qualifier: Action) -> bool:
+    """ "with the same name as that creature": the name of what the phrase names (201.2)."""
+    if isinstance(ref, str):
+        return False
+    saved, mentions = list(ctx.it), list(ctx.mentions)
+    named = {obj.name for obj in objects(resolve(ctx, qualifier.arg("what")))}
+    ctx.it, ctx.mentions = saved, mentions
+    return ref.name in named
+
+
+def _with_name_check(qualifier: Action, catalog: Catalog) -> str | None:
+    text = written(qualifier)
+    return None if text.startswith("with the same name as") else f"qualifier {text!r}"
+
+
+def _was_type(ctx: Context, condition: Action) -> bool:
+    """ "If it was a creature card", "if that creature was a Human", "if that land was nonbasic",
+    "as long as equipped creature is legendary": what the phrase names, as it is now (a card that
+    changed zones keeps its printed types, 400.7)."""
+    text = written(condition)
+    refs = list(objects(_existing(ctx, condition.arg("what"))))
+    if "legendary" in text:
+        return any("Legendary" in obj.supertypes for obj in refs)
+    if "nonbasic" in text:
+        return any("Basic" not in obj.supertypes for obj in refs)
+    if "{b:color}" in text:
+        wanted = {COLOR_WORDS.get(str(condition.arg(k)), "") for k in ("a", "b")}
+        return any(colors_of(obj) & wanted for obj in refs)
+    kind = condition.arg("type")
+    return isinstance(kind, Noun) and any(matches(ctx, obj, kind) for obj in refs)
+
+
+def _was_type_check(condition: Action, catalog: Catalog) -> str | None:
+    text = written(condition)
+    return f"{text!r} as a condition" if text.startswith("it's not") else None
+
+
+def _player_did(ctx: Context, condition: Action) -> bool:
+    """ "If the player does", "If they don't": whether the player who was asked ("that player may
+    discard a card") did it (the answer of the "may" before)."""
+    if "did" not in ctx.bindings:
+        raise EngineError("'if the player does' follows no choice")
+    did = bool(ctx.bindings["did"])
+    return did if written(condition).endswith(" does") else not did
+
+
+def _player_did_check(condition: Action, catalog: Catalog) -> str | None:
+    text = written(condition)
+    return f"{text!r} as a condition" if text.endswith("can't") else None
+
+
+def _it_is(ctx: Context, condition: Action) -> bool:
+    """ "as long as it's attacking", "if it's tapped", "as long as it's attacking alone": "it" is
+    what was named last (a static ability's own object when nothing was)."""
+    text = written(condition)
+    things = list(objects(ctx.it)) or [ctx.source]
+    combat = ctx.game.combat
+    checks: dict[str, Callable[[GameObject], bool]] = {
+        "it's attacking": lambda obj: in_combat_as(ctx.game, obj, "attacking"),
+        "it's blocking": lambda obj: in_combat_as(ctx.game, obj, "blocking"),
+        "it's attacking alone": lambda obj: combat is not None and list(combat.attackers) == [obj.id],
+        "it's tapped": lambda obj: obj.tapped,
+        "it's untapped": lambda obj: not obj.tapped,
+        "it's enchanted": lambda obj: any(
+            o.attached_to == obj.id and o.is_a("Aura") for o in ctx.game.permanents()
+        ),
+        "it's equipped": lambda obj: any(
+            o.attached_to == obj.id and o.is_a("Equipment") for o in ctx.game.permanents()
+        ),
+    }
+    return any(checks[text](obj) for obj in things)
+
+
 def _you_controlled(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     raise EngineError("'you controlled' is read from what left the battlefield, not from an object")
 
@@ -319,7 +446,14 @@ def _is_type(ctx: Context, obj: GameObject, noun: object) -> bool:
 
 
 def _is_more(ctx: Context, condition: Action) -> bool:
-    """ "If it's a land card": the object named last is what the noun describes."""
+    """ "If it's a land card": the object named last is what the noun describes; "If that
+    enchantment is an Aura", "if ~ isn't a Warrior": what the phrase names is (not) of the type."""
+    if is_form(condition, "is_type", "is_not_type"):
+        kind = condition.arg("type")
+        assert isinstance(kind, Noun)
+        things = list(objects(_existing(ctx, condition.arg("what"))))
+        found = any(matches(ctx, obj, kind) for obj in things)
+        return found if is_form(condition, "is_type") else not found
     what = condition.arg("what")
     assert isinstance(what, Noun)
     return any(matches(ctx, obj, what) for obj in objects(ctx.it))
@@ -346,6 +480,8 @@ def _controls_count(ctx: Context, condition: Action) -> bool:
 def _in_zone(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     if isinstance(ref, str):
         return False
+    if qualifier.form_name in AMONG_LOOKED:  # "from among them": the cards looked at
+        return ref in still_looked(ctx)
     zone = qualifier.arg("zone")
     if isinstance(zone, Action):
         return ref.zone == zone_name(zone) and ref.owner in zone_owners(ctx, zone)
@@ -444,14 +580,23 @@ SECTION = Section(
         "controls_count": _controls_count,
         "is_in_zone": _is_in_zone,
         "dies_this_turn": _left_this_turn,
+        "done_this_way": _done_this_way,
+        "was_type": _was_type,
+        "player_did": _player_did,
+        "it_is_in_combat": _it_is,
         "life_this_turn": _life_this_turn,
     },
     checks={
         "dies_this_turn": _left_check, "life_this_turn": _life_check, "that_attacked": _that_attacked_check,
+        "done_this_way": _done_check,
+        "was_type": _was_type_check,
+        "player_did": _player_did_check,
+        "with_name": _with_name_check,
     },
     qualifiers={
         "you_controlled": _you_controlled,
         "that_attacked": _that_attacked,
+        "with_name": _with_name,
         "in_zone": _in_zone,
         "with_keywords": _with_keywords,
         "with_power": _with_power,
@@ -465,15 +610,15 @@ SECTION = Section(
             "is_state", "tapped", "untapped", "creature", "on_battlefield", "in_your_graveyard",
             "your_turn", "not_your_turn", "of_type", "has_keywords", "has_counters", "counters_on",
             "have_no_cards_in_hand", "has_no_cards_in_hand", "life_or_more", "life_or_less",
-            "creature_died_this_turn", "attacked_this_turn", "kicked",
+            "creature_died_this_turn", "attacked_this_turn", "kicked", "dealt_damage_this_turn",
         ),
-        "is_more": named("is_more", "it_is"),
+        "is_more": named("is_more", "it_is", "is_type", "is_not_type"),
         "controls_count": named(
             "controls_count", "control_or_more", "controls_or_more", "control_or_fewer", "controls_or_fewer"
         ),
         "in_zone": named(
             "in_zone", "in_zone", "from_zone", "from_a_graveyard", "in_a_graveyard", "in_any_graveyard",
-            "from_any_graveyard", "in_exile",
+            "from_any_graveyard", "in_exile", "from_among_them", "from_among_those",
         ),
         "with_power": named(
             "with_power", *WITH_STAT, "greatest_power", "mana_value_x_or_less", "mana_value_exactly"

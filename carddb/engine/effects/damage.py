@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from carddb.engine.core.catalog import Section
 from carddb.engine.core.context import Context, Ref
+from carddb.engine.core.errors import EngineError
 from carddb.engine.core.forms import is_form
 from carddb.engine.core.state import Shield
 from carddb.engine.effects.common import (
@@ -12,6 +13,7 @@ from carddb.engine.effects.common import (
     template_text,
 )
 from carddb.engine.query.nouns import (
+    THAT_MANY,
     objects,
     refers_to_named_players,
     resolve,
@@ -60,6 +62,15 @@ def deal_damage(ctx: Context, subject: list[Ref], action: Action) -> None:
         combat.deal_damage(ctx.game, source, ref, amount)  # deathtouch and lifelink apply
 
 
+
+
+def deal_that_much_damage(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "… deals that much damage to …": the amount of the event that triggered the ability."""
+    if THAT_MANY not in ctx.bindings:
+        raise EngineError("'that much' names no amount here")
+    source = next(objects(subject), ctx.source)
+    for ref in resolve(ctx, action.arg("to")):
+        combat.deal_damage(ctx.game, source, ref, ctx.bindings[THAT_MANY])
 
 
 def deal_damage_to_both(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -121,6 +132,8 @@ SECTION = Section(
         "prevent_next_damage": prevent_next_damage,
         "prevent_all_damage": prevent_all_damage,
         "deal_damage": deal_damage,
+        "damage_to": deal_damage,  # "… and 2 damage to that creature's controller": "deals" left out
+        "deal_that_much_damage": deal_that_much_damage,
         "deal_damage_to_both": deal_damage_to_both,
         "deal_damage_equal": deal_damage_equal,
         "fight": fight,

@@ -39,7 +39,14 @@ def add_mana(ctx: Context, subject: list[Ref], action: Action) -> None:
 
 def pay_mana(ctx: Context, subject: list[Ref], action: Action) -> None:
     for player in players(ctx, subject):
-        mana.pay(ctx.game, player, mana_symbols(action), x=ctx.bindings.get("X"))
+        mana.pay_symbols(ctx.game, player, mana_symbols(action), x=ctx.bindings.get("X"))
+
+
+def get_energy(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "You get {E}{E}": that many energy counters (122.1e)."""
+    count = sum(1 for symbol in mana_symbols(action) if symbol == mana.ENERGY)
+    for player in players(ctx, subject):
+        ctx.game.players[player].energy += count
 
 
 def _pays(ctx: Context, condition: Action) -> bool:
@@ -49,7 +56,7 @@ def _pays(ctx: Context, condition: Action) -> bool:
         symbols = mana_symbols(condition)
         if ctx.decider.choose(f"{player}: pay {''.join(symbols)}?", ["yes", "no"]) == "yes":
             try:
-                mana.pay(ctx.game, player, symbols)
+                mana.pay_symbols(ctx.game, player, symbols)  # "unless they pay {E}{E}" too
                 paid = True
             except CostError as error:
                 ctx.game.log.append(f"{player} cannot pay: {error}")
@@ -61,6 +68,7 @@ SECTION = Section(
     verbs={
         "add_mana": add_mana,
         "pay_mana": pay_mana,
+        "get_energy": get_energy,
     },
     conditions={
         "pays": _pays,

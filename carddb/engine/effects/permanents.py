@@ -16,6 +16,7 @@ from carddb.engine.query.abilities import CANT_BE_REGENERATED, REGENERATION
 from carddb.engine.query.nouns import (
     amount_of,
     counter_kind,
+    did,
     matches,
     objects,
     players,
@@ -24,7 +25,7 @@ from carddb.engine.query.nouns import (
 )
 from carddb.engine.rules.casting import uncounterable
 from carddb.engine.rules.destruction import destroy
-from carddb.engine.rules.zones import put
+from carddb.engine.rules.zones import exile_until, put
 from carddb.oracle.model import Action, Noun, Pronoun, SelfRef
 
 
@@ -71,13 +72,26 @@ def _move_all(zone: str) -> Handler:
     def handler(ctx: Context, subject: list[Ref], action: Action) -> None:
         for obj in target_objects(ctx, action):
             put(ctx.game, obj, zone, decider=ctx.decider)
+            if zone == "exile" and obj.zone == "exile":
+                did(ctx, "exiled", obj)
 
     return handler
 
 
+def exile_until_handler(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "Exile target creature an opponent controls until ~ leaves the battlefield." (610.3)"""
+    sources = list(objects(resolve(ctx, action.arg("source"))))
+    for obj in target_objects(ctx, action):
+        for source in sources[:1]:
+            exile_until(ctx.game, obj, source, ctx.decider)
+            if obj.zone == "exile":
+                did(ctx, "exiled", obj)
+
+
 def destroy_handler(ctx: Context, subject: list[Ref], action: Action) -> None:
     for obj in target_objects(ctx, action):
-        destroy(ctx.game, obj, regenerate=not ctx.no_regeneration)
+        if destroy(ctx.game, obj, regenerate=not ctx.no_regeneration):
+            did(ctx, "destroyed", obj)
 
 
 def cant_be_regenerated(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -175,6 +189,7 @@ def sacrifice(ctx: Context, subject: list[Ref], action: Action) -> None:
             for obj in objects(resolve(ctx, what)):
                 if obj.zone == "battlefield" and obj.controller == player:
                     put(ctx.game, obj, "graveyard", cause="sacrifice", decider=ctx.decider)
+                    did(ctx, "sacrificed", obj)
             continue
         assert isinstance(what, Noun)
         choices = [obj for obj in ctx.game.permanents(player) if matches(ctx, obj, what)]
@@ -183,6 +198,7 @@ def sacrifice(ctx: Context, subject: list[Ref], action: Action) -> None:
             chosen = next(obj for obj in choices if obj.name == name)
             choices.remove(chosen)
             put(ctx.game, chosen, "graveyard", cause="sacrifice", decider=ctx.decider)
+            did(ctx, "sacrificed", chosen)
 
 
 SECTION = Section(
@@ -198,6 +214,7 @@ SECTION = Section(
         "cant_be_regenerated": cant_be_regenerated,
         "regenerate": regenerate,
         "exile": _move_all("exile"),
+        "exile_until": exile_until_handler,
         "return_to_hand": _move_all("hand"),
         "return_from": return_to,
         "put_into_zone": return_to,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from carddb.engine.core.cards import CardDef
-from carddb.engine.core.catalog import Section
+from carddb.engine.core.catalog import Catalog, Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError
 from carddb.engine.core.forms import is_form
@@ -58,6 +58,7 @@ TOKENS = {
     "Food": ("Token Artifact — Food", "{2}, {T}, Sacrifice this artifact: You gain 3 life."),
     "Clue": ("Token Artifact — Clue", "{2}, Sacrifice this artifact: Draw a card."),
     "Gold": ("Token Artifact — Gold", "Sacrifice this artifact: Add one mana of any color."),
+    "Blood": ("Token Artifact — Blood", "{1}, {T}, Discard a card, Sacrifice this artifact: Draw a card."),
     "Royal Role": (
         "Token Enchantment — Aura Role",
         "Enchant creature\nEnchanted creature gets +1/+1 and has ward {1}.",
@@ -78,19 +79,50 @@ TOKEN_NAMES = frozenset(ROLE_NAMES.get(kind, kind) for kind in TOKENS)
 def create_named_token(ctx: Context, subject: list[Ref], action: Action) -> None:
     what = action.arg("what")
     assert isinstance(what, Noun)
-    kind = what.description.removesuffix(" tokens").removesuffix(" token")
+    kind = _kind(what)
     hosts = _attached_to(ctx, what)
     role = kind in TOKENS and TOKENS[kind][0].endswith("Aura Role")
     if kind not in TOKENS or (what.qualifiers and not (role and hosts is not None)):
         raise EngineError(f"cannot create {what.description!r}")
+    count = value(ctx, what.amount) if what.amount is not None else 1
+    _create(ctx, subject, kind, count, hosts)
+
+
+def _kind(what: Noun) -> str:
+    return what.description.removesuffix(" tokens").removesuffix(" token")
+
+
+def _create(
+    ctx: Context, subject: list[Ref], kind: str, count: int, hosts: list[GameObject] | None = None
+) -> None:
     type_line, text = TOKENS[kind]
     card = CardDef(name=ROLE_NAMES.get(kind, kind), type_line=type_line, text=text, colors=())  # colourless
-    count = value(ctx, what.amount) if what.amount is not None else 1
+    created: list[Ref] = []
     for player in players(ctx, subject):
         for _ in range(count):
             token = ctx.game.create(card, player, "battlefield", token=True)
+            created.append(token)
             if hosts:  # "attached to that creature": gone, the Aura enchants nothing (704.5m)
                 token.attached_to = hosts[0].id
+    ctx.it = created
+    ctx.mentions.append(list(created))
+
+
+def investigate(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """Investigate (701.36): create a Clue token."""
+    _create(ctx, subject, "Clue", 1)
+
+
+def _named_check(action: Action, catalog: Catalog) -> str | None:
+    """The predefined tokens the engine knows (:data:`TOKENS`), a Role "attached to" something."""
+    what = action.arg("what")
+    if not isinstance(what, Noun) or _kind(what) not in TOKENS:
+        return f"token {getattr(what, 'description', what)!r}"
+    role = TOKENS[_kind(what)][0].endswith("Aura Role")
+    attached = len(what.qualifiers) == 1 and what.qualifiers[0].verb == "attached_to"
+    if what.qualifiers and not (role and attached):
+        return f"token {what.description!r} with a qualifier"
+    return None
 
 
 def _attached_to(ctx: Context, what: Noun) -> list[GameObject] | None:
@@ -106,5 +138,7 @@ SECTION = Section(
     verbs={
         "create_creature_token": create_token,
         "create_token": create_named_token,
+        "investigate": investigate,
     },
+    checks={"create_token": _named_check},
 )

@@ -21,6 +21,7 @@ from carddb.engine.core.state import GameObject
 from carddb.engine.query.abilities import keyword_list
 from carddb.engine.query.keyword_abilities import stands_for
 from carddb.engine.query.nouns import (
+    AMONG_LOOKED,
     CONTEXT_FORMS,
     NAMED_FORMS,
     OWNER_NAMING,
@@ -46,6 +47,7 @@ from carddb.oracle.model import (
     Pronoun,
     SameSubject,
     SelfRef,
+    Sequence,
     Unimplemented,
     walk,
 )
@@ -58,7 +60,7 @@ ZONE_OWNERS = {
     "target opponent's", "all",
 }  # fmt: skip
 """Whose zones a ``zone`` phrase may name (:func:`carddb.engine.query.nouns.zone_owners` knows them)."""
-SUPPORTED_CONDITIONALS = {"if", "unless", "where X is", "then", "at", "may", "until end of turn"}
+SUPPORTED_CONDITIONALS = {"if", "unless", "where X is", "then", "at", "may", "until end of turn", "otherwise"}
 DELAYED = {
     ("beginning", "next_end_step"), ("beginning", "next_turns_upkeep"), ("beginning", "your_next_upkeep"),
     ("beginning", "end_of_combat"), ("end_of_combat", "end_of_combat"),
@@ -79,7 +81,7 @@ SUPPORTED_DURATIONS: frozenset[object] = frozenset({"until end of turn", "this t
 UNTIL_END_OF_TURN = {
     "gets", "gains", "cant_block", "cant_attack", "cant_be_blocked", "gain_control", "prevent_next_damage",
     "prevent_all_damage", "has_ability", "cant_be_regenerated", "gets_each", "loses", "has_base_pt",
-    "is_a_creature", "becomes", "switch_pt",
+    "is_a_creature", "becomes", "switch_pt", "attacks", "block",
 }  # fmt: skip
 """The verbs whose handlers last until end of turn: the only ones a duration may go with (those
 that change characteristics are layer effects that end at cleanup, :mod:`carddb.engine.rules.layers`)."""
@@ -181,6 +183,8 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     if ability.kind is Kind.STATIC or entering:
         problems.extend(_static_problems(ability, catalog))
     elif ability.kind is Kind.REPLACEMENT:
+        if exiled_instead(ability):
+            return []  # rules.instead applies it
         verbs = {n.verb for step in ability.effects for n in walk(step) if isinstance(n, Action)}
         if not verbs & catalog.replacements:
             return ["replacement effect"]
@@ -224,8 +228,32 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         if isinstance(ability.trigger, Action)
         else set()
     )
+    if any(isinstance(n, Action) and n.verb in ("this_way", "done_this_way") for n in nodes) and any(
+        isinstance(item, Action) for item in ability.cost
+    ):  # "cards exiled this way" after a cost that exiled: what the cost did is not carried over
+        problems.append("'this way' of a cost")
+    looks = any(
+        isinstance(n, Action)
+        and (n.verb == "look_at" or (n.verb == "reveal" and isinstance(n.arg("what"), Action)))
+        for n in nodes
+    )
+    for node in nodes:  # "the rest", "from among them": the cards an earlier step looked at
+        among = isinstance(node, Action) and node.verb == "in_zone" and node.form_name in AMONG_LOOKED
+        if not looks and (among or (isinstance(node, Pronoun) and node.word == "the rest")):
+            problems.append("pronoun 'the rest'" if not among else "'from among them' with nothing looked at")
+    asks = any(
+        (isinstance(n, Conditional) and n.word == "may")
+        or (isinstance(n, Action) and n.verb in ("may", "may_have"))
+        for n in nodes
+    )
+    if not asks and any(isinstance(n, Action) and n.verb == "player_did" for n in nodes):
+        problems.append("'if … does' with no choice before it")
+    if not _otherwise_follows_if(ability):
+        problems.append("'otherwise' clause")
     read_with = _instead_sentences(ability)
     for node in nodes:
+        if isinstance(node, Action) and node.verb == "deal_that_much_damage" and not _counts_event(ability):
+            problems.append("'that much' with no event amount")
         if isinstance(node, Action) and node.verb == "instead" and id(node) not in read_with:
             problems.append("pred 'instead'")  # one the engine does not read with its step
         problem = _controller_problem(node, static, id(node) in in_trigger)
@@ -244,6 +272,8 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
             if id(node) in moments:
                 continue
             problem = _problem(node, catalog, static)
+            if problem == "'that many'" and _counts_event(ability):
+                continue  # the amount of the event that triggered it
             if problem and problem not in problems:
                 problems.append(problem)
     return problems
@@ -261,6 +291,49 @@ def _instead_sentences(ability: Ability) -> set[int]:
     return found
 
 
+AMOUNT_TRIGGERS = frozenset({"deals_damage", "gains_life_trigger"})
+"""Trigger events with an amount ("deals damage", "gain life", "lose life") that "that many" reads."""
+
+
+def _counts_event(ability: Ability) -> bool:
+    trigger = ability.trigger
+    return ability.kind is Kind.TRIGGERED and isinstance(trigger, Action) and trigger.verb in AMOUNT_TRIGGERS
+
+
+def _otherwise_follows_if(ability: Ability) -> bool:
+    """Every "Otherwise, …" sentence comes right after an "If …, …" one (whose result it reads)."""
+    for steps in [list(ability.effects), *([*ability.effects, *m.effects] for m in ability.modes)]:
+        for index, step in enumerate(steps):
+            if isinstance(step, Conditional) and step.word == "otherwise":
+                before = steps[index - 1] if index else None
+                if not (isinstance(before, Conditional) and before.word in ("if", "unless")):
+                    return False
+    return True
+
+
+def exiled_instead(ability: Ability) -> bool:
+    """ "If ~ would be put into a graveyard from anywhere, exile it instead." (614.1a): a
+    replacement of the object itself on every move of it to a graveyard."""
+    if ability.kind is not Kind.REPLACEMENT or len(ability.effects) != 1:
+        return False
+    step = ability.effects[0]
+    if not (isinstance(step, Conditional) and step.word == "if" and isinstance(step.condition, Action)):
+        return False
+    condition, body = step.condition, step.body
+    moved = (
+        condition.verb == "would_be_put"
+        and isinstance(condition.arg("what"), SelfRef)
+        and written(condition) == "{what:np} would be put into a graveyard from anywhere"
+    )
+    if not moved or not isinstance(body, Clause) or body.subject is not None or len(body.predicates) != 1:
+        return False
+    instead = body.predicates[0]
+    action = instead.arg("action") if isinstance(instead, Action) and instead.verb == "instead" else None
+    what = action.arg("what") if isinstance(action, Action) else None
+    exiled = isinstance(action, Action) and action.verb == "exile"
+    return exiled and isinstance(what, Pronoun) and what.word == "it"
+
+
 def _keyword_problems(keyword: Keyword, catalog: Catalog) -> list[str]:
     check = catalog.keyword_checks.get(keyword.name.lower().split(" ")[0])
     if check is not None:
@@ -276,13 +349,43 @@ def _granted_problem(node: object, catalog: Catalog) -> str | None:
     return None
 
 
+def _elided_players(node: Sequence) -> bool:
+    """ "Each player discards their hand, then draws seven cards": a later step without a subject
+    after one whose subject is other players than you — it would be read as yours."""
+    first = node.steps[0] if node.steps else None
+    if not isinstance(first, Clause) or first.subject is None:
+        return False
+    subject = first.subject
+    you = isinstance(subject, Pronoun) and subject.word == "you"
+    names_players = isinstance(subject, Noun) and bool(
+        {w.lower().rstrip("s") for w in subject.description.split()} & {"player", "opponent"}
+    )
+    return names_players and not you and any(
+        isinstance(step, Clause) and step.subject is None for step in node.steps[1:]
+    )
+
+
+NOUN_LIST_VERBS = frozenset({
+    "destroy", "exile", "return_to_hand", "return_from", "put_into_zone", "tap", "untap", "deal_damage",
+    "damage_to", "gain_control", "put_counters", "counter", "sacrifice_self",
+})  # fmt: skip
+"""Verbs whose handlers resolve what they act on, so a list ("target creature and target land")
+names each of its items."""
+
+
 def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None:
     granted = _granted_problem(node, catalog)
     if granted is not None:
         return granted
     if isinstance(node, Unimplemented):
         return f"unimplemented text {node.text!r}"
-    if isinstance(node, Nouns):  # "target creature and target land": no handler resolves a list yet
+    if isinstance(node, Sequence) and _elided_players(node):
+        return "subject of the step before"
+    if isinstance(node, Nouns) and node.qualifiers:  # "… and … from your graveyard": not yet
+        return "list of noun phrases with qualifiers"
+    if isinstance(node, Action) and node.verb not in NOUN_LIST_VERBS and any(
+        isinstance(value, Nouns) for _, value in node.args
+    ):
         return "list of noun phrases"
     if isinstance(node, SameSubject):  # "… until end of turn and can't be blocked this turn"
         return "subject of the clause before"
@@ -340,7 +443,9 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
             return "'at' clause"
     if isinstance(node, Clause) and node.for_each is not None:
         verbs = {p.verb for p in node.predicates if isinstance(p, Action)}
-        if not verbs <= ADDITIVE or len(verbs) != len(node.predicates):
+        if not verbs <= ADDITIVE | {"enters_with_counters"} or len(verbs) != len(node.predicates):
+            return "for each"
+        if "enters_with_counters" in verbs and not isinstance(node.for_each, Noun):
             return "for each"
     if isinstance(node, Clause) and node.duration is not None:
         verbs = {p.verb for p in node.predicates if isinstance(p, Action)}
@@ -431,7 +536,10 @@ def _trigger_names_player(trigger: object, catalog: Catalog) -> bool:
         if isinstance(to, Pronoun):
             return to.word in ("you", "defending player", "your opponents")
         return to is None or (isinstance(to, Noun) and _player_reference(to)[1])
-    if verb in ("beginning", "roll_dice", "gains_life_trigger", "draws_trigger", "discards_trigger", "cycle"):
+    if verb in (
+        "beginning", "beginning_of_step", "roll_dice", "gains_life_trigger", "draws_trigger",
+        "discards_trigger", "cycle", "sacrifices_trigger",
+    ):  # fmt: skip
         return True
     if verb in ("casts", "enters", "dies", "leaves", "either_enters", "either_dies"):
         return not isinstance(trigger.arg("what"), SelfRef)
@@ -471,6 +579,7 @@ STATIC_CONDITIONALS = frozenset({"as long as", "if", "unless"})
 ("as long as", "if") or does not ("… enters the battlefield tapped unless you control …")."""
 STATE_CONDITIONS = frozenset({
     "controls", "controls_count", "counters_at_least", "is_in_zone", "is_more", "is_state", "dies_this_turn",
+    "it_is_in_combat", "was_type",
     "life_this_turn",
 })  # fmt: skip
 """Conditions about the game's state, which a static ability reads whenever it applies (not
@@ -535,7 +644,13 @@ def _static_problems(ability: Ability, catalog: Catalog) -> list[str]:
                 problems.append("static ability")
                 continue
             body = step.body
-        if not isinstance(body, Clause) or body.duration is not None or body.for_each is not None:
+        if not isinstance(body, Clause):
+            problems.append("static ability")
+            continue
+        counted = all(  # "… enters the battlefield with a +1/+1 counter on it for each other creature"
+            isinstance(p, Action) and p.verb == "enters_with_counters" for p in body.predicates
+        )
+        if body.duration is not None or (body.for_each is not None and not counted):
             problems.append("static ability")
             continue
         for predicate in body.predicates:

@@ -36,6 +36,10 @@ KEYWORD_TEXTS = {
         "Whenever this creature deals combat damage to a player, that player exiles the top card of their "
         "library."
     ),
+    "bloodthirst": (
+        "If an opponent was dealt damage this turn, this creature enters the battlefield with {n} +1/+1 "
+        "counters on it."
+    ),
     "exalted": "Whenever a creature you control attacks alone, that creature gets +1/+1 until end of turn.",
     "living weapon": (
         "When this Equipment enters the battlefield, create a 0/0 black Phyrexian Germ creature token, then "
@@ -44,7 +48,8 @@ KEYWORD_TEXTS = {
 }
 """The text each keyword stands for (702.108a prowess, 702.45a bushido, 702.25a flanking, 702.46a
 soulshift, 702.130a afflict, 702.86a annihilator, 702.135a afterlife, 702.91a battle cry, 702.68a
-frenzy, 702.110a exploit, 702.115a ingest, 702.92a living weapon, 702.83a exalted); ``{n}`` is its number."""
+frenzy, 702.110a exploit, 702.115a ingest, 702.92a living weapon, 702.83a exalted, 702.54a
+bloodthirst); ``{n}`` is its number."""
 
 
 def _text(keyword: Keyword) -> str | None:

@@ -25,6 +25,7 @@ from carddb.oracle.model import (
     Action,
     Count,
     Noun,
+    Nouns,
     Number,
     Pronoun,
     SelfRef,
@@ -119,8 +120,20 @@ def value(ctx: Context, quantity: object) -> int:
     raise EngineError(f"cannot count {quantity!r}")
 
 
+THAT_MANY = "that many"
+"""The binding of "that many" / "up to that many": the amount of the event that triggered the
+ability (damage dealt, life gained or lost)."""
+AMOUNT_EVENTS = frozenset({"damage", "gain_life", "lose_life"})
+"""The events whose amount "that many" means."""
+
+
 def amount_of(ctx: Context, noun: object) -> int:
-    """How many a noun phrase asks for: "a card" 1, "two cards" 2, "X cards" X."""
+    """How many a noun phrase asks for: "a card" 1, "two cards" 2, "X cards" X, "that many" (the
+    triggering event's amount)."""
+    if isinstance(noun, Noun) and {THAT_MANY, "twice that many"} & set(noun.determiners):
+        if THAT_MANY not in ctx.bindings:
+            raise EngineError("'that many' counts nothing here")
+        return ctx.bindings[THAT_MANY] * (2 if "twice that many" in noun.determiners else 1)
     if isinstance(noun, Noun):
         amount = noun.amount
         if amount is not None:
@@ -144,6 +157,10 @@ def resolve(ctx: Context, phrase: object) -> list[Ref]:
         found = _described(ctx, phrase)
     elif isinstance(phrase, Action) and phrase.verb == "top_cards":
         found = list(_top_cards(ctx, phrase))
+    elif isinstance(phrase, Action) and phrase.verb == "part_of":  # "one of them"
+        found = _part_of(ctx, phrase)
+    elif isinstance(phrase, Nouns) and not phrase.qualifiers:  # "target creature and target land"
+        found = [ref for item in phrase.items for ref in resolve(ctx, item)]
     else:
         raise EngineError(f"cannot resolve {phrase!r}")
     if not (isinstance(phrase, Pronoun) and phrase.word == "you"):
@@ -224,10 +241,24 @@ def _top_cards(ctx: Context, action: Action) -> Iterator[GameObject]:
 PRONOUNS = frozenset({
     "you", "it", "them", "they", "itself", "each of them", "its controller", "its owner",
     "their controller", "their controllers", "their owner", "their owners", "defending player",
-    "your opponents", "any target",
+    "your opponents", "any target", "the rest",
 })  # fmt: skip
-"""The pronouns the engine resolves (``any target`` is a target slot); the grammar's others ("the
-rest", "he or she", "they and you", "its controller and you") are not executable."""
+"""The pronouns the engine resolves (``any target`` is a target slot; "the rest": the cards looked
+at that are still where they were); the grammar's others ("he or she", "they and you", "its
+controller and you") are not executable."""
+
+
+def _part_of(ctx: Context, phrase: Action) -> list[Ref]:
+    """ "Put one of them into your hand": the controller chooses that many of what is named."""
+    pool = list(resolve(ctx, phrase.arg("of")))
+    chosen: list[Ref] = []
+    for _ in range(min(value(ctx, phrase.arg("amount")), len(pool))):
+        names = [ref if isinstance(ref, str) else ref.name for ref in pool]
+        name = ctx.decider.choose(f"{ctx.controller} chooses which?", names)
+        picked = pool[names.index(name)]
+        pool.remove(picked)
+        chosen.append(picked)
+    return chosen
 
 
 def _pronoun(ctx: Context, word: str) -> list[Ref]:
@@ -245,7 +276,18 @@ def _pronoun(ctx: Context, word: str) -> list[Ref]:
         return list(defending_players(ctx))
     if word == "your opponents":
         return list(ctx.game.opponents(ctx.controller))
+    if word == "the rest":
+        return list(still_looked(ctx))
     raise EngineError(f"cannot resolve the pronoun {word!r}")
+
+
+AMONG_LOOKED = frozenset({"from_among_them", "from_among_those"})
+"""The ``in_zone`` forms that name the cards looked at ("a creature card from among them")."""
+
+
+def still_looked(ctx: Context) -> list[GameObject]:
+    """The cards the ability looked at that are still where they were looked at."""
+    return [obj for obj in ctx.looked if obj.zone == ctx.looked_zone]
 
 
 def defending_players(ctx: Context) -> list[str]:
@@ -303,7 +345,7 @@ def speaking_of(ctx: Context, ref: Ref) -> Iterator[None]:
         ctx.mentions[:] = [named for named in ctx.mentions if named is not marker]
 
 
-def _last_controller(game: Game, obj: GameObject) -> str:
+def last_controller(game: Game, obj: GameObject) -> str:
     """Who controls ``obj``, or controlled it last on the battlefield (a creature that died, 608.2h)."""
     if obj.zone != "battlefield":
         for departure in reversed(game.left_this_turn):
@@ -318,7 +360,7 @@ def _described(ctx: Context, noun: Noun) -> list[Ref]:
             determiners = ("that",) if noun.determiners in (("that",), ("the",)) else noun.determiners
             named = resolve(ctx, Noun(determiners, noun.description.removesuffix(role), noun.qualifiers))
             owners = [
-                obj.owner if role == "'s owner" else _last_controller(ctx.game, obj) for obj in objects(named)
+                obj.owner if role == "'s owner" else last_controller(ctx.game, obj) for obj in objects(named)
             ]
             return list(dict.fromkeys(owners))
     words = {w.lower().rstrip("s") for w in noun.description.split()}
@@ -374,6 +416,11 @@ def noun_zone(noun: Noun) -> str:
 
 
 def candidates_for(ctx: Context, noun: Noun) -> list[GameObject]:
+    if any(q.verb == "in_zone" and q.form_name in AMONG_LOOKED for q in noun.qualifiers):
+        return still_looked(ctx)  # "a creature card from among them"
+    done = [q for q in noun.qualifiers if q.verb == "this_way"]
+    if done:  # "creatures destroyed this way": what this ability did it to, wherever it is now
+        return list(ctx.done.get(this_way(done[0]), []))
     zone = noun_zone(noun)
     if zone == "battlefield":
         return ctx.game.permanents()
@@ -417,6 +464,24 @@ def matches(ctx: Context, ref: Ref, noun: Noun) -> bool:
     if not any(_is(ctx, ref, alternative) for alternative in noun.alternatives):
         return False
     return all(_qualifies(ctx, ref, qualifier) for qualifier in noun.qualifiers)
+
+
+def this_way(qualifier: Action) -> str:
+    """ "destroyed this way" → "destroyed"."""
+    return forms.written(qualifier).removesuffix(" this way")
+
+
+def did(ctx: Context, word: str, obj: GameObject) -> None:
+    """The resolving ability ``word`` (destroyed, exiled, sacrificed, discarded, revealed) ``obj``."""
+    ctx.done.setdefault(word, []).append(obj)
+
+
+def _on_the_battlefield(ctx: Context, ref: Ref, qualifier: Action) -> bool:
+    return isinstance(ref, GameObject) and ref.zone == "battlefield"
+
+
+def _this_way(ctx: Context, ref: Ref, qualifier: Action) -> bool:
+    return isinstance(ref, GameObject) and ref in ctx.done.get(this_way(qualifier), [])
 
 
 def _negated(word: str) -> str | None:
@@ -590,5 +655,10 @@ def in_combat_as(game: Game, obj: GameObject, word: str) -> bool:
 
 SECTION = Section(
     "query.nouns",
-    qualifiers={"you_control": _you_control, "opponent_controls": _opponent_controls},
+    qualifiers={
+        "you_control": _you_control,
+        "opponent_controls": _opponent_controls,
+        "this_way": _this_way,
+        "on_the_battlefield": _on_the_battlefield,
+    },
 )

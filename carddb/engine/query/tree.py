@@ -4,7 +4,18 @@
 
 from __future__ import annotations
 
-from carddb.oracle.model import Action, Clause, Conditional, Noun, RollDie, SelfRef, Sequence, TableRow, walk
+from carddb.oracle.model import (
+    Action,
+    Clause,
+    Conditional,
+    Noun,
+    Nouns,
+    RollDie,
+    SelfRef,
+    Sequence,
+    TableRow,
+    walk,
+)
 
 
 def children(node: object) -> tuple[object, ...]:
@@ -16,6 +27,8 @@ def children(node: object) -> tuple[object, ...]:
         return (node.subject, *node.predicates, node.for_each)
     if isinstance(node, SelfRef | Noun):
         return node.qualifiers
+    if isinstance(node, Nouns):  # "target creature and target land": each in turn
+        return (*node.items, *node.qualifiers)
     if isinstance(node, Sequence):
         return node.steps
     if isinstance(node, Conditional):

@@ -12,13 +12,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from carddb.engine.core.cards import CardDef
-from carddb.engine.core.catalog import Section
+from carddb.engine.core.catalog import Catalog, Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError
 from carddb.engine.core.forms import written
 from carddb.engine.query.executable import casting_line, generic_amount
 from carddb.engine.query.nouns import candidates_for, matches
 from carddb.engine.rules.conditions import evaluate
+from carddb.engine.rules.continuous import static_clauses
 from carddb.oracle.model import Ability, Action, Casting, Kind, Noun
 
 
@@ -28,6 +29,10 @@ def _change(ctx: Context, ability: Ability) -> int:
     predicate, condition = found
     if condition is not None and not evaluate(ctx, condition):
         return 0
+    return _amount(ctx, predicate)
+
+
+def _amount(ctx: Context, predicate: Action) -> int:
     amount = generic_amount(predicate) or 0
     if predicate.verb == "costs_for_each":
         what = predicate.arg("what")
@@ -37,10 +42,25 @@ def _change(ctx: Context, ability: Ability) -> int:
     return amount if " more " in written(predicate) else -amount
 
 
+def _static_changes(ctx: Context) -> int:
+    """The cost changes static abilities on the battlefield make to the spell ``ctx.source`` is
+    ("Creature spells you cast cost {1} less to cast.", "Noncreature spells cost {1} more to cast.")."""
+    spell = ctx.source
+    total = 0
+    for _source, static, clause in static_clauses(ctx.game):
+        subject = clause.subject
+        for predicate in clause.predicates:
+            if not isinstance(predicate, Action) or predicate.verb not in COST_VERBS:
+                continue
+            if isinstance(subject, Noun) and matches(static, spell, subject):
+                total += _amount(static, predicate)
+    return total
+
+
 def total_cost(ctx: Context, symbols: Sequence[str]) -> tuple[str, ...]:
-    """``symbols`` with the cost changes of the spell's own casting lines applied (601.2f): the
-    generic part grows or shrinks, never below zero; coloured symbols stay."""
-    change = sum(
+    """``symbols`` with the cost changes of the spell's own casting lines and of static abilities
+    applied (601.2f): the generic part grows or shrinks, never below zero; coloured symbols stay."""
+    change = _static_changes(ctx) + sum(
         _change(ctx, ability)
         for ability in ctx.source.card.abilities
         if ability.kind is Kind.CASTING and ability.casting is Casting.COST_CHANGE
@@ -62,7 +82,41 @@ def _while_cast(ctx: Context, subject: list[Ref], action: Action) -> None:
     raise EngineError(f"{action.verb!r} applies as the spell is cast, not when it resolves")
 
 
+COST_VERBS = frozenset({"costs_less", "costs_for_each"})
+
+
+def _cost_check(action: Action, catalog: Catalog) -> str | None:
+    """A cost change the engine applies: of generic mana, to cast (not to activate, not "for each
+    target beyond the first")."""
+    text = written(action)
+    if "to cast" not in text or "beyond the first" in text:
+        return f"cost change {text!r}"
+    return None if generic_amount(action) is not None else "cost change of coloured mana"
+
+
+def _cast_by(ctx: Context, ref: Ref, qualifier: Action) -> bool:
+    """ "spells you cast", "spells your opponents cast", "an opponent casts": who casts the spell
+    (its controller as it is cast) against the controller of the ability."""
+    if isinstance(ref, str):
+        return False
+    text = written(qualifier)
+    if text == "you cast":
+        return ref.controller == ctx.controller
+    if text in ("your opponents cast", "an opponent casts"):
+        return ref.controller != ctx.controller
+    raise EngineError(f"cannot tell who cast a spell ({text!r})")
+
+
+def _cast_by_check(qualifier: Action, catalog: Catalog) -> str | None:
+    text = written(qualifier)
+    return None if text in ("you cast", "your opponents cast", "an opponent casts") else f"qualifier {text!r}"
+
+
 SECTION = Section(
     "rules.casting",
     verbs={"cant_be_countered": _while_cast, "costs_less": _while_cast, "costs_for_each": _while_cast},
+    static_verbs=COST_VERBS,
+    qualifiers={"cast_by": _cast_by},
+    checks={"costs_less": _cost_check, "costs_for_each": _cost_check, "cast_by": _cast_by_check},
 )
+"""Spells that can't be countered, and cost changes: the spell's own lines and static abilities."""

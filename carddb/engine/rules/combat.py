@@ -16,7 +16,7 @@ from __future__ import annotations
 from carddb.engine.core.catalog import Catalog, Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.decisions import Decider
-from carddb.engine.core.errors import IllegalActionError
+from carddb.engine.core.errors import EngineError, IllegalActionError
 from carddb.engine.core.forms import is_form, named, written
 from carddb.engine.core.proposed import Proposed
 from carddb.engine.core.state import COMBAT_STEPS, Combat, Event, Game, GameObject, Step
@@ -190,8 +190,31 @@ def _in_combat(combat: Combat) -> list[int]:
 
 
 def _required(game: Game, obj: GameObject, word: str) -> bool:
-    """Whether a requirement says ``obj`` attacks (``word`` "attack") or blocks each combat if able."""
+    """Whether a requirement says ``obj`` attacks (``word`` "attack") or blocks each combat if able
+    (a static ability), or this turn ("Target creature attacks this turn if able.")."""
+    if f"must {word}" in obj.restrictions_until_end_of_turn:
+        return True
     return any(word in written(r) for r in restrictions(game, obj, "attacks_each_combat"))
+
+
+def must_this_turn(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "Target creature attacks this turn if able.", "… blocks this turn if able.": a requirement
+    until end of turn (508.1d, 509.1c)."""
+    if ctx.duration is None:
+        raise EngineError(f"{action.verb!r} without 'this turn' is not a requirement the engine knows")
+    word = "attack" if action.verb == "attacks" else "block"
+    for obj in subject:
+        if isinstance(obj, GameObject) and obj.zone == "battlefield":
+            obj.restrictions_until_end_of_turn.append(f"must {word}")
+
+
+def _must_check(action: Action, catalog: Catalog) -> str | None:
+    return None if action.arg("what") is None else f"{written(action)!r} (a creature to block)"
+
+
+def _able(ctx: Context, condition: Action) -> bool:
+    """ "… if able": the requirement itself says it applies only when it can be obeyed."""
+    return True
 
 
 def _declare_attackers(game: Game) -> None:
@@ -366,6 +389,7 @@ def deal_damage(game: Game, source: GameObject, target: Ref, amount: int, *, com
     )
     keywords = keywords_of(source)
     if isinstance(target, str):
+        game.players[target].dealt_damage_this_turn = True
         if "infect" in keywords:  # poison counters instead of life loss (702.90b)
             game.players[target].poison += amount
         else:
@@ -448,7 +472,9 @@ SECTION = Section(
         "deals_damage": (_deals_combat_damage, None),
         "attacks_alone": (_attacks_alone, None),
     },
-    checks={"attacks_alone": _attacks_alone_check},
+    verbs={"attacks": must_this_turn, "block": must_this_turn},
+    conditions={"able": _able},
+    checks={"attacks_alone": _attacks_alone_check, "block": _must_check},
     static_verbs=RESTRICTIONS | REQUIREMENTS,
     forms=_FORMS,
     keywords=COMBAT_KEYWORDS | EVASION_KEYWORDS | frozenset(LANDWALK) | {"wither", "infect"},

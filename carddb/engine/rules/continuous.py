@@ -17,7 +17,7 @@ from carddb.engine.core.proposed import Proposed, Replacement
 from carddb.engine.core.state import Game, GameObject
 from carddb.engine.query.abilities import active_abilities
 from carddb.engine.query.executable import missing
-from carddb.engine.query.nouns import counter_kind, matches, resolve, value
+from carddb.engine.query.nouns import candidates_for, counter_kind, matches, resolve, value
 from carddb.engine.rules.conditions import evaluate
 from carddb.engine.rules.replacement import replace
 from carddb.oracle.model import Ability, Action, Clause, Conditional, Kind, Noun, Pronoun, SelfRef
@@ -120,21 +120,25 @@ def entering(game: Game, event: Proposed) -> list[Replacement]:
                 continue
             key = ("enters", source.id, id(clause), index)
             how = _enters_tapped if predicate.verb == "enters_tapped" else _enters_with
-            apply = partial(how, ctx, predicate)
+            apply = partial(how, ctx, predicate, clause.for_each)
             found.append(Replacement(f"{source.name}: {obj.name} enters", key, apply, source is obj))
     return found
 
 
-def _enters_tapped(ctx: Context, predicate: Action, event: Proposed) -> Proposed:
+def _enters_tapped(ctx: Context, predicate: Action, each: object, event: Proposed) -> Proposed:
     event.tapped = True
     return event
 
 
-def _enters_with(ctx: Context, predicate: Action, event: Proposed) -> Proposed:
+def _enters_with(ctx: Context, predicate: Action, each: object, event: Proposed) -> Proposed:
+    """ "… enters the battlefield with N counters on it [for each …]" (counted as it enters)."""
     spec = predicate.arg("counters")
     assert isinstance(spec, Action)
     kind = counter_kind(spec.arg("kind"))
-    event.counters[kind] = event.counters.get(kind, 0) + value(ctx, spec.arg("amount"))
+    times = 1
+    if isinstance(each, Noun):  # "for each other creature you control"
+        times = sum(1 for obj in candidates_for(ctx, each) if matches(ctx, obj, each))
+    event.counters[kind] = event.counters.get(kind, 0) + value(ctx, spec.arg("amount")) * times
     return event
 
 

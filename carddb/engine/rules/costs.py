@@ -140,7 +140,7 @@ def _discard(ctx: Context, action: Action, what: object) -> None:
 
 
 def _sacrifice(ctx: Context, action: Action, what: object) -> None:
-    _self_or_chosen(ctx, action, what, "battlefield", "graveyard")
+    _self_or_chosen(ctx, action, what, "battlefield", "graveyard", cause="sacrifice")
 
 
 def _exile(ctx: Context, action: Action, what: object) -> None:
@@ -212,7 +212,13 @@ def _reveal(ctx: Context, action: Action, what: object) -> None:
     ctx.game.log.append(f"{ctx.controller} reveals {', '.join(o.name for o in shown)}")
 
 
+def _pay_symbols(ctx: Context, action: Action, what: object) -> None:
+    """ "Pay {E}{E}" (energy, 107.14), "Pay {2}"."""
+    mana.pay_symbols(ctx.game, ctx.controller, mana.mana_symbols(action))
+
+
 COST_PAYERS: dict[str, Callable[[Context, Action, object], None]] = {
+    "pay_mana": _pay_symbols,
     "discard": _discard,
     "sacrifice": _sacrifice,
     "exile": _exile,

@@ -45,6 +45,8 @@ from carddb.oracle.model import (
     walk,
 )
 
+OTHERWISE = "otherwise"
+"""Whether the last "if" (or "unless") clause did not do its step: "Otherwise, …" then does."""
 DURATIONS = frozenset({"until end of turn"})
 """Durations written before the clause they apply to, as a clause of their own."""
 
@@ -211,7 +213,11 @@ def _conditional(ctx: Context, node: Conditional) -> None:
         if node.after and isinstance(node.body, Clause):
             _antecedent(ctx, node.body)
         holds = evaluate(ctx, node.condition)
+        ctx.bindings[OTHERWISE] = int(holds != (node.word == "if"))  # "Otherwise, …" reads it
         if holds == (node.word == "if"):
+            _execute(ctx, node.body)
+    elif node.word == "otherwise":  # "If …, A. Otherwise, B.": B when the "if" before did not hold
+        if ctx.bindings.get(OTHERWISE):
             _execute(ctx, node.body)
     else:
         raise EngineError(f"cannot execute a {node.word!r} clause")

@@ -51,7 +51,9 @@ CHECKED = (
     "has", "with_keywords",
 )  # fmt: skip
 """Those of which only some phrases execute (:func:`problem`)."""
-QUALITIES = frozenset({"in_addition_to_types", "with_keywords", "with_ability"})
+QUALITIES = frozenset({
+    "in_addition_to_types", "with_keywords", "with_ability", "that_is_still", "with_base_pt",
+})  # fmt: skip
 """What "becomes …" may say of what it becomes besides its types and colours."""
 STATIC_LAYERS = (
     Layer.TYPE, Layer.COLOR, Layer.ABILITY, Layer.PT_DEFINING, Layer.PT_SETTING, Layer.PT_CHANGING,
@@ -140,6 +142,8 @@ def problem(action: Action, catalog: Catalog) -> str | None:
         for qualifier in what.qualifiers:
             if qualifier.verb == "with_keywords" and not is_form(qualifier, "with"):
                 return "becomes … without"
+            if qualifier.verb == "with_base_pt" and not _PT_SET.fullmatch(str(qualifier.arg("pt"))):
+                return f"base power and toughness {qualifier.arg('pt')}"
             keywords = split_keywords(str(qualifier.arg("keywords") or ""))
             for keyword in keywords:
                 if keyword not in catalog.keywords and not any(c(keyword) for c in catalog.granted_keywords):
@@ -282,7 +286,7 @@ def _becomes(what: object) -> list[Change]:
     if found is None:
         raise EngineError(f"cannot tell what {what.description!r} is")
     qualifiers = {q.verb: q for q in what.qualifiers}
-    addition = qualifiers.get("in_addition_to_types")
+    addition = qualifiers.get("in_addition_to_types") or qualifiers.get("that_is_still")  # 205.1b
     result: list[Change] = []
     if found.types or found.subtypes:
         op = Op.ADD_TYPES if addition is not None else Op.SET_TYPES if found.types else Op.SET_SUBTYPES
@@ -298,6 +302,9 @@ def _becomes(what: object) -> list[Change]:
             granted = qualifier.arg("ability")
             if isinstance(granted, Ability):
                 result.append(Change(Layer.ABILITY, Op.GRANT, granted=granted))
+        elif qualifier.verb == "with_base_pt":  # "a Spirit Warrior with base power and toughness 2/3"
+            power, toughness = (int(n) for n in str(qualifier.arg("pt")).split("/"))
+            result.append(Change(Layer.PT_SETTING, Op.SET_PT, power=power, toughness=toughness))
     return result
 
 
@@ -497,7 +504,7 @@ def _describes_change(ctx: Context, ref: Ref, qualifier: Action) -> bool:
 
 SECTION = Section(
     "rules.layers",
-    qualifiers={"in_addition_to_types": _describes_change, "with_ability": _describes_change},
+    qualifiers={verb: _describes_change for verb in QUALITIES - {"with_keywords"}},
     static_verbs=STATIC_VERBS,
     checks={verb: problem for verb in CHECKED},
     granted_keywords=(granted_choice,),

@@ -106,6 +106,28 @@ def sources(game: Game, player: str, exclude: set[int]) -> list[tuple[GameObject
     return found
 
 
+ENERGY = "{E}"
+
+
+def pay_symbols(game: Game, player: str, symbols: Sequence[str], *, x: int | None = None) -> None:
+    """ "Pay {E}{E}" (energy, 107.14) or "pay {2}": one or the other, in full."""
+    energy = [s for s in symbols if s == ENERGY]
+    if energy and len(energy) != len(symbols):
+        raise CostError("cannot pay mana and energy in one phrase")
+    if energy:
+        pay_energy(game, player, len(energy))
+    else:
+        pay(game, player, symbols, x=x)
+
+
+def pay_energy(game: Game, player: str, count: int) -> None:
+    """Pay ``count`` energy counters (107.14): all of them, or none (:class:`CostError`)."""
+    have = game.players[player].energy
+    if have < count:
+        raise CostError(f"{player} has {have} energy, not {count}")
+    game.players[player].energy = have - count
+
+
 def pay(
     game: Game,
     player: str,

@@ -17,9 +17,23 @@ from carddb.oracle.model import Keyword, Kind
 
 PROTECTION_QUALITIES = {
     "white", "blue", "black", "red", "green", "creatures", "artifacts", "enchantments", "everything",
-    "multicolored", "monocolored",
+    "multicolored", "monocolored", "instants", "sorceries", "lands", "all colors",
 }  # fmt: skip
-"""What "protection from …" the engine applies (702.16)."""
+"""What "protection from …" the engine applies (702.16), besides creature types ("from Dragons")."""
+_TYPED = {
+    "creatures": "Creature", "artifacts": "Artifact", "enchantments": "Enchantment", "instants": "Instant",
+    "sorceries": "Sorcery", "lands": "Land",
+}  # fmt: skip
+
+
+def _creature_type(quality: str) -> str | None:
+    """ "Dragons" → "Dragon" (protection from a creature type, 702.16a); None: not one."""
+    word = quality[:-3] + "f" if quality.endswith("ves") else quality.removesuffix("s")  # "Elves" → "Elf"
+    return word if quality[:1].isupper() and quality.endswith("s") and word.isalpha() else None
+
+
+def _known(quality: str) -> bool:
+    return quality in PROTECTION_QUALITIES or _creature_type(quality) is not None
 
 
 def _qualities(text: str) -> list[str]:
@@ -52,9 +66,9 @@ def protected_from(obj: GameObject, source: GameObject | None) -> bool:
         if (
             quality == "everything"
             or COLOR_WORDS.get(quality) in colors
-            or (quality == "creatures" and source.is_a("Creature"))
-            or (quality == "artifacts" and source.is_a("Artifact"))
-            or (quality == "enchantments" and source.is_a("Enchantment"))
+            or (quality in _TYPED and source.is_a(_TYPED[quality]))
+            or (quality == "all colors" and bool(colors))
+            or ((kind := _creature_type(quality)) is not None and source.is_a(kind))
             or (quality == "multicolored" and len(colors) >= 2)
             or (quality == "monocolored" and len(colors) == 1)
         ):
@@ -65,13 +79,13 @@ def protected_from(obj: GameObject, source: GameObject | None) -> bool:
 def known_protection(text: str) -> bool:
     return (
         text.startswith("protection from ")
-        and set(_qualities(text.removeprefix("protection from "))) <= PROTECTION_QUALITIES
+        and all(_known(q) for q in _qualities(text.removeprefix("protection from ")))
     )
 
 
 def _protection_problems(keyword: Keyword, catalog: Catalog) -> list[str]:
     qualities = _qualities(keyword.parameter or "")
-    return [] if qualities and set(qualities) <= PROTECTION_QUALITIES else ["keyword protection"]
+    return [] if qualities and all(_known(q) for q in qualities) else ["keyword protection"]
 
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from carddb.engine.core.state import Game
+from carddb.engine.core.state import CEASED, Game
 from carddb.engine.rules import attachments, roles
 from carddb.engine.rules.destruction import destroy
 from carddb.engine.rules.zones import put
@@ -13,9 +13,13 @@ def state_based_actions(game: Game) -> None:
     # "when enchanted creature dies" triggers) and goes to the graveyard in the next round
     attachments.check(game)
     roles.check(game)  # 704.5y: one Role per player on a permanent
+    sources = {item.source for item in (*game.stack, *game.pending)}
     for obj in [o for o in game.objects.values() if o.token and o.zone not in ("battlefield", "stack")]:
-        game.zone_list(obj.zone, obj.owner).remove(obj.id)  # a token off the battlefield ceases to exist
-        del game.objects[obj.id]
+        if obj.zone != CEASED:  # a token off the battlefield ceases to exist (704.5d)
+            game.zone_list(obj.zone, obj.owner).remove(obj.id)
+            obj.zone = CEASED
+        if obj.id not in sources:  # an ability of it on the stack still reads it (113.7a)
+            del game.objects[obj.id]
     for obj in list(game.permanents()):
         if obj.is_a("Planeswalker") and obj.counters.get("loyalty", 0) <= 0 and "loyalty" in obj.counters:
             put(game, obj, "graveyard", cause="sba")  # 704.5i

@@ -11,15 +11,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from carddb.engine.core.catalog import Matcher, Section
+from carddb.engine.core.catalog import Catalog, Matcher, Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.decisions import Decider, ScriptedDecider
 from carddb.engine.core.errors import NotExecutableError
-from carddb.engine.core.forms import is_form, named
+from carddb.engine.core.forms import is_form, named, written
 from carddb.engine.core.state import Event, Game, GameObject, StackItem, Step
 from carddb.engine.query.abilities import ability_at, active_abilities
 from carddb.engine.query.executable import check_object, missing
-from carddb.engine.query.nouns import candidates_for, defending_players, matches, zone_name
+from carddb.engine.query.nouns import (
+    AMOUNT_EVENTS,
+    THAT_MANY,
+    candidates_for,
+    defending_players,
+    matches,
+    zone_name,
+)
 from carddb.engine.query.planar import is_planar, planar_controller, planar_objects
 from carddb.engine.rules.attachments import enter_attached
 from carddb.engine.rules.continuous import on_enter
@@ -27,6 +34,7 @@ from carddb.engine.rules.layers import refresh
 from carddb.engine.rules.sba import state_based_actions
 from carddb.engine.rules.targets import legal_target, record_target, target_nouns, target_text
 from carddb.engine.rules.ward import ward_triggers
+from carddb.engine.rules.zones import return_exiled
 from carddb.oracle.model import Action, Kind, Noun, Pronoun, SelfRef, walk
 from carddb.oracle.phrases import find
 
@@ -57,6 +65,8 @@ def about_event(ctx: Context, event: Event, trigger: object) -> None:
     if event.obj is not None:
         ctx.it = [event.obj]
     refs: list[Ref] = [ref for ref in (event.other, event.obj) if ref is not None]
+    if event.kind in AMOUNT_EVENTS:  # "… deals combat damage to a player, draw that many cards"
+        ctx.bindings[THAT_MANY] = event.amount
     player = _event_player(ctx, event, trigger)
     ctx.event_refs = [player, *refs] if player is not None else refs
 
@@ -207,6 +217,16 @@ def _discards(ctx: Context, trigger: Action, event: Event) -> bool:
     )
 
 
+def _sacrifices(ctx: Context, trigger: Action, event: Event) -> bool:
+    """ "Whenever you sacrifice a permanent", "Whenever a player sacrifices a creature": the player
+    who controlled it as it was sacrificed."""
+    return (
+        event.kind == "sacrifice"
+        and is_named(ctx, trigger.arg("who"), event.player)
+        and is_named(ctx, trigger.arg("what"), event.obj)
+    )
+
+
 def _cycles(ctx: Context, trigger: Action, event: Event) -> bool:
     """ "Whenever you cycle or discard a card" (a discard: cycling discards), "When you cycle ~",
     "Whenever you cycle another card"."""
@@ -263,8 +283,44 @@ def _beginning(ctx: Context, trigger: Action, event: Event) -> bool:
     return True
 
 
+STEP_OF_WHOM = {
+    "the beginning of the upkeep of enchanted creature's controller": (Step.UPKEEP, "attached"),
+    "the beginning of the upkeep of enchanted artifact's controller": (Step.UPKEEP, "attached"),
+    "the beginning of the upkeep of enchanted land's controller": (Step.UPKEEP, "attached"),
+    "the beginning of the upkeep of enchanted enchantment's controller": (Step.UPKEEP, "attached"),
+    "the beginning of the upkeep of enchanted permanent's controller": (Step.UPKEEP, "attached"),
+    "the beginning of the end step of enchanted creature's controller": (Step.END, "attached"),
+    "the beginning of combat on each opponent's turn": (Step.COMBAT, "opponent"),
+    "the beginning of your opponents' end step": (Step.END, "opponent"),
+    "the beginning of each player's precombat main phase": (Step.MAIN1, "each"),
+    "the beginning of your postcombat main phase": (Step.MAIN2, "you"),
+}
+"""The ``beginning_of_step`` forms the engine watches: the step, and whose turn it must be (the
+controller of what the source is attached to, an opponent, anyone, you)."""
+
+
+def _beginning_of(ctx: Context, trigger: Action, event: Event) -> bool:
+    """ "At the beginning of the upkeep of enchanted creature's controller", "… of each player's
+    precombat main phase", "… of combat on each opponent's turn"."""
+    step, whose = STEP_OF_WHOM[written(trigger)]
+    if event.kind != "step" or event.to_zone != step:
+        return False
+    if whose == "attached":
+        host = ctx.game.objects.get(ctx.source.attached_to) if ctx.source.attached_to is not None else None
+        return host is not None and host.zone == "battlefield" and host.controller == event.player
+    if whose == "opponent":
+        return event.player != ctx.controller
+    return whose == "each" or event.player == ctx.controller
+
+
+def _beginning_of_check(trigger: Action, catalog: Catalog) -> str | None:
+    text = written(trigger)
+    return None if text in STEP_OF_WHOM else f"trigger {text!r}"
+
+
 SECTION = Section(
     "rules.triggers",
+    checks={"beginning_of_step": _beginning_of_check},
     triggers={
         "enters": (
             _enters,
@@ -283,7 +339,9 @@ SECTION = Section(
         "draws_trigger": (_draws, None),
         "becomes_tapped": (_becomes_tapped, None),
         "discards_trigger": (_discards, None),
+        "sacrifices_trigger": (_sacrifices, None),
         "cycle": (_cycles, None),
+        "beginning_of_step": (_beginning_of, None),
     },
 )
 """The trigger events this module matches ("deals damage" is combat's: it knows combat damage)."""
@@ -376,6 +434,8 @@ def settle(game: Game, decider: Decider | None) -> None:
         refresh(game)
         for event in events:
             collect(game, decider, event)
+            if event.kind == "move" and event.from_zone == "battlefield" and event.obj is not None:
+                return_exiled(game, event.obj, decider)  # 610.3c: not a trigger, at once
         state_based_actions(game)
         if not game.events:
             break

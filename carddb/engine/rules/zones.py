@@ -6,8 +6,30 @@ from __future__ import annotations
 
 from carddb.engine.core.decisions import Decider
 from carddb.engine.core.proposed import Proposed
-from carddb.engine.core.state import Event, Game, GameObject
+from carddb.engine.core.state import CEASED, Event, Game, GameObject
 from carddb.engine.rules.replacement import replace
+
+
+def exile_until(game: Game, obj: GameObject, source: GameObject, decider: Decider | None = None) -> None:
+    """ "Exile [obj] until [source] leaves the battlefield" (610.3): nothing happens if the source
+    has already left (610.3c); else ``obj`` is exiled and comes back when the source leaves."""
+    if source.zone != "battlefield":
+        return
+    back = "battlefield" if obj.zone == "battlefield" else obj.zone
+    if put(game, obj, "exile", decider=decider) == "exile":
+        obj.exiled_until = (source.id, back)
+
+
+def return_exiled(game: Game, left: GameObject, decider: Decider | None = None) -> None:
+    """``left`` left the battlefield: what it exiled "until ~ leaves the battlefield" returns (to
+    the battlefield under its owner's control, or to the zone it came from, 610.3c)."""
+    for obj in list(game.objects.values()):
+        if obj.exiled_until is not None and obj.exiled_until[0] == left.id and obj.zone == "exile":
+            back = obj.exiled_until[1]
+            obj.exiled_until = None
+            put(game, obj, back, decider=decider)
+            if back == "battlefield":
+                obj.controller = obj.owner
 
 
 def put(
@@ -20,7 +42,10 @@ def put(
     decider: Decider | None = None,
 ) -> str:
     """Move ``obj`` to ``zone`` (its owner's), after the replacement effects; returns the zone it
-    went to ("" if the move was replaced by something else entirely)."""
+    went to ("" if the move was replaced by something else entirely). A token that ceased to
+    exist goes nowhere (704.5d)."""
+    if obj.zone == CEASED or obj.id not in game.objects:
+        return ""
     proposed = replace(
         game,
         Proposed("move", obj.controller, obj=obj, to_zone=zone, position=position, cause=cause),
@@ -28,7 +53,7 @@ def put(
     )
     if proposed.kind == "replaced":
         return ""
-    owner = obj.owner
+    owner, controller = obj.owner, obj.controller
     leaves = obj.zone in ("battlefield", "stack") and proposed.to_zone != "battlefield"
     if leaves and obj.face_down_card is not None:  # a face-down permanent or spell is revealed (708.9)
         obj.card, obj.face_down_card, obj.face_down = obj.face_down_card, None, False
@@ -36,4 +61,6 @@ def put(
     game.move(obj, proposed.to_zone, proposed.position)
     if cause == "discard":  # "whenever a player discards a card" (701.8), wherever it went
         game.events.append(Event("discard", obj, "hand", proposed.to_zone, owner))
+    if cause == "sacrifice":  # "whenever you sacrifice a creature" (701.17), wherever it went
+        game.events.append(Event("sacrifice", obj, "battlefield", proposed.to_zone, controller))
     return proposed.to_zone

@@ -74,7 +74,7 @@ TOP_KEYS = {"title", "seed", "game", "cards", "players", "do", "expect"}
 GAME_KEYS = {"active", "step"}
 FACE_DOWN_KEYS = ("face_down", "cloaked")
 """Set-up: permanents on the battlefield face down, manifested (a plain 2/2) or cloaked (ward {2})."""
-PLAYER_KEYS = {"life", "poison", "attached", "planar_deck", *FACE_DOWN_KEYS, *ZONE_KEYS}
+PLAYER_KEYS = {"life", "poison", "energy", "attached", "planar_deck", *FACE_DOWN_KEYS, *ZONE_KEYS}
 CARD_KEYS = {"type", "text", "mana_cost", "power", "toughness", "loyalty", "color_indicator"}
 VERBS: tuple[str, ...] = ("activate", "cast", "play", "advance", "pass", "resolve", "attack", "block")
 VERBS += ("roll_planar_die", "turn_face_up")
@@ -93,7 +93,7 @@ ACTION_KEYS = {
 }
 """The keys each action may carry besides its own."""
 EXPECT_KEYS = {"players", "stack", "permanents", "error", "game", "not_executable"}
-EXPECT_PLAYER_KEYS = {"life", "mana", "lost", "poison", "planar_deck", *ZONE_KEYS}
+EXPECT_PLAYER_KEYS = {"life", "mana", "lost", "poison", "energy", "planar_deck", *ZONE_KEYS}
 EXPECT_GAME_KEYS = {"active", "step", "turn", "plane"}
 PERMANENT_KEYS = (
     "power", "toughness", "tapped", "counters", "face_down", "damage", "controller", "token", "attached_to",
@@ -216,8 +216,9 @@ def _check(path: Path, data: Mapping[str, Any], pool: CardPool) -> None:
         if not isinstance(spec, dict):
             raise ScenarioError(f"{path}: [players.{name}] must be a table")
         _keys(path, f"[players.{name}]", spec, PLAYER_KEYS)
-        if "poison" in spec and not (_is_int(spec["poison"]) and 0 <= spec["poison"] <= MAX_NUMBER):
-            raise ScenarioError(f"{path}: [players.{name}] poison must be a whole number")
+        for counted in ("poison", "energy"):
+            if counted in spec and not (_is_int(spec[counted]) and 0 <= spec[counted] <= MAX_NUMBER):
+                raise ScenarioError(f"{path}: [players.{name}] {counted} must be a whole number")
         if "life" in spec and not (_is_int(spec["life"]) and abs(spec["life"]) <= MAX_NUMBER):
             raise ScenarioError(f"{path}: [players.{name}] life must be an integer (at most {MAX_NUMBER})")
         for zone in (*ZONE_KEYS, "planar_deck", *FACE_DOWN_KEYS):
@@ -322,8 +323,9 @@ def _check_expect(path: Path, expect: Mapping[str, Any], names: _Names) -> None:
         _keys(path, where, spec, EXPECT_PLAYER_KEYS)
         if "life" in spec and not _is_int(spec["life"]):
             raise ScenarioError(f"{path}: {where} life must be an integer")
-        if "poison" in spec and not _is_int(spec["poison"]):
-            raise ScenarioError(f"{path}: {where} poison must be an integer")
+        for counted in ("poison", "energy"):
+            if counted in spec and not _is_int(spec[counted]):
+                raise ScenarioError(f"{path}: {where} {counted} must be an integer")
         if "lost" in spec and not isinstance(spec["lost"], bool):
             raise ScenarioError(f"{path}: {where} lost must be true or false")
         if "mana" in spec and not (
@@ -480,6 +482,7 @@ def _setup(path: Path, data: Mapping[str, Any], pool: CardPool) -> Game:
     for name, spec in players_table.items():
         game.players[name].life = int(spec.get("life", 20))
         game.players[name].poison = int(spec.get("poison", 0))
+        game.players[name].energy = int(spec.get("energy", 0))
         for zone in ZONE_KEYS:
             for card_name in (n for entry in spec.get(zone, []) for n in _expand(entry)):
                 game.create(pool.get(card_name), name, zone)
@@ -607,7 +610,7 @@ def _act(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> Non
         mode = action["mode"]
         options["modes"] = list(mode if isinstance(mode, list) else [mode])
     if "activate" in action:
-        source = _find(game, action["activate"], ("battlefield",), player)
+        source = _find(game, action["activate"], ("battlefield", "hand"), player)  # hand: cycling
         play.activate(game, decider, player, source, int(action.get("ability", 1)), targets, **options)
     elif "cast" in action:
         card = _top_or(game, action["cast"], ("hand", "graveyard"), player)  # graveyard: flashback
@@ -703,6 +706,8 @@ def _compare(game: Game, expect: Mapping[str, Any], error: str | None) -> list[s
                 differ(where, wanted, game.players[name].lost)
             elif key == "poison":
                 differ(where, wanted, game.players[name].poison)
+            elif key == "energy":
+                differ(where, wanted, game.players[name].energy)
             elif key == "mana":
                 multiset(where, [m.strip("{}") for m in wanted], game.players[name].mana_pool)
             elif key == "battlefield":
