@@ -62,6 +62,9 @@ _UNDER_YOUR_CONTROL = re.compile(
     r"token|tokens|[A-Z][a-z]+s?)) "
     r"(enters?) the battlefield under your control\b"
 )
+_UNDER_AN_OPPONENTS_CONTROL = re.compile(
+    _UNDER_YOUR_CONTROL.pattern.replace("under your control", "under an opponent's control")
+)
 _ENTERS = re.compile(r"\b(enters|enter|entering) the battlefield\b")
 
 
@@ -111,6 +114,7 @@ def _capitalized(phrase: str, text: str, start: int) -> str:
 def current(face: Face) -> str:
     text = face.text
     text = _UNDER_YOUR_CONTROL.sub(r"\1 you control \2", text)
+    text = _UNDER_AN_OPPONENTS_CONTROL.sub(r"\1 an opponent controls \2", text)
     text = _ENTERS.sub(r"\1", text)
     return _self_references(face, text)
 
@@ -131,6 +135,54 @@ _OLDER: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b([Tt]hen|this way,) shuffle(?=\.)"), r"\1 shuffle your library"),
     (re.compile(r"\bthis way, shuffle your library(?=\.)"), "this way, shuffle it"),
     (re.compile(r"\b(then|that player) shuffles(?=\.)"), r"\1 shuffles their library"),
+    # before Core Set 2020 (2019): "can block an additional creature" without "each combat"
+    (re.compile(r"\bcan block an additional creature each combat\b"), "can block an additional creature"),
+)
+
+
+_AMOUNT = (
+    r"(a card|(?:X|\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fifteen|"
+    r"twenty) cards)"
+)
+_DIE_SIDES = {
+    "4": "four",
+    "6": "six",
+    "8": "eight",
+    "10": "ten",
+    "12": "twelve",
+    "20": "twenty",
+    "100": "hundred",
+}
+
+
+def _top(amount: str) -> str:
+    return "the top card" if amount == "a card" else f"the top {amount}"
+
+
+def _die(match: re.Match[str]) -> str:
+    count, sides = match.group(2), _DIE_SIDES[match.group(3)]
+    return f"{match.group(1)} {count} {sides}-sided {'die' if count in ('a', 'one') else 'dice'}"
+
+
+_OLDER_CALLS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
+    # before Core Set 2021 (2020), milling was "putting the top N cards of a library into a graveyard"
+    (
+        re.compile(rf"\b([Yy]ou) mill {_AMOUNT}"),
+        lambda m: f"{m.group(1)} put {_top(m.group(2))} of your library into your graveyard",
+    ),
+    (
+        re.compile(rf"(?<!you )\b(M|m)ill {_AMOUNT}"),
+        lambda m: (
+            f"{m.group(1).replace('M', 'P').replace('m', 'p')}ut {_top(m.group(2))} of your library"
+            " into your graveyard"
+        ),
+    ),
+    (
+        re.compile(rf"\bmills {_AMOUNT}"),
+        lambda m: f"puts {_top(m.group(1))} of their library into their graveyard",
+    ),
+    # before Adventures in the Forgotten Realms (2021): "roll a six-sided die"
+    (re.compile(r"\b([Rr]olls?) (a|one|two|three) d(4|6|8|10|12|20|100)\b"), _die),
 )
 
 
@@ -138,6 +190,8 @@ def older(face: Face) -> str:
     text = face.text
     for pattern, replacement in _OLDER:
         text = pattern.sub(replacement, text)
+    for pattern, call in _OLDER_CALLS:
+        text = pattern.sub(call, text)
     return text
 
 

@@ -210,13 +210,18 @@ def test_damage_equal_to_its_power_reads_the_creature_dealing_it() -> None:
     assert game.players["Bob"].life == 17
 
 
-def test_life_equal_to_another_objects_power_is_not_executable_yet() -> None:
+def test_life_equal_to_a_target_creatures_power_reads_the_possessives_target() -> None:
     text = "Target player gains life equal to target creature's power."
-    card = CardDef("Sample Blessing", "Instant", text)
-    assert any(
-        "characteristics" in problem or "unimplemented" in problem
-        for problem in face_missing(card.parsed)
-    )
+    card = CardDef("Sample Blessing", "Instant", text, mana_cost="{G}")
+    assert face_missing(card.parsed) == []
+    game = two_players()
+    game.create(FOREST, "Alice", "battlefield")
+    bears = game.create(BEARS, "Bob", "battlefield")
+    blessing = game.create(card, "Alice", "hand")
+    decider = ScriptedDecider()
+    play.cast(game, decider, "Alice", blessing, [["Alice"], [bears]])  # two slots: the player, the creature
+    play.resolve_all(game, decider)
+    assert game.players["Alice"].life == 22
 
 
 def test_a_delayed_ability_waits_for_the_next_end_step() -> None:
@@ -363,7 +368,7 @@ def test_a_granted_ability_can_be_activated() -> None:
     aura = game.create(spirit, "Alice", "battlefield")
     aura.attached_to = forest.id
     turn.advance(game, ScriptedDecider(), Step.MAIN2)  # any action lets the continuous effects apply
-    assert len(forest.granted) == 1
+    assert len(forest.now.abilities) == 2  # its own mana ability and the granted one (layer 6)
     play.activate(game, ScriptedDecider(), "Alice", forest, 2)  # its own Forest ability is the first
     assert game.players["Alice"].mana_pool == ["C", "C"]
 

@@ -24,11 +24,18 @@ CONTINUATIONS = {
     "for each",
     "or more",
     "or fewer",
+    "other",
+    ", except",
 }
 """Words that go on with a longer phrase of the tables ("… instead", "… rather than pay …", "cast …
 as though it had flash if …", "its activated abilities", "their mana abilities", "its controller's
-next untap step"): shifting them
-keeps the longest phrase. A new word here needs a look at the phrase that causes it."""
+next untap step", "the other into your graveyard" before "the other target creature", "becomes a
+copy of …, except it has this ability"): shifting them keeps the longest phrase. A new word here
+needs a look at the phrase that causes it."""
+NOUN_LIST = "(?:,? and|,)"
+"""The start of the AND_NP terminal ("target creature and target land"): a list of noun phrases
+attaches to the nearest noun phrase, as a qualifier does ("with the same name as that creature and
+…")."""
 
 
 def test_every_shift_reduce_conflict_attaches_to_the_nearest_phrase(
@@ -39,7 +46,9 @@ def test_every_shift_reduce_conflict_attaches_to_the_nearest_phrase(
     unexpected = [
         conflict
         for conflict in oracle_built_from_text.conflicts
-        if not conflict.rule.startswith(("noun :", "np :")) and conflict.word not in CONTINUATIONS
+        if not conflict.rule.startswith(("noun :", "np :"))
+        and conflict.word not in CONTINUATIONS
+        and not conflict.word.startswith(NOUN_LIST)
     ]
     assert unexpected == []
 

@@ -163,3 +163,46 @@ def test_the_chosen_type_links_an_ability_to_the_one_that_chose_it() -> None:
     )
     face = parse_oracle(text, "Plague Engineer", "Creature — Phyrexian Carrier")
     assert [a.linked for a in face.abilities] == [(), (2,), (1,)]
+
+
+def test_entering_tapped_is_a_replacement_ability_in_either_wording() -> None:
+    """614.1d: "~ enters the battlefield tapped" changes how the land enters; it is not a
+    continuous effect (static) and not a step; its enters trigger stays a triggered ability."""
+    for text in (
+        "Dismal Backwater enters the battlefield tapped.\nWhen Dismal Backwater enters the battlefield, "
+        "you gain 1 life.\n{T}: Add {U} or {B}.",
+        "This land enters tapped.\nWhen this land enters, you gain 1 life.\n{T}: Add {U} or {B}.",
+    ):
+        face = parse_oracle(text, "Dismal Backwater", "Land")
+        assert [a.kind for a in face.abilities] == [Kind.REPLACEMENT, Kind.TRIGGERED, Kind.MANA]
+        assert face.complete
+
+
+def test_entering_with_counters_or_as_a_copy_is_a_replacement_ability() -> None:
+    """614.1c: "enters with …" and "enter … as a copy of …"."""
+    text = "This creature enters with X +1/+1 counters on it."
+    ballista = parse_oracle(text, "Walking Ballista", "Artifact Creature — Construct")
+    clone = parse_oracle(
+        "You may have Clone enter the battlefield as a copy of any creature on the battlefield.",
+        "Clone",
+        "Creature — Shapeshifter",
+    )
+    assert [a.kind for a in (*ballista.abilities, *clone.abilities)] == [Kind.REPLACEMENT, Kind.REPLACEMENT]
+    assert ballista.complete and clone.complete
+
+
+def test_a_choice_as_it_enters_is_a_replacement_ability() -> None:
+    """614.12: "As ~ enters the battlefield, choose a creature type." (linked to the ability that
+    reads the choice, 607)."""
+    text = (
+        "As Metallic Mimic enters the battlefield, choose a creature type.\n"
+        "Metallic Mimic is the chosen type in addition to its other types."
+    )
+    choice, _type = parse_oracle(text, "Metallic Mimic", "Artifact Creature — Shapeshifter").abilities
+    assert choice.kind is Kind.REPLACEMENT and choice.linked == (1,)
+
+
+def test_a_spell_that_puts_a_creature_onto_the_battlefield_stays_a_spell() -> None:
+    text = "Return target creature card from your graveyard to the battlefield tapped."
+    (spell,) = parse_oracle(text, "Sampler", "Sorcery").abilities
+    assert spell.kind is Kind.SPELL

@@ -88,6 +88,50 @@ SAME_CARD = [
         " less.",
     ),
     (
+        "Thought Scour",
+        "Instant",
+        "Target player mills two cards.\nDraw a card.",
+        "Target player puts the top two cards of their library into their graveyard.\nDraw a card.",
+    ),
+    (
+        "Stitcher's Supplier",
+        "Creature — Zombie",
+        "When Stitcher's Supplier enters the battlefield or dies, mill three cards.",
+        "When Stitcher's Supplier enters the battlefield or dies, put the top three cards of your library"
+        " into your graveyard.",
+    ),
+    (
+        "Hedron Crab",
+        "Creature — Crab",
+        "Landfall — Whenever a land enters the battlefield under your control, target player mills three"
+        " cards.",
+        "Landfall — Whenever a land you control enters, target player mills three cards.",
+    ),
+    (
+        "Suture Priest",
+        "Creature — Phyrexian Cleric",
+        "Whenever another creature enters the battlefield under your control, you may gain 1 life.\n"
+        "Whenever a creature enters the battlefield under an opponent's control, you may have that player"
+        " lose 1 life.",
+        "Whenever another creature you control enters, you may gain 1 life.\n"
+        "Whenever a creature an opponent controls enters, you may have that player lose 1 life.",
+    ),
+    (
+        "Sailor of Means",
+        "Creature — Human Pirate",
+        "When Sailor of Means enters the battlefield, create a Treasure token.",
+        'When Sailor of Means enters the battlefield, create a colorless Treasure artifact token with "{T},'
+        ' Sacrifice this artifact: Add one mana of any color."',
+    ),
+    (
+        "Path to Exile",
+        "Instant",
+        "Exile target creature. Its controller may search their library for a basic land card, put that"
+        " card onto the battlefield tapped, then shuffle.",
+        "Exile target creature. Its controller may search their library for a basic land card, put that"
+        " card onto the battlefield tapped, then shuffle their library.",
+    ),
+    (
         "Vampiric Tutor",
         "Instant",
         "Search your library for a card, then shuffle and put that card on top. You lose 2 life.",

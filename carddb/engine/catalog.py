@@ -13,9 +13,11 @@ from carddb.engine.actions import play
 from carddb.engine.core.catalog import Catalog
 from carddb.engine.core.state import Game, Player, Step
 from carddb.engine.effects import cards, conditions, damage, life, mana, permanents, tokens
+from carddb.engine.effects import characteristics as characteristic_effects
 from carddb.engine.query import characteristics, executable, nouns
 from carddb.engine.rules import (
     attachments,
+    casting,
     combat,
     continuous,
     costs,
@@ -25,6 +27,8 @@ from carddb.engine.rules import (
     execution,
     face_down,
     flashback,
+    kicker,
+    layers,
     madness,
     planechase,
     prevention,
@@ -39,6 +43,7 @@ CATALOG = Catalog.of(
     characteristics.SECTION,
     nouns.SECTION,
     attachments.SECTION,
+    casting.SECTION,
     combat.SECTION,
     continuous.SECTION,
     costs.SECTION,
@@ -46,6 +51,8 @@ CATALOG = Catalog.of(
     destruction.SECTION,
     execution.SECTION,
     flashback.SECTION,
+    kicker.SECTION,
+    layers.SECTION,
     prevention.SECTION,
     protection.SECTION,
     timing.SECTION,
@@ -56,6 +63,7 @@ CATALOG = Catalog.of(
     madness.SECTION,
     planechase.SECTION,
     cards.SECTION,
+    characteristic_effects.SECTION,
     conditions.SECTION,
     damage.SECTION,
     life.SECTION,

@@ -14,10 +14,9 @@ from functools import cache
 from typing import Any
 
 from lark import Lark, Token, Transformer, Tree, logger, v_args
-from lark.lexer import BasicLexer, Scanner, TerminalDef
 from lark.tree import Meta
 
-from carddb import lalr
+from carddb import lalr, scanner
 from carddb.lalr import Grammar
 from carddb.oracle.keywords import KEYWORDS, Shape
 from carddb.oracle.model import (
@@ -28,9 +27,11 @@ from carddb.oracle.model import (
     Count,
     ManaCost,
     Noun,
+    Nouns,
     Number,
     Pronoun,
     RollDie,
+    SameSubject,
     SelfRef,
     Sequence,
     TapCost,
@@ -55,7 +56,9 @@ def grammar_text() -> str:
     subtype = words["subtype_pattern"]
     word = rf"(?:{adjective}|{noun}|{subtype})(?![\w'-])"
     head = rf"(?:{noun}|{subtype})(?![\w'-])"
-    item = rf"(?:{word} (?:(?:or|and) )?)*{head}"  # "attacking or blocking creature"
+    negated = "|".join(words["adjective_patterns"])
+    # "attacking or blocking creature", "noncreature, nonland card"
+    item = rf"(?:(?:{negated})(?![\w'-]), )*(?:{word} (?:(?:or|and) )?)*{head}"
     desc = rf"{item}(?:(?:, {item})*,? (?:or|and|and/or) {item})?"
     desc_poss = rf"(?:{word} )*(?:{noun}|{subtype})(?:'s|s')"
     names = [spec.name.lower() for spec in KEYWORDS if spec.shape is Shape.NONE and not spec.pattern]
@@ -86,62 +89,9 @@ def oracle_grammar() -> Grammar:
 def parser() -> Lark:
     """The LALR parser for costs, effects and trigger conditions, from prebuilt or cached tables
     (:func:`carddb.lalr.parser`). It builds model values while it parses (:class:`ToModel` as
-    Lark's ``transformer``): no parse tree is made. Its lexers share their large patterns
-    (:func:`share_large_patterns`)."""
-    return share_large_patterns(lalr.parser(oracle_grammar(), ToModel()))
-
-
-LARGE_PATTERN = 1000
-"""A terminal whose regular expression is longer than this (the description, keyword and
-possessive word lists: 1.5 to 4.6 KB) is compiled once per process, not once per parser state."""
-_compiled: dict[tuple[str, str, int], re.Pattern[str]] = {}
-
-
-class _SharedScanner(Scanner):
-    """Lark's scanner, but a large terminal is matched by its own pattern, compiled once for every
-    state's lexer, between the runs of the other terminals (each run one alternation, as Lark
-    compiles them). The terminals keep their order, and a match is the first terminal, in that
-    order, that matches: the same token as Lark's one alternation gives."""
-
-    def _build_mres(self, terminals: list[TerminalDef], max_size: int) -> list[re.Pattern[str]]:
-        mres: list[re.Pattern[str]] = []
-        run: list[TerminalDef] = []
-        for terminal in terminals:
-            regexp = terminal.pattern.to_regexp()
-            if len(regexp) <= LARGE_PATTERN:
-                run.append(terminal)
-                continue
-            if run:
-                mres.extend(super()._build_mres(run, len(run)))  # type: ignore[no-untyped-call]
-                run = []
-            key = (terminal.name, regexp, self.g_regex_flags)
-            if key not in _compiled:
-                _compiled[key] = self.re_.compile(f"(?P<{terminal.name}>{regexp})", self.g_regex_flags)
-            mres.append(_compiled[key])
-        if run:
-            mres.extend(super()._build_mres(run, len(run)))  # type: ignore[no-untyped-call]
-        return mres
-
-
-class _SharedLexer(BasicLexer):
-    def _build_scanner(self) -> Scanner:
-        scanner = super()._build_scanner()  # the terminals without the strings a pattern covers
-        return _SharedScanner(scanner.terminals, self.g_regex_flags, self.re, self.use_bytes)  # type: ignore[no-untyped-call]
-
-
-def share_large_patterns(built: Lark) -> Lark:
-    """Make the contextual lexer of ``built`` compile each large terminal once. Lark compiles one
-    alternation of every terminal a parser state accepts, lazily, per state: hundreds of states
-    each compiling the 4.6 KB description pattern cost a new process 10 to 20 s before it has
-    parsed a few thousand faces."""
-    lexer = built.parser.lexer
-    for basic in {id(item): item for item in (*getattr(lexer, "lexers", {}).values(), lexer)}.values():
-        if type(basic) is BasicLexer and basic._scanner is None:
-            basic.__class__ = _SharedLexer
-    root = getattr(lexer, "root_lexer", None)
-    if type(root) is BasicLexer and root._scanner is None:
-        root.__class__ = _SharedLexer
-    return built
+    Lark's ``transformer``): no parse tree is made. Its lexers share their patterns
+    (:func:`carddb.scanner.install`)."""
+    return scanner.install(lalr.parser(oracle_grammar(), ToModel()))
 
 
 @cache
@@ -188,11 +138,11 @@ class ToModel(Transformer[Token, Any]):
     def __default__(self, data: Any, children: list[Any], meta: Meta) -> Any:
         if str(data).startswith("_"):
             return Tree(data, children)  # Lark's own repetition rules, spliced into their parent
-        found: Template | None = by_rule().get(str(data))
+        found = _phrase_rule(str(data))
         if found is None:
             raise ValueError(f"no transformer for grammar rule {data!r}")
-        roles = [slot.role for slot in found.slots]
-        return Action(found.verb, tuple(zip(roles, children, strict=True)), found.form)
+        verb, roles, form = found
+        return Action(verb, tuple(zip(roles, children, strict=True)), form)
 
     # -- costs
     def costs(self, *items: Any) -> tuple[Any, ...]:
@@ -222,6 +172,16 @@ class ToModel(Transformer[Token, Any]):
 
     def unless_after(self, body: Any, condition: Any) -> Conditional:
         return Conditional("unless", condition, body, after=True)
+
+    def unless_where_x(self, body: Any, condition: Any, value: Any) -> Conditional:
+        """ "Counter that spell unless that player pays {X}, where X is …": X bound for the sentence."""
+        unless = Conditional("unless", condition, body, after=True)
+        return Conditional("where X is", value, unless, after=True)
+
+    def except_after(self, body: Any, exception: Any) -> Conditional:
+        """ "Create a token that's a copy of target creature, except it has haste" (707.9): the copy with
+        the exception; ``condition`` holds what the exception says."""
+        return Conditional("except", exception, body, after=True)
 
     def as_long_as_first(self, condition: Any, body: Any) -> Conditional:
         return Conditional("as long as", condition, body)
@@ -268,6 +228,14 @@ class ToModel(Transformer[Token, Any]):
     def for_each_counter(self, kind: Token, what: Any) -> Action:
         """ "for each +1/+1 counter on ~"."""
         return Action("counters_on", (("kind", str(kind)), ("what", what)))
+
+    def times(self, condition: Any) -> Action:
+        """ "for each time it was kicked": once per time the condition held."""
+        return Action("times", (("condition", condition),))
+
+    def damage_noun(self, amount: Token, *qualifiers: Action) -> Noun:
+        """ "1 damage prevented this way": damage counted by what happened to it."""
+        return Noun((str(amount),), "damage", qualifiers)
 
     def counter_noun(self, kind: Token, *qualifiers: Action) -> Noun:
         """ "storage counter removed this way": counters named by what happened to them."""
@@ -326,6 +294,25 @@ class ToModel(Transformer[Token, Any]):
     ) -> Clause:
         return _clause(subject, preds, duration, for_each)
 
+    def timed_subject_clause(
+        self,
+        subject: Any,
+        preds: tuple[tuple[Action, ...], tuple[str, ...]],
+        duration: Any,
+        join: str,
+        rest: Clause | Sequence,
+    ) -> Sequence:
+        """ "~ gets +1/+1 until end of turn and can't be blocked this turn", "it gains haste until end
+        of turn and you draw two cards": two clauses, each with its own duration; the second without a
+        subject of its own has the first one's (:class:`SameSubject`)."""
+        first = _clause(subject, preds, duration, None)
+        steps = rest.steps if isinstance(rest, Sequence) else (rest,)
+        joins = rest.joins if isinstance(rest, Sequence) else ()
+        head = steps[0]
+        if isinstance(head, Clause) and head.subject is None:
+            head = replace(head, subject=SameSubject())
+        return Sequence((first, head, *steps[1:]), (join, *joins))
+
     def preds(self, *items: Any) -> tuple[tuple[Action, ...], tuple[str, ...]]:
         predicates, joins = tuple(items[0::2]), tuple(items[1::2])
         final = predicates[-1]
@@ -366,6 +353,9 @@ class ToModel(Transformer[Token, Any]):
     def until_end_of_combat(self) -> str:
         return "until end of combat"
 
+    def this_combat(self) -> str:
+        return "this combat"
+
     def until_your_next_turn(self) -> str:
         return "until your next turn"
 
@@ -401,6 +391,30 @@ class ToModel(Transformer[Token, Any]):
 
     def other_subject(self, subject: Any, predicate: Action) -> Clause:
         return Clause(subject, (predicate,))
+
+    def nouns(self, first: Any, join: Token, second: Any) -> Nouns:
+        """ "target creature and target land", "A, B, and C": one list, in text order."""
+        word = str(join).strip()
+        spaced = ", " if word == "," else f"{word} " if word.startswith(",") else f" {word} "
+        head = first.items if isinstance(first, Nouns) else (first,)
+        heads = first.joins if isinstance(first, Nouns) else ()
+        if isinstance(second, Nouns) and second.qualifiers:  # shared again below, by the whole list
+            *rest, last = second.items
+            assert isinstance(last, Noun)
+            rejoined = replace(last, qualifiers=(*last.qualifiers, *second.qualifiers))
+            second = Nouns((*rest, rejoined), second.joins)
+        tail = second.items if isinstance(second, Nouns) else (second,)
+        tails = second.joins if isinstance(second, Nouns) else ()
+        return _shared_zone(Nouns((*head, *tail), (*heads, spaced, *tails)))
+
+    def counted(self, number: Token) -> Pronoun:
+        """ "one", "two" standing alone for that many of a group named before ("Put one into your hand
+        and the other into your graveyard", "Target opponent chooses one")."""
+        return Pronoun(str(number))
+
+    def x_means(self, value: Any) -> Action:
+        """ "X is the mana value of that card.": what X is, said in a sentence of its own."""
+        return Action("x_means", (("value", value),))
 
     def you(self) -> Pronoun:
         return Pronoun("you")
@@ -479,6 +493,15 @@ class ToModel(Transformer[Token, Any]):
         """ "two of them": how many of a group named before."""
         return Action("part_of", (("amount", amount), ("of", whole)))
 
+    def counters_or_more(self, token: Token) -> Action:
+        """ "one or more +1/+1 counters", "one or more counters"."""
+        number, kind = str(token).split(" or more ")
+        return Action("counters", (("amount", None), ("kind", kind), ("determiner", f"{number} or more")))
+
+    def determined_part(self, determiner: Token, whole: Any) -> Action:
+        """ "any number of them": as many of a group named before as the determiner says."""
+        return Action("part_of", (("amount", None), ("of", whole), ("determiner", str(determiner))))
+
     def counters_variable(self, kind: Token) -> Action:
         return Action("counters", (("amount", None), ("kind", str(kind))))
 
@@ -504,6 +527,13 @@ class ToModel(Transformer[Token, Any]):
         )
 
 
+@cache
+def _phrase_rule(rule: str) -> tuple[str, tuple[str, ...], int] | None:
+    """The verb, slot roles and form of the phrase-table rule named ``rule`` (None: no phrase's)."""
+    found: Template | None = by_rule().get(rule)
+    return None if found is None else (found.verb, tuple(slot.role for slot in found.slots), found.form)
+
+
 def _clause(
     subject: Any, preds: tuple[tuple[Any, ...], tuple[str, ...]], duration: Any, for_each: Any
 ) -> Clause:
@@ -515,6 +545,22 @@ def _clause(
         predicates = (*predicates[:-1], replace(final, duration=duration))
         duration = None
     return Clause(subject, predicates, joins, duration, for_each)
+
+
+def _shared_zone(nouns: Nouns) -> Nouns:
+    """ "up to one target artifact card and up to one target enchantment card from your graveyard":
+    a zone written after the last of several nouns none of which names its own zone describes them
+    all (the grammar attaches a qualifier to the nearest noun)."""
+    last = nouns.items[-1]
+    if not isinstance(last, Noun) or not last.qualifiers or last.qualifiers[-1].verb != "in_zone":
+        return nouns
+    if not all(isinstance(item, Noun) and not item.qualifiers for item in nouns.items[:-1]):
+        return nouns
+    shared = last.qualifiers[-1]
+    if "target" in str(shared.args):  # "from target player's graveyard": its own target, once
+        return nouns
+    items = (*nouns.items[:-1], replace(last, qualifiers=last.qualifiers[:-1]))
+    return Nouns(items, nouns.joins, (shared,))
 
 
 _QUALITIES = frozenset({"type", "types", "color", "colors", "name", "choice"})

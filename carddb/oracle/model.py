@@ -127,7 +127,27 @@ class Noun:
         return last.endswith("s") and not last.endswith("ss")
 
 
-NounPhrase = SelfRef | Pronoun | Noun
+@dataclass(frozen=True, slots=True)
+class SameSubject:
+    """The subject of the clause before, not written again: the second clause of "~ gets +1/+1 until
+    end of turn and can't be blocked this turn" (each clause with its own duration)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Nouns:
+    """Noun phrases joined by "and" that receive the same action: ``target creature and target
+    land``, ``~ and up to one other target creature``, ``up to one target artifact, up to one
+    target enchantment, and up to one target land``; each item keeps its own determiners (and its
+    target slot). ``joins`` are the words between them: ``" and "``, ``", "``, ``", and "``."""
+
+    items: tuple[SelfRef | Pronoun | Noun | Action, ...]
+    joins: tuple[str, ...]
+    qualifiers: tuple[Action, ...] = ()
+    """Qualifiers written once after the last item that describe every item: "up to one target
+    artifact card and up to one target enchantment card *from your graveyard*"."""
+
+
+NounPhrase = SelfRef | Pronoun | Noun | Nouns | SameSubject
 
 NUMBER_WORDS = (
     "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
@@ -319,6 +339,8 @@ def walk(step: object) -> list[object]:
             stack.extend((node.subject, *node.predicates, node.for_each))
         elif isinstance(node, SelfRef | Noun):
             stack.extend(node.qualifiers)
+        elif isinstance(node, Nouns):
+            stack.extend((*node.items, *node.qualifiers))
         elif isinstance(node, Sequence):
             stack.extend(node.steps)
         elif isinstance(node, Conditional):
@@ -333,6 +355,20 @@ def walk(step: object) -> list[object]:
 
 
 # -- abilities ----------------------------------------------------------------------------------
+ENTERING = frozenset(
+    {
+        "enters_tapped",
+        "enters_with_counters",
+        "enters_tapped_with_counters",
+        "enters_with_counters_equal",
+        "enter_as_copy",
+    }
+)
+"""The phrases that say how a permanent enters the battlefield ("~ enters the battlefield tapped",
+"… with two +1/+1 counters on it", "… as a copy of …"): replacement effects (614.1c–d), not
+continuous effects of a static ability."""
+
+
 class Kind(StrEnum):
     SPELL = "spell"
     ACTIVATED = "activated"

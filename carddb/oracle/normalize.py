@@ -37,6 +37,8 @@ _CHARACTERS = str.maketrans(
         **{chr(0xFF10 + d): str(d) for d in range(10)},
     }
 )
+_TRANSLATED = re.compile("[" + "".join(chr(c) for c in _CHARACTERS) + "]")
+"""A character :data:`_CHARACTERS` changes (most texts have none: translating is skipped)."""
 _REMINDER = re.compile(r"\s*\((?:[^()]|\([^()]*\))*\)")
 _SPACES = re.compile(r"[ \t\u00a0\u3000]+")
 _TABLE_RANGE = re.compile(r"^(\d+)\s*[-—]\s*(\d+)\s*\|")
@@ -123,7 +125,9 @@ def normalize_oracle(text: str | None, name: str | None = None) -> Normalized:
     """The canonical form of ``text`` (a face's oracle text) for the card named ``name``."""
     if not text:
         return Normalized("", ())
-    text = text.replace("\r\n", "\n").replace("\r", "\n").translate(_CHARACTERS)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if _TRANSLATED.search(text):
+        text = text.translate(_CHARACTERS)
     reminders: list[str] = []
 
     def set_aside(match: re.Match[str]) -> str:
@@ -135,14 +139,17 @@ def normalize_oracle(text: str | None, name: str | None = None) -> Normalized:
     reworded: list[Reworded] = []
     offset = 0
     for raw_line in text.split("\n"):
-        line = _REMINDER.sub(set_aside, raw_line)
+        # each rewrite is tried only on a line with the characters it needs
+        line = _REMINDER.sub(set_aside, raw_line) if "(" in raw_line else raw_line
         line = _SPACES.sub(" ", line).strip()
         if not line:
             continue
-        if names:
+        if any(name in line for name in names):
             line = _outside_quotes(line, lambda part: _replace_names(part, names))
-        line = _SPACED_DASH.sub(_unspace_long_cost, line)
-        line = _TABLE_RANGE.sub(r"\1—\2 |", line)
+        if "—" in line:
+            line = _SPACED_DASH.sub(_unspace_long_cost, line)
+        if "|" in line:
+            line = _TABLE_RANGE.sub(r"\1—\2 |", line)
         line = reword(line, offset, reworded)
         lines.append(line)
         offset += len(line) + 1

@@ -10,16 +10,19 @@ modal headers (``Choose one —``); then sentences (spell or static abilities).
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import cache
 from typing import Any
 
 from lark.exceptions import UnexpectedInput
+from lark.parsers.lalr_analysis import Shift
 
 from carddb.oracle.grammar import parser, parsing_at, set_quoted_parser, vocabulary
 from carddb.oracle.keywords import parse_keyword_line
 from carddb.oracle.model import (
+    ENTERING,
     ROMAN_NUMERALS,
     Ability,
     Action,
@@ -56,6 +59,13 @@ _CHOOSE = re.compile(
     r"|one\. You may choose the same mode more than once"
     r"|one or more\. Each mode must target a different player)) —$"
 )
+_CHOOSE_PERIOD = re.compile(
+    r"^([Cc]hoose (?:one|two|three|four|five|one or both|one or more|any number|up to (?:one|two|three|four)"
+    r"|one or two|one at random)\.)(?: (.+))?$"
+)
+"""A modal header written as a sentence ("Choose three. You may choose the same mode more than
+once.", "Choose one. Activate only once each turn."): the header with its period, then the
+sentences that go with it (how many modes, activation limits) as the ability's own."""
 _SENTENCE_END = re.compile(r'(?:(?<=[.!?])|(?<=[.!?]"))\s+(?=[A-Z~"{])')
 _QUOTE_ENDS_SENTENCE = re.compile(r'\."(?=\s+[A-Z~"{]|$)')
 _CLASS_LEVEL = re.compile(r"^((?:\{[^{}]+\})+): Level (\d+)$")
@@ -81,7 +91,10 @@ def _lower_first_words(text: str, first: re.Pattern[str] = _FIRST_WORD) -> str:
 
     def lower(match: re.Match[str]) -> str:
         word = match.group(2)
-        return match.group(1) + (word.lower() if word.lower() in words else word)
+        # "X target creatures gain flying": X, the number, keeps its capital before "target"
+        counted = word == "X" and match.string.startswith(" target", match.end())
+        known = word.lower() in words and not counted
+        return match.group(1) + (word.lower() if known else word)
 
     parts = text.split('"')
     parts[0::2] = [first.sub(lower, part) for part in parts[0::2]]
@@ -91,15 +104,34 @@ def _lower_first_words(text: str, first: re.Pattern[str] = _FIRST_WORD) -> str:
 _COST_ITEM = re.compile(r"(^|, )([A-Z][a-z'-]*)")
 
 
+LINE_CACHE = 8192
+"""Lines whose ability is kept, and sentences (or costs) whose parse is kept, the most recently
+used of each: oracle text repeats its lines and sentences ("Flying", "{T}: Add {G}.", "Draw a
+card."), and parsing one is a pure function of its text."""
+_lines: OrderedDict[tuple[str, bool], Ability] = OrderedDict()
+_sentences: OrderedDict[tuple[str, str], Any] = OrderedDict()
+
+
 def _parse(text: str, start: str, offset: int = 0) -> Any:
     """Parse with the grammar, whose words are lowercase: a sentence's (or a cost's) capital is
     dropped first. ``offset``: where ``text`` starts in the face's normalized text."""
+    key = (text, start)
+    found = _sentences.get(key)
+    if found is not None:
+        _sentences.move_to_end(key)
+        return list(found) if start == "effects" else found
+    quoted = '"' in text
     text = _lower_first_words(text, _COST_ITEM if start == "costs" else _FIRST_WORD)
     if start == "effects":
         # a sentence that ends with a quoted ability ends with the quote's period
         text = _QUOTE_ENDS_SENTENCE.sub('.".', text)
     with parsing_at(offset):
-        return parser().parse(text, start=start)
+        parsed: Any = parser().parse(text, start=start)  # model values (ToModel), not a tree
+    if not quoted:  # only a quoted ability's spans depend on where the text starts
+        _sentences[key] = tuple(parsed) if start == "effects" else parsed
+        if len(_sentences) > LINE_CACHE:
+            _sentences.popitem(last=False)
+    return parsed
 
 
 def sentences(text: str) -> list[tuple[int, str]]:
@@ -137,15 +169,29 @@ def _is_restriction(item: object) -> bool:
     return form is not None and form.family == "restriction"
 
 
-def _is_replacement(steps: list[Step]) -> bool:
+def _is_replacement(steps: list[Step], spell: bool = False) -> bool:
+    """A permanent's line is a replacement ability (614.1) when it says what would happen instead,
+    how a permanent enters ("~ enters the battlefield tapped", "… with N counters on it", "… as a
+    copy of …", 614.1c–d) or what is chosen as it enters ("As ~ enters the battlefield, choose a
+    color", 614.12) or what happens instead (614.1a: "All damage that would be dealt to you is dealt
+    to ~ instead"); a spell's "It enters the battlefield tapped" is a step of its resolution."""
     for step in steps:
+        if not spell and isinstance(step, Conditional) and step.word == "as" and _enters(step.condition):
+            return True
         for node in walk(step):
+            if not spell and isinstance(node, Action) and (node.verb in ENTERING or node.verb == "instead"):
+                return True
             form = find(node.verb, node.form) if isinstance(node, Action) else None
             # "If you would roll …, instead …": a condition about what would happen (a
             # prevention effect's "damage that would be dealt" is no replacement ability)
             if form is not None and form.family == "cond" and " would " in f" {form.text} ":
                 return True
     return False
+
+
+def _enters(condition: object) -> bool:
+    """The condition of "As ~ enters the battlefield, …" (its "or is turned face up" too)."""
+    return isinstance(condition, Action) and condition.verb == "enters"
 
 
 def _line_ability(line: str, start: int, spell: bool, *, ability_word: bool = True) -> Ability:
@@ -170,6 +216,9 @@ def _line_ability(line: str, start: int, spell: bool, *, ability_word: bool = Tr
     match = _CHOOSE.match(line)
     if match:
         return Ability(Kind.SPELL if spell else Kind.STATIC, span, choose=match.group(1))
+    modal = _modal_sentences(line, start)
+    if modal is not None:
+        return Ability(Kind.SPELL if spell else Kind.STATIC, span, **modal)
     match = _LOYALTY.match(line)
     if match:
         return Ability(
@@ -204,7 +253,7 @@ def _line_ability(line: str, start: int, spell: bool, *, ability_word: bool = Tr
         return Ability(kind, span, cost=cost, zone=_activated_from(cost), **parts)
     steps, restrictions = parse_effects(line, start)
     kind = Kind.SPELL if spell else Kind.STATIC
-    if _is_replacement(steps):
+    if _is_replacement(steps, spell):
         kind = Kind.REPLACEMENT
     if all(isinstance(s, Unimplemented) for s in steps) and not restrictions:
         return unknown(kind)
@@ -221,20 +270,62 @@ def _line_ability(line: str, start: int, spell: bool, *, ability_word: bool = Tr
     return Ability(kind, span, effects=tuple(steps), restrictions=tuple(restrictions))
 
 
+def _cached_line(line: str, start: int, spell: bool) -> Ability:
+    """:func:`_line_ability` of a line of a face, from the cache when the line was parsed before.
+    A line's ability depends on where the line starts only through its spans: its own, its
+    Unimplemented sentences' (always steps of the ability itself, or its ``unparsed``) and its
+    quoted abilities'. A line with neither of the last two is kept, and given the span of each
+    place it is met again."""
+    key = (line, spell)
+    found = _lines.get(key)
+    span = Span(start, start + len(line))
+    if found is not None:
+        _lines.move_to_end(key)
+        return found if found.span == span else replace(found, span=span)
+    ability = _line_ability(line, start, spell)
+    unparsed = ability.unparsed or any(isinstance(step, Unimplemented) for step in ability.effects)
+    if '"' not in line and not unparsed:
+        _lines[key] = ability
+        if len(_lines) > LINE_CACHE:
+            _lines.popitem(last=False)
+    return ability
+
+
 def _body(text: str, offset: int) -> dict[str, Any]:
     """The effect part of an ability: sentences, or the header of a modal ability ("choose one —",
     its modes follow on the next lines)."""
     match = _CHOOSE.match(text)
     if match:
         return {"choose": match.group(1)}
+    modal = _modal_sentences(text, offset)
+    if modal is not None:
+        return modal
     steps, restrictions = parse_effects(text, offset)
     return {"effects": tuple(steps), "restrictions": tuple(restrictions)}
 
 
-def _triggered(line: str, word: str, rest: str, start: int, span: Span) -> Ability | None:
+def _modal_sentences(text: str, offset: int) -> dict[str, Any] | None:
+    """A modal header that is a sentence, and the sentences after it (None: no such header)."""
+    match = _CHOOSE_PERIOD.match(text)
+    if match is None:
+        return None
+    if match.group(2) is None:
+        return {"choose": match.group(1)}
+    steps, restrictions = parse_effects(match.group(2), offset + match.start(2))
+    return {"choose": match.group(1), "effects": tuple(steps), "restrictions": tuple(restrictions)}
+
+
+def _triggered(
+    line: str, word: str, rest: str, start: int, span: Span, *, copying: bool = False
+) -> Ability | None:
     """Find the trigger condition: the shortest prefix up to a comma that the grammar accepts as a
     condition. One pass over the text (Lark's interactive parser, asked at each comma whether the
-    condition could end there), so that a line with many commas costs time linear in its length."""
+    condition could end there), so that a line with many commas costs time linear in its length.
+
+    Whether the condition can end at a comma is read from the parse tables (:func:`_accepts_end`);
+    the condition is then built by the parser itself, not by a copy of it. Should building it fail
+    all the same (a quoted ability inside the condition that cannot be parsed), the line is parsed
+    again ``copying`` the parser at each comma, which leaves it as it was after a failure."""
     text = _lower_first_words(rest, _FIRST_WORD)
     offset = start + len(word) + 1
     with parsing_at(offset):
@@ -243,9 +334,13 @@ def _triggered(line: str, word: str, rest: str, start: int, span: Span) -> Abili
             for token in interactive.iter_parse():
                 if not token.startswith(","):
                     continue
+                if not copying and not _accepts_end(interactive.parser_state):
+                    continue
                 try:
-                    condition = interactive.copy().feed_eof()  # type: ignore[no-untyped-call]
+                    condition = (interactive.copy() if copying else interactive).feed_eof()  # type: ignore[no-untyped-call]
                 except UnexpectedInput:
+                    if not copying:
+                        return _triggered(line, word, rest, start, span, copying=True)
                     continue
                 comma = token.start_pos or 0
                 body = rest[comma + 2 :]
@@ -253,6 +348,26 @@ def _triggered(line: str, word: str, rest: str, start: int, span: Span) -> Abili
                 return Ability(Kind.TRIGGERED, span, trigger=condition, trigger_word=word, **parts)
         except UnexpectedInput:
             return None
+    return None
+
+
+def _accepts_end(state: Any) -> bool:
+    """Whether the LALR parser in ``state`` (a ``lark`` ParserState) accepts the end of its text
+    here: the reductions the end of text makes, followed in the tables on a copy of the state stack
+    only (Lark's ``ParserState.feed_token`` without building values)."""
+    states = state.parse_conf.states
+    end_state = state.parse_conf.end_state
+    stack = list(state.state_stack)
+    while True:
+        action = states[stack[-1]].get("$END")
+        if action is None or action[0] is Shift:  # the end is never shifted
+            return False
+        rule = action[1]
+        if rule.expansion:
+            del stack[-len(rule.expansion) :]
+        stack.append(states[stack[-1]][rule.origin.name][1])
+        if stack[-1] == end_state:
+            return True
     return None
 
 
@@ -301,7 +416,7 @@ def parse_oracle(text: str | None, name: str | None = None, type_line: str | Non
         if attached is not None:
             abilities[-1] = attached
         else:
-            ability = _line_ability(line, start, spell)
+            ability = _cached_line(line, start, spell)
             if ability.kind is Kind.LEVEL:
                 level = ability.level or level
                 if ability.pt is not None:  # a level-up bracket's power and toughness
@@ -337,6 +452,9 @@ def _linked(abilities: tuple[Ability, ...], text: str) -> tuple[Ability, ...]:
     """Abilities linked by rule 607: one that speaks of "the chosen …" or "the exiled card" and the
     others that choose or exile (both are told of each other)."""
     links: dict[int, set[int]] = {}
+    owns = [text[ability.span.start : ability.span.end] for ability in abilities]
+    if not any(words.search(own) for own in owns for words, _doing in _LINKS):
+        return abilities  # no ability speaks of what another chose or exiled
     verbs = [
         {
             n.verb
@@ -346,8 +464,7 @@ def _linked(abilities: tuple[Ability, ...], text: str) -> tuple[Ability, ...]:
         }
         for a in abilities
     ]
-    for index, ability in enumerate(abilities):
-        own = text[ability.span.start : ability.span.end]
+    for index, own in enumerate(owns):
         for words, doing in _LINKS:
             if not words.search(own):
                 continue

@@ -23,9 +23,11 @@ from carddb.oracle.model import (
     Kind,
     ManaCost,
     Noun,
+    Nouns,
     Number,
     Pronoun,
     RollDie,
+    SameSubject,
     SelfRef,
     Sequence,
     Step,
@@ -71,6 +73,13 @@ def noun_phrase(value: object) -> str:
         words = [*value.determiners, value.description]
         words.extend(action(qualifier) for qualifier in value.qualifiers)
         return " ".join(words)
+    if isinstance(value, SameSubject):
+        return ""
+    if isinstance(value, Nouns):
+        text = noun_phrase(value.items[0])
+        for join, item in zip(value.joins, value.items[1:], strict=True):
+            text += join + noun_phrase(item)
+        return join_words((text, *(action(qualifier) for qualifier in value.qualifiers)))
     if isinstance(value, Action):
         return action(value)
     raise ValueError(f"not a noun phrase: {value!r}")
@@ -146,10 +155,18 @@ _FRAME: dict[str, Callable[[Action], str]] = {
     "stat_of": lambda a: join_words((str(a.arg("owner")), str(a.arg("stat")))),
     "the_result": lambda a: "the result",
     "counters_on": lambda a: f"{a.arg('kind')} on {noun_phrase(a.arg('what'))}",
+    "times": lambda a: f"time {step(a.arg('condition'))}",
     "at_random": lambda a: "at random",
-    "part_of": lambda a: f"{in_words(a.arg('amount'))} of {noun_phrase(a.arg('of'))}",
+    "x_means": lambda a: f"X is {step(a.arg('value'))}",
+    "part_of": lambda a: f"{_part(a)} {noun_phrase(a.arg('of'))}",
 }
 """Frame-grammar values that print without a phrase-table template (slot spacing in _slot)."""
+
+
+def _part(value: Action) -> str:
+    """How many of a group: "two of" (them), "any number of"."""
+    determiner = value.arg("determiner")
+    return str(determiner) if determiner is not None else f"{in_words(value.arg('amount'))} of"
 
 
 def _action(value: object) -> Action:
@@ -209,7 +226,7 @@ def _conditional(value: Conditional) -> str:
     if value.word == "for each":
         return f"for each {noun_phrase(value.condition)}, {body}"
     if value.after:
-        comma = "," if value.word == "where X is" else ""
+        comma = "," if value.word in ("where X is", "except") else ""
         return f"{body}{comma} {value.word} {step(value.condition)}"
     return f"{value.word} {step(value.condition)}, {body}"
 
@@ -270,7 +287,10 @@ def render_ability(ability: Ability) -> str:
     trigger = ability.kind is Kind.TRIGGERED
     body = render_steps(ability.effects, ability.restrictions, first=not trigger)
     if ability.choose is not None:
-        lines = [f"{ability.choose} —"] + [f"• {render_steps(mode.effects)}" for mode in ability.modes]
+        header = ability.choose if ability.choose.endswith(".") else f"{ability.choose} —"
+        if ability.effects or ability.restrictions:  # "Choose three. You may choose the same mode …"
+            header += " " + render_steps(ability.effects, ability.restrictions)
+        lines = [header] + [f"• {render_steps(mode.effects)}" for mode in ability.modes]
         body = "\n".join(lines)
     if ability.kind in (Kind.ACTIVATED, Kind.MANA):
         head = ", ".join(render_cost(item) for item in ability.cost)

@@ -30,6 +30,7 @@ from carddb.oracle.model import (
     Clause,
     Conditional,
     Noun,
+    Nouns,
     Number,
     Pronoun,
     RollDie,
@@ -44,7 +45,7 @@ from carddb.oracle.phrases import find
 from carddb.oracle.render import noun_phrase
 
 _PLAYERS = frozenset({"player", "players", "opponent", "opponents"})
-_COUNT_WORDS = frozenset({"up to", "X", "any number of", "target", "a", "an", "the"})
+_COUNT_WORDS = frozenset({"up to", "X", "any number of", "target", "a", "an", "the", "each of"})
 _ROLES = ("'s controller", "'s owner", "'s controllers", "'s owners", "s' controller", "s' owner")
 DIVIDED = frozenset({"deal_damage_divided", "distribute_counters"})
 """The phrases of 601.2d: an amount divided among targets as the ability is put on the stack."""
@@ -108,6 +109,17 @@ class _Finder:
             return _same_or(node, effects=tuple(self.visit(s) for s in node.effects))
         if isinstance(node, SelfRef):
             return _same_or(node, qualifiers=tuple(self.visit(q) for q in node.qualifiers))
+        if isinstance(node, Nouns):  # each item's slot describes it with the shared qualifiers
+            listed: list[object] = []
+            for item in node.items:
+                if isinstance(item, Noun) and node.qualifiers:
+                    own = len(item.qualifiers)
+                    shared = (*item.qualifiers, *node.qualifiers)
+                    found = self.noun(dataclasses.replace(item, qualifiers=shared))
+                    listed.append(dataclasses.replace(found, qualifiers=found.qualifiers[:own]))
+                else:
+                    listed.append(self.visit(item))
+            return _same_or(node, items=tuple(listed))
         if isinstance(node, tuple):
             items = tuple(self.visit(item) for item in node)
             return node if all(a is b for a, b in zip(items, node, strict=True)) else items

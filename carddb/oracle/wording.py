@@ -68,6 +68,13 @@ def _die(match: re.Match[str]) -> str:
     return f"{match.group(1)} d{_SIDES[match.group(2).lower()]}"
 
 
+def _mill(match: re.Match[str]) -> str:
+    """ "puts the top two cards of their library into their graveyard" → "mills two cards"."""
+    verb = {"put": "mill", "Put": "Mill", "puts": "mills"}[match.group(1)]
+    amount = match.group(2)
+    return f"{verb} {'a card' if amount == 'card' else amount}"
+
+
 def _comes_into_play(match: re.Match[str]) -> str:
     return "enters the battlefield" if match.group(1) == "comes" else "enter the battlefield"
 
@@ -122,7 +129,7 @@ WORDING: tuple[Rewrite, ...] = (
     _R(
         "older",
         "shuffle ",
-        r"\b([Tt]hen|[Ii]f you do,|this way,) shuffle (?:your library\b|it(?=\.))",
+        r"\b([Tt]hen|[Ii]f you do,|this way,) shuffle (?:your library\b|their library\b|it(?=\.))",
         r"\1 shuffle",
     ),
     _R(
@@ -130,6 +137,25 @@ WORDING: tuple[Rewrite, ...] = (
         "shuffles ",
         r"\b([Tt]hen|[Ii]f they do,|this way,) (that player |they )?shuffles (?:their|his or her) library\b",
         r"\1 \2shuffles",
+    ),
+    # 2020 (Core Set 2021): "mill" became a keyword action; before it, "Target player puts the top two
+    # cards of their library into their graveyard", "Put the top card of your library into your
+    # graveyard"
+    _R(
+        "older",
+        "library into ",
+        r"\b(puts|put|Put) the top (card|(?:[a-z]+|X|\d+) cards) of (?:their|your|his or her) library "
+        r"into (?:their|your|his or her) graveyard\b",
+        _mill,
+    ),
+    # Ixalan's Treasure, before tokens were predefined: "create a colorless Treasure artifact token
+    # with "{T}, Sacrifice this artifact: Add one mana of any color.""
+    _R(
+        "older",
+        "Treasure artifact token",
+        r'\bcolorless Treasure artifact (tokens?) with "\{T\}, Sacrifice this artifact: Add one mana of '
+        r'any color(?: to your mana pool)?\."',
+        r"Treasure \1.",
     ),
     # un-sets and older cards: "roll a six-sided die", "roll two six-sided dice"
     _R(

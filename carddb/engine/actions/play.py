@@ -19,11 +19,13 @@ from carddb.engine.core.state import Event, Game, GameObject, StackItem, atomic
 from carddb.engine.query.abilities import abilities_of, ability_at, keywords_of
 from carddb.engine.query.executable import additional_cost, missing
 from carddb.engine.rules import attachments, cycling, mana
+from carddb.engine.rules.casting import total_cost
 from carddb.engine.rules.costs import pay_additional_costs, pay_costs, pay_loyalty
 from carddb.engine.rules.discards import discarded_since
 from carddb.engine.rules.execution import execute, execute_steps
 from carddb.engine.rules.face_down import MORPH_CAST, manifested, morph_cost, turn_face_down
 from carddb.engine.rules.flashback import flashback_cost
+from carddb.engine.rules.kicker import kicker_cost
 from carddb.engine.rules.planechase import may_play_from_top
 from carddb.engine.rules.targets import (
     choose_targets,
@@ -32,7 +34,7 @@ from carddb.engine.rules.targets import (
     still_legal,
     target_nouns,
 )
-from carddb.engine.rules.timing import once_each_turn, sorcery_speed
+from carddb.engine.rules.timing import once_each_turn, sorcery_speed, split_second
 from carddb.engine.rules.triggers import about_event, settle
 from carddb.engine.rules.ward import resolve_ward, ward_triggers
 from carddb.engine.rules.zones import put
@@ -40,6 +42,7 @@ from carddb.oracle.model import (
     Ability,
     Kind,
 )
+from carddb.oracle.targets import number_targets
 
 __all__ = ["activate", "cast", "pass_priority", "play_land", "resolve_all"]
 
@@ -72,19 +75,22 @@ def activate(
     """Activate the ``index``-th (1-based) ability of ``obj``, listed as the card's text lists them
     (``modes``: the chosen modes of a modal ability, 1-based)."""
     with atomic(game):
-        abilities = abilities_of(obj)
-        from_hand = 1 <= index <= len(abilities) and cycling.cycling_keyword(abilities[index - 1]) is not None
+        abilities = dict(abilities_of(obj))
+        has = index - 1 in abilities
+        from_hand = has and cycling.cycling_keyword(abilities[index - 1]) is not None
         if from_hand and (obj.zone != "hand" or obj.owner != player):
             raise IllegalActionError(
                 f"{obj.name} is not in {player}'s hand (cycling is activated from there)"
             )
         if not from_hand and (obj.zone != "battlefield" or obj.controller != player):
             raise IllegalActionError(f"{player} controls no {obj.name} on the battlefield")
-        if not 1 <= index <= len(abilities):
+        if not has:
             raise IllegalActionError(f"{obj.name} has no ability {index} (it has {len(abilities)})")
         ability = _activated(abilities[index - 1])  # Equip {N}, Cycling {N}: the abilities they stand for
         if ability.kind not in (Kind.ACTIVATED, Kind.MANA, Kind.LOYALTY):
             raise IllegalActionError(f"ability {index} of {obj.name} is not an activated ability")
+        if ability.kind is not Kind.MANA:
+            split_second(game, "ability activated")
         _executable(game, obj, ability)
         if ability.kind is Kind.LOYALTY:
             pay_loyalty(game, player, obj, ability, x)
@@ -120,14 +126,15 @@ def cast(
     x: int | None = None,
     pay_with: Sequence[GameObject] | None = None,
     modes: Sequence[int] = (),
+    kicked: bool = False,
     alternative: tuple[str, ...] | None = None,
     face_down: bool = False,
 ) -> None:
     """Cast ``obj`` from its owner's hand, or from their graveyard for its flashback cost (an
-    alternative cost, 601.2b: no X) (``modes``: the chosen modes of a modal spell, 1-based).
-    ``alternative``: an alternative cost a resolving ability offers for the card where it is,
-    timing rules ignored (madness: from exile, 702.35b). ``face_down``: cast with morph as a
-    face-down 2/2 creature spell for {3} (702.37c), from the hand."""
+    alternative cost, 601.2b: no X) (``modes``: the chosen modes of a modal spell, 1-based;
+    ``kicked``: its kicker cost paid too, 702.33). ``alternative``: an alternative cost a resolving
+    ability offers for the card where it is, timing rules ignored (madness: from exile, 702.35b).
+    ``face_down``: cast with morph as a face-down 2/2 creature spell for {3} (702.37c), from the hand."""
     with atomic(game):
         morph = None
         if face_down:
@@ -146,6 +153,7 @@ def cast(
             raise CostError(f"{obj.name}: X is 0 when the alternative cost has no X (601.2f, 107.3)")
         if "Land" in card.types:
             raise IllegalActionError(f"{obj.name} is a land: play it, don't cast it")
+        split_second(game, "spell cast")
         if alternative is None and "Instant" not in card.types and "flash" not in keywords_of(obj):
             sorcery_speed(game, player, obj)
         spell = spell_ability(obj)
@@ -153,13 +161,19 @@ def cast(
             _executable(game, obj, spell)
         ctx = Context(game, decider, player, obj)
         chosen = choose_targets(game, ctx, spell, targets, modes) if spell is not None else []
-        mana.pay(game, player, card.mana_symbols if cost is None else cost, x=x, named=pay_with)
+        symbols = card.mana_symbols if cost is None else cost
+        kicker = kicker_cost(card) if kicked else ()
+        if kicker is None:
+            raise IllegalActionError(f"{obj.name} has no kicker cost to pay")
+        total = total_cost(ctx, (*symbols, *kicker))  # 601.2f: the total cost, changes applied
+        mana.pay(game, player, total, x=x, named=pay_with)
         mark = len(game.events)
         pay_additional_costs(game, decider, player, obj)  # 601.2h: every cost, in full
         discarded = discarded_since(game.events, mark)
         from_zone = obj.zone
         game.move(obj, "stack")
         obj.flashback = flashback is not None
+        obj.kicked = kicked
         item = StackItem(obj.id, player, None, chosen, x, list(modes), discarded=discarded)
         game.stack.append(item)
         game.pending.extend(ward_triggers(game, item))  # becoming a target (702.21)
@@ -175,8 +189,15 @@ def spell_ability(obj: GameObject) -> Ability | None:
     abilities = [a for a in obj.card.abilities if a.kind is Kind.SPELL and additional_cost(a) is None]
     if len(abilities) == 1:
         return abilities[0]
+    if not abilities:
+        return None
     effects = tuple(step for ability in abilities for step in ability.effects)
-    return Ability(Kind.SPELL, abilities[0].span, effects=effects) if abilities else None
+    targeting = [ability for ability in abilities if ability.targets]
+    if len(targeting) <= 1:  # its slots stay as they are
+        targets = targeting[0].targets if targeting else ()
+    else:  # numbered again, in text order, across the lines
+        effects, targets = number_targets(effects)
+    return Ability(Kind.SPELL, abilities[0].span, effects=effects, targets=targets)
 
 
 def play_land(game: Game, player: str, obj: GameObject, decider: Decider | None = None) -> None:

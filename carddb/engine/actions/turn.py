@@ -43,6 +43,9 @@ def next_step(game: Game, decider: Decider) -> None:
             player.lands_played = 0
             player.planar_rolls = 0
             player.draws_this_turn = 0
+            player.life_gained_this_turn = player.life_lost_this_turn = 0
+            player.attacked_this_turn = False
+        game.left_this_turn = []
     else:
         game.step = STEPS[index + 1]
     while _combat.skipped(game):  # no attackers: no blockers or damage steps (rule 508.8)
@@ -66,12 +69,7 @@ def next_step(game: Game, decider: Decider) -> None:
         game.shields.clear()  # prevention effects "this turn" end
         for obj in game.permanents():
             obj.damage = 0
-            obj.until_end_of_turn.clear()
-            obj.keywords_until_end_of_turn.clear()
-            obj.restrictions_until_end_of_turn.clear()
-            obj.granted_until_end_of_turn.clear()
-            if obj.control_effects:  # "until end of turn" control effects end (514.2)
-                obj.control_effects = [e for e in obj.control_effects if not e.until_end_of_turn]
+            obj.end_of_turn()  # "until end of turn" effects end (514.2)
     game.events.append(Event("step", None, "", game.step, game.active))
     settle(game, decider)
 

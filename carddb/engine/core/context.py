@@ -9,6 +9,7 @@ import random
 from dataclasses import dataclass, field
 
 from carddb.engine.core.decisions import Decider
+from carddb.engine.core.layers import LayerEffect
 from carddb.engine.core.state import Game, GameObject
 
 Ref = GameObject | str
@@ -38,6 +39,9 @@ class Context:
     no_regeneration: bool = False
     """The step being executed is followed by "It can't be regenerated." (608.2c: later text
     modifies earlier text): what it destroys is destroyed even with a regeneration shield."""
+    last_effects: list[tuple[GameObject, list[LayerEffect]]] = field(default_factory=list)
+    """The continuous effects the last characteristic-changing phrase made, by object ("It's
+    still a land." changes them)."""
     rng: random.Random = field(default_factory=lambda: random.Random(0))
     discarded: list[int] = field(default_factory=list)
     """The cards this ability discarded, for its cost or by a step so far ("the discarded card")."""

@@ -28,3 +28,10 @@ def named(verb: str, *names: str) -> frozenset[str]:
 def is_form(action: Action, *names: str) -> bool:
     """Whether ``action`` is written in one of the forms ``names`` of its entry."""
     return action.form_name in named(action.verb, *names)
+
+
+def written(action: Action) -> str:
+    """The template of the form ``action`` is written in ("attacks each combat if able"), for
+    entries whose forms have no names: what the words say, never their position."""
+    form = phrases.find(action.verb, action.form)
+    return form.text if form is not None else ""

@@ -16,7 +16,7 @@ from enum import StrEnum
 from carddb.engine.core.cards import CardDef
 from carddb.engine.core.catalog import Catalog
 from carddb.engine.core.errors import EngineError, IllegalActionError
-from carddb.oracle.model import Ability
+from carddb.engine.core.layers import Characteristics, LayerEffect, characteristics
 
 PLAYER_ZONES = ("library", "hand", "graveyard", "exile", "command")
 SHARED_ZONES = ("battlefield", "stack")
@@ -86,9 +86,16 @@ class GameObject:
     2/2 creature with no name, subtypes or mana cost; with ward {2} if cloaked) until it is turned
     face up (:mod:`carddb.engine.rules.face_down`)."""
     damage: int = 0
-    until_end_of_turn: list[tuple[int, int]] = field(default_factory=list)
-    """Power/toughness changes that end at cleanup."""
+    effects: list[LayerEffect] = field(default_factory=list)
+    """Continuous effects of resolved spells and abilities on it (613): "gets +2/+2 until end of
+    turn", "becomes a 0/1", "loses all abilities"; those until end of turn end at cleanup."""
+    static_effects: list[LayerEffect] = field(default_factory=list)
+    """Continuous effects of static abilities on it, recomputed after every step and action
+    (:mod:`carddb.engine.rules.layers`)."""
+    timestamp: int = 0
+    """When it came onto the battlefield (613.7d): the timestamp of its static abilities' effects."""
     keywords_until_end_of_turn: list[str] = field(default_factory=list)
+    """Regeneration shields (they last until cleanup and leave with the permanent)."""
     restrictions_until_end_of_turn: list[str] = field(default_factory=list)
     """"Can't block", "can't attack", "can't be blocked" this turn: the phrase verbs."""
     skip_untaps: int = 0
@@ -98,21 +105,32 @@ class GameObject:
     """The turn a loyalty ability of this permanent was last activated (once each turn, 606.3)."""
     control_effects: list[ControlEffect] = field(default_factory=list)
     """Control-changing effects on it (layer 2, 613.1b), in timestamp order."""
-    static_pt: list[tuple[int, int]] = field(default_factory=list)
-    static_keywords: list[str] = field(default_factory=list)
-    granted: list[Ability] = field(default_factory=list)
-    """Abilities static abilities give it ("Enchanted land has "{T}: Add {C}.""), recomputed."""
-    granted_until_end_of_turn: list[Ability] = field(default_factory=list)
-    """Abilities it gained until end of turn ("It gains "{T}: …" until end of turn.")."""
-    """Changes from static abilities (kept current by :mod:`carddb.engine.rules.continuous`)."""
     attached_to: int | None = None
     """The permanent an Aura enchants or an Equipment equips (:mod:`carddb.engine.rules.attachments`)."""
     since_turn: int = 0
     """The turn since which its controller has controlled it continuously (summoning sickness)."""
+    kicked: bool = False
+    """Cast with its kicker cost paid (702.33d: the permanent it becomes was kicked too)."""
     flashback: bool = False
     """Cast with its flashback cost: exiled instead of leaving the stack any other way (702.34a)."""
     deathtouched: bool = False
     """Dealt damage by a source with deathtouch since state-based actions were last checked."""
+    entered_turn: int = 0
+    attacked_turn: int = 0
+    damaged_turn: int = 0
+    """The turns it last entered the battlefield, attacked and was dealt damage ("creature that
+    attacked this turn", "that entered the battlefield this turn", "dealt damage this turn")."""
+    _now: tuple[tuple[object, ...], Characteristics] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def now(self) -> Characteristics:
+        """Its characteristics now: the card's with every continuous effect on it applied, layer by
+        layer (:func:`carddb.engine.core.layers.characteristics`)."""
+        key = (tuple(self.static_effects), tuple(self.effects), tuple(self.counters.items()), self.face_down)
+        if self._now is None or self._now[0] != key:
+            effects = [*self.static_effects, *self.effects]
+            self._now = (key, characteristics(self.card, effects, self.counters, face_down=self.face_down))
+        return self._now[1]
 
     @property
     def controller(self) -> str:
@@ -131,23 +149,35 @@ class GameObject:
 
     @property
     def power(self) -> int | None:
-        return self._stat(self.card.power, 0)
+        return self.now.power
 
     @property
     def toughness(self) -> int | None:
-        return self._stat(self.card.toughness, 1)
+        return self.now.toughness
 
-    def _stat(self, printed: str | None, index: int) -> int | None:
-        if printed is None or not printed.lstrip("-").isdigit():
-            return None
-        value = int(printed) + sum(change[index] for change in self.until_end_of_turn + self.static_pt)
-        for kind, count in self.counters.items():
-            if "/" in kind:
-                value += int(kind.split("/")[index]) * count
-        return value
+    @property
+    def types(self) -> tuple[str, ...]:
+        return self.now.types
+
+    @property
+    def subtypes(self) -> tuple[str, ...]:
+        return self.now.subtypes
+
+    @property
+    def supertypes(self) -> tuple[str, ...]:
+        return self.now.supertypes
 
     def is_a(self, card_type: str) -> bool:
-        return card_type in self.card.types or card_type in self.card.subtypes
+        now = self.now
+        return card_type in now.types or card_type in now.subtypes
+
+    def end_of_turn(self) -> None:
+        """Cleanup (514.2): its "until end of turn" and "this turn" effects end."""
+        self.effects = [effect for effect in self.effects if not effect.until_end_of_turn]
+        self.keywords_until_end_of_turn.clear()
+        self.restrictions_until_end_of_turn.clear()
+        if self.control_effects:
+            self.control_effects = [e for e in self.control_effects if not e.until_end_of_turn]
 
 
 def _starting_loyalty(obj: GameObject) -> None:
@@ -171,10 +201,28 @@ class Player:
     """Poison counters (122.1f; ten or more: the player loses, 704.5c)."""
     draws_this_turn: int = 0
     """Cards drawn this turn ("whenever you draw your second card each turn")."""
+    life_gained_this_turn: int = 0
+    life_lost_this_turn: int = 0
+    """Life gained and lost this turn ("if you gained life this turn", "if an opponent lost life
+    this turn")."""
+    attacked_this_turn: bool = False
+    """Attacked with a creature this turn ("Raid — … if you attacked this turn")."""
     drew_from_empty: bool = False
     """Attempted to draw from an empty library since state-based actions were last checked."""
     planar_rolls: int = 0
     """Times this player rolled the planar die this turn (901.9: each roll costs {1} more)."""
+
+
+@dataclass(frozen=True)
+class Departure:
+    """A permanent that left the battlefield this turn ("if a creature died this turn", "if a
+    permanent you controlled left the battlefield this turn"): who controlled it, whether it was a
+    creature and whether it went to a graveyard (died, 700.4)."""
+
+    object_id: int
+    controller: str
+    creature: bool
+    died: bool
 
 
 @dataclass
@@ -324,6 +372,8 @@ class Game:
     """Prevention effects that last until end of turn."""
     combat: Combat | None = None
     """The combat of the current combat phase (None outside one)."""
+    left_this_turn: list[Departure] = field(default_factory=list)
+    """Permanents that left the battlefield this turn, in order."""
     once_each_turn: dict[tuple[int, int], int] = field(default_factory=dict)
     """(object id, ability index) → the turn an ability with "Activate only once each turn" was
     last activated (602.5b: whoever controlled it)."""
@@ -342,6 +392,8 @@ class Game:
         self.objects[obj.id] = obj
         self.zone_list(zone, owner).append(obj.id)
         if zone == "battlefield":
+            obj.timestamp = self.timestamp()
+            obj.entered_turn = self.turn if token else 0
             _starting_loyalty(obj)
         return obj
 
@@ -373,23 +425,29 @@ class Game:
         if obj.zone != "stack":
             self.zone_list(obj.zone, obj.owner).remove(obj.id)
         if obj.zone == "battlefield" and zone != "battlefield":
+            departure = Departure(obj.id, obj.controller, obj.is_a("Creature"), zone == "graveyard")
+            self.left_this_turn.append(departure)
             obj.tapped = False
             obj.counters.clear()
             obj.damage = 0
-            obj.until_end_of_turn.clear()
+            obj.effects = []  # a new object (400.7): no effect on the old one applies to it
+            obj.static_effects = []
             obj.keywords_until_end_of_turn.clear()
             obj.restrictions_until_end_of_turn.clear()
-            obj.granted_until_end_of_turn.clear()
             if self.once_each_turn:  # a new object (400.7): its abilities were never activated
                 self.once_each_turn = {k: t for k, t in self.once_each_turn.items() if k[0] != obj.id}
             obj.controller = obj.owner
             obj.control_effects = []  # a new object: the effects on the old one do not apply (400.7)
+            obj.attacked_turn = obj.damaged_turn = 0
             obj.attached_to = None
             if self.combat is not None:
                 self.combat.remove(obj.id)
         if zone == "battlefield" and obj.zone != "battlefield":
-            obj.since_turn = self.turn
+            obj.since_turn = obj.entered_turn = self.turn
+            obj.timestamp = self.timestamp()
             _starting_loyalty(obj)
+        if zone not in ("stack", "battlefield"):
+            obj.kicked = False  # a new object (400.7)
         obj.zone = zone
         if zone == "stack":
             return
@@ -434,11 +492,10 @@ class Game:
             i: replace(
                 o,
                 counters=dict(o.counters),
-                until_end_of_turn=list(o.until_end_of_turn),
+                effects=list(o.effects),
+                static_effects=list(o.static_effects),
                 keywords_until_end_of_turn=list(o.keywords_until_end_of_turn),
                 restrictions_until_end_of_turn=list(o.restrictions_until_end_of_turn),
-                granted=list(o.granted),
-                granted_until_end_of_turn=list(o.granted_until_end_of_turn),
                 control_effects=list(o.control_effects),
             )
             for i, o in self.objects.items()
@@ -463,6 +520,7 @@ class Game:
             shields=[replace(shield) for shield in self.shields],
             combat=self.combat.copy() if self.combat is not None else None,
             once_each_turn=dict(self.once_each_turn),
+            left_this_turn=list(self.left_this_turn),
         )
         copy.log = self.log
         return Snapshot(copy, len(self.log))
@@ -485,8 +543,8 @@ class Game:
         """Everything a game action can change, cheap to compare: equal fingerprints, same game."""
         objects = tuple(
             (o.id, o.zone, o.controller, o.tapped, tuple(sorted(o.counters.items())), o.damage,
-             tuple(o.until_end_of_turn), tuple(o.keywords_until_end_of_turn),
-             tuple(o.restrictions_until_end_of_turn), len(o.granted), len(o.granted_until_end_of_turn),
+             tuple(o.effects), tuple(o.keywords_until_end_of_turn),
+             tuple(o.restrictions_until_end_of_turn), len(o.static_effects),
              o.face_down, o.attached_to, o.skip_untaps,
              tuple(o.control_effects))
             for o in self.objects.values()
@@ -500,13 +558,16 @@ class Game:
                 p.lost,
                 p.poison,
                 p.drew_from_empty,
+                p.life_gained_this_turn,
+                p.life_lost_this_turn,
+                p.attacked_this_turn,
                 tuple(tuple(z) for z in p.zones.values()),
             )
             for p in self.players.values()
         )
         stack = tuple((i.source, i.controller, i.ability, i.x, repr(i.targets)) for i in self.stack)
         fight = repr(self.combat)
-        once = tuple(sorted(self.once_each_turn.items()))
+        once = (tuple(sorted(self.once_each_turn.items())), tuple(self.left_this_turn))
         return (
             self.active,
             self.step,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from carddb.engine.core.catalog import Section
 from carddb.engine.core.context import Context, Ref
+from carddb.engine.core.errors import EngineError
 from carddb.engine.core.forms import is_form, named
 from carddb.engine.core.state import GameObject
 from carddb.engine.effects.common import (
@@ -17,6 +18,7 @@ from carddb.engine.query.nouns import (
     players,
     resolve,
     value,
+    zone_name,
     zone_owners,
 )
 from carddb.engine.rules import draws
@@ -167,9 +169,20 @@ def put_onto_battlefield(ctx: Context, subject: list[Ref], action: Action) -> No
         obj.tapped = is_form(action, "tapped")
 
 
+def exile_zone(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "Exile target player's graveyard": every card in the zone(s), one by one (each move proposed)."""
+    zone = action.arg("whose")
+    if not isinstance(zone, Action) or zone_name(zone) not in ("graveyard", "hand", "library"):
+        raise EngineError("cannot tell which zone is exiled")
+    for owner in zone_owners(ctx, zone):
+        for obj in ctx.game.in_zone(zone_name(zone), owner):
+            put(ctx.game, obj, "exile", decider=ctx.decider)
+
+
 SECTION = Section(
     "effects.cards",
     verbs={
+        "exile_zone": exile_zone,
         "draw": draw,
         "mill": mill,
         "discard": discard,

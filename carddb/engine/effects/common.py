@@ -7,6 +7,7 @@ from carddb.engine.core.state import GameObject
 from carddb.engine.query.nouns import (
     objects,
     resolve,
+    zone_name,
 )
 from carddb.engine.rules import mana
 from carddb.oracle.model import Action
@@ -20,7 +21,7 @@ def target_objects(ctx: Context, action: Action, role: str = "what") -> list[Gam
 def zone_of(action: Action, role: str) -> str | None:
     zone = action.arg(role)
     if isinstance(zone, Action) and zone.verb == "zone":
-        return {"hand": "hand", "graveyard": "graveyard", "library": "library"}.get(str(zone.arg("zone")))
+        return {"hand": "hand", "graveyard": "graveyard", "library": "library"}.get(zone_name(zone))
     return None
 
 
@@ -42,7 +43,7 @@ def stat_amount(ctx: Context, subject: list[Ref], action: Action) -> int:
         return len(resolve(ctx, what))
     text = template_text(action)
     stat = next(word for word in STAT_WORDS if f" {word}" in text)
-    owner = possessor(ctx, subject, str(action.arg("whose")))
+    owner = possessor(ctx, subject, str(action.arg("whose")), action)
     if owner is None:
         return 0
     if stat == "mana value":
@@ -51,7 +52,13 @@ def stat_amount(ctx: Context, subject: list[Ref], action: Action) -> int:
     return max(0, number or 0)
 
 
-def possessor(ctx: Context, subject: list[Ref], whose: str) -> GameObject | None:
+def possessor(
+    ctx: Context, subject: list[Ref], whose: str, action: Action | None = None
+) -> GameObject | None:
+    """Whose power, toughness or mana value a phrase reads: ~'s, its, the enchanted or equipped
+    creature's, or the target the possessive names ("target creature's", its slot's choice)."""
+    if whose.startswith("target ") and action is not None:
+        return next(objects(ctx.slots.get(id(action), [])), None)
     if whose == "~'s":
         return ctx.source
     if whose == "its":

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from carddb.engine.core.catalog import Section
+from carddb.engine.core.catalog import Catalog, Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import CostError, EngineError
-from carddb.engine.core.forms import is_form, named
+from carddb.engine.core.forms import is_form, named, written
 from carddb.engine.core.state import GameObject
 from carddb.engine.query.abilities import keyword_list, keywords_of
 from carddb.engine.query.nouns import (
@@ -16,11 +16,13 @@ from carddb.engine.query.nouns import (
     amount_of,
     candidates_for,
     counter_kind,
+    in_combat_as,
     matches,
     objects,
     players,
     resolve,
     value,
+    zone_name,
     zone_owners,
 )
 from carddb.engine.rules.mana import mana_value
@@ -87,6 +89,15 @@ def _at_least(noun: Noun) -> int | None:
     return None
 
 
+def _at_most(noun: Noun) -> int | None:
+    """ "two or fewer other lands" → 2 (None: not such a count)."""
+    for determiner in noun.determiners:
+        word, _, rest = determiner.partition(" ")
+        if rest == "or fewer":
+            return int(word) if word.isdigit() else _NUMBER_WORDS.get(word)
+    return None
+
+
 def _is_in_zone(ctx: Context, condition: Action) -> bool:
     """ "as long as seven or more cards are in your graveyard" (threshold), "if a creature card is
     in your graveyard": how many objects of the description the named zones hold."""
@@ -94,7 +105,7 @@ def _is_in_zone(ctx: Context, condition: Action) -> bool:
     what = condition.arg("what")
     if not isinstance(zone, Action) or not isinstance(what, Noun):
         raise EngineError("cannot tell what 'is in' a zone")
-    kind = str(zone.arg("zone"))
+    kind = zone_name(zone)
     plain = Noun((), what.description, what.qualifiers)
     found = [
         obj
@@ -118,7 +129,12 @@ def _did(ctx: Context, condition: Action) -> bool:
 # -- conditions about the game -----------------------------------------------------------------------
 def _existing(ctx: Context, phrase: object) -> list[Ref]:
     """What a condition's noun phrase names, without choosing among them ("a creature" is any)."""
-    if isinstance(phrase, Noun) and not phrase.targeted and id(phrase) not in ctx.slots:
+    if isinstance(phrase, Noun) and not phrase.targeted and phrase.alternatives and all(
+        a.rstrip("s") in ("player", "opponent") for a in phrase.alternatives
+    ) and not {"that", "those"} & set(phrase.determiners):  # "if an opponent controls …": any of them
+        phrase = Noun(("each",), phrase.description, phrase.qualifiers)
+    anaphoric = isinstance(phrase, Noun) and bool({"that", "those"} & set(phrase.determiners))
+    if isinstance(phrase, Noun) and not phrase.targeted and id(phrase) not in ctx.slots and not anaphoric:
         return [obj for obj in candidates_for(ctx, phrase) if matches(ctx, obj, phrase)]
     saved = ctx.it
     found = resolve(ctx, phrase)
@@ -134,11 +150,11 @@ def _controls(ctx: Context, condition: Action) -> bool:
     other = condition.arg("other")
     if isinstance(other, Noun):
         wanted.append(other)
-    least = _at_least(what)
-    if least is not None:  # "if you control three or more artifacts"
+    least, most = _at_least(what), _at_most(what)
+    if least is not None or most is not None:  # "three or more artifacts", "two or fewer other lands"
         plain = Noun((), what.description, what.qualifiers)
         count = sum(1 for player in who for obj in ctx.game.permanents(player) if matches(ctx, obj, plain))
-        found = count >= least
+        found = count >= least if least is not None else most is not None and count <= most
     else:
         found = any(
             matches(ctx, obj, noun)
@@ -164,6 +180,11 @@ def _is_state(ctx: Context, condition: Action) -> bool:
         return ctx.game.active == ctx.controller
     if form == "not_your_turn":
         return ctx.game.active != ctx.controller
+    if form == "creature_died_this_turn":
+        return any(departure.died and departure.creature for departure in ctx.game.left_this_turn)
+    if form == "attacked_this_turn":  # "if you attacked this turn" (raid)
+        raiders = players(ctx, _existing(ctx, condition.arg("who")))
+        return any(ctx.game.players[p].attacked_this_turn for p in raiders)
     if form in ("have_no_cards_in_hand", "has_no_cards_in_hand", "life_or_more", "life_or_less"):
         who = list(players(ctx, _existing(ctx, condition.arg("who"))))
         if form in ("have_no_cards_in_hand", "has_no_cards_in_hand"):
@@ -186,7 +207,109 @@ def _is_state(ctx: Context, condition: Action) -> bool:
         ),
     }
     checks["counters_on"] = checks["has_counters"]
+    checks["kicked"] = lambda obj: obj.kicked  # "if ~ was kicked" (702.33d)
     return any(checks[form](obj) for obj in things)
+
+
+def _left_this_turn(ctx: Context, condition: Action) -> bool:
+    """ "if a creature died this turn" (morbid), "if a permanent you controlled left the battlefield
+    this turn" (revolt): what left the battlefield this turn, as it last was there."""
+    what = condition.arg("what")
+    assert isinstance(what, Noun)
+    creature = what.description.rstrip("s") == "creature"
+    yours = any(q.verb == "you_controlled" for q in what.qualifiers)
+    died = "died" in written(condition)
+    count = sum(
+        1
+        for departure in ctx.game.left_this_turn
+        if (departure.died or not died)
+        and (departure.creature or not creature)
+        and (departure.controller == ctx.controller or not yours)
+    )
+    return count >= (_at_least(what) or 1)  # "if three or more creatures died this turn"
+
+
+def _left_check(condition: Action, catalog: Catalog) -> str | None:
+    """Only the past tense ("died this turn", "left the battlefield this turn") is a condition of
+    the game's state; "a creature" or "a permanent", perhaps "you controlled"."""
+    what = condition.arg("what")
+    text = written(condition)
+    if "died" not in text and "left" not in text:
+        return f"{text!r} as a condition"
+    if not isinstance(what, Noun) or what.description.rstrip("s") not in ("creature", "permanent"):
+        return f"{text!r} of {getattr(what, 'description', 'it')!r}"
+    if any(q.verb != "you_controlled" for q in what.qualifiers):
+        return f"{text!r} of {what.description!r} with a qualifier"
+    if [d for d in what.determiners if d not in ("a", "an") and not d.endswith(" or more")]:
+        return f"{text!r} of {' '.join(what.determiners)} {what.description}"
+    return None
+
+
+def _that_attacked(ctx: Context, ref: Ref, qualifier: Action) -> bool:
+    """ "creature that attacked this turn", "that's attacking", "attacking you", "that was dealt
+    damage this turn", "that entered the battlefield this turn", "that isn't enchanted", "other
+    than ~"… (the forms with a noun of their own are refused, :func:`_that_attacked_check`)."""
+    if isinstance(ref, str):
+        return False
+    game, text = ctx.game, written(qualifier)
+    checks: dict[str, Callable[[GameObject], bool]] = {
+        "that attacked this turn": lambda obj: obj.attacked_turn == game.turn,
+        "that's attacking": lambda obj: in_combat_as(game, obj, "attacking"),
+        "that's blocking": lambda obj: in_combat_as(game, obj, "blocking"),
+        "that isn't attacking": lambda obj: not in_combat_as(game, obj, "attacking"),
+        "attacking you": lambda obj: game.combat is not None
+        and game.combat.attackers.get(obj.id) == ctx.controller,
+        "that was dealt damage this turn": lambda obj: obj.damaged_turn == game.turn,
+        "dealt damage this turn": lambda obj: obj.damaged_turn == game.turn,
+        "that's tapped": lambda obj: obj.tapped,
+        "that entered the battlefield this turn": lambda obj: obj.entered_turn == game.turn,
+        "that isn't enchanted": lambda obj: not any(
+            other.attached_to == obj.id and other.is_a("Aura") for other in game.permanents()
+        ),
+        "other than ~": lambda obj: obj is not ctx.source,
+    }
+    return checks[text](ref)
+
+
+THAT_ATTACKED = frozenset({
+    "that attacked this turn", "that's attacking", "that's blocking", "that isn't attacking", "attacking you",
+    "that was dealt damage this turn", "dealt damage this turn", "that's tapped",
+    "that entered the battlefield this turn", "that isn't enchanted", "other than ~",
+})  # fmt: skip
+
+
+def _that_attacked_check(qualifier: Action, catalog: Catalog) -> str | None:
+    text = written(qualifier)
+    return None if text in THAT_ATTACKED else f"qualifier {text!r}"
+
+
+def _you_controlled(ctx: Context, ref: Ref, qualifier: Action) -> bool:
+    raise EngineError("'you controlled' is read from what left the battlefield, not from an object")
+
+
+def _life_this_turn(ctx: Context, condition: Action) -> bool:
+    """ "if you gained life this turn", "if you gained 4 or more life this turn", "if an opponent
+    lost life this turn"."""
+    text = written(condition)
+    least = value(ctx, condition.arg("amount")) if condition.arg("amount") is not None else 1
+    who = condition.arg("who")
+    if isinstance(who, Noun):  # "an opponent": any of them
+        saved = ctx.it
+        named = resolve(ctx, Noun(("each",), who.description, who.qualifiers))
+        ctx.it = saved
+    else:
+        named = _existing(ctx, who)
+    for player in players(ctx, named):
+        record = ctx.game.players[player]
+        amount = record.life_lost_this_turn if "lost" in text else record.life_gained_this_turn
+        if amount >= least:
+            return True
+    return False
+
+
+def _life_check(condition: Action, catalog: Catalog) -> str | None:
+    text = written(condition)
+    return None if "this turn" in text and "first time" not in text else f"{text!r} as a condition"
 
 
 def _is_type(ctx: Context, obj: GameObject, noun: object) -> bool:
@@ -225,7 +348,7 @@ def _in_zone(ctx: Context, ref: Ref, qualifier: Action) -> bool:
         return False
     zone = qualifier.arg("zone")
     if isinstance(zone, Action):
-        return ref.zone == zone.arg("zone") and ref.owner in zone_owners(ctx, zone)
+        return ref.zone == zone_name(zone) and ref.owner in zone_owners(ctx, zone)
     wanted = IN_ZONE_WITHOUT_A_ZONE[qualifier.form_name or ""]
     return ref.zone == wanted
 
@@ -320,8 +443,15 @@ SECTION = Section(
         "is_more": _is_more,
         "controls_count": _controls_count,
         "is_in_zone": _is_in_zone,
+        "dies_this_turn": _left_this_turn,
+        "life_this_turn": _life_this_turn,
+    },
+    checks={
+        "dies_this_turn": _left_check, "life_this_turn": _life_check, "that_attacked": _that_attacked_check,
     },
     qualifiers={
+        "you_controlled": _you_controlled,
+        "that_attacked": _that_attacked,
         "in_zone": _in_zone,
         "with_keywords": _with_keywords,
         "with_power": _with_power,
@@ -335,6 +465,7 @@ SECTION = Section(
             "is_state", "tapped", "untapped", "creature", "on_battlefield", "in_your_graveyard",
             "your_turn", "not_your_turn", "of_type", "has_keywords", "has_counters", "counters_on",
             "have_no_cards_in_hand", "has_no_cards_in_hand", "life_or_more", "life_or_less",
+            "creature_died_this_turn", "attacked_this_turn", "kicked",
         ),
         "is_more": named("is_more", "it_is"),
         "controls_count": named(

@@ -24,9 +24,12 @@ def add_mana(ctx: Context, subject: list[Ref], action: Action) -> None:
             pool.extend(symbols)
         elif is_form(action, "one_of_two", "one_of_three"):
             pool.append(ctx.decider.choose("add which mana?", symbols))
-        elif is_form(action, "any_color"):
+        elif is_form(action, "any_color", "any_combination"):  # each one of any colour
             for _ in range(value(ctx, action.arg("amount"))):
                 pool.append(ctx.decider.choose("add mana of which color?", list(COLORS)))
+        elif is_form(action, "any_one_color"):  # "add three mana of any one color"
+            color = ctx.decider.choose("add mana of which one color?", list(COLORS))
+            pool.extend([color] * value(ctx, action.arg("amount")))
         else:
             raise EngineError(f"cannot add mana as {action!r}")
 
@@ -63,7 +66,10 @@ SECTION = Section(
         "pays": _pays,
     },
     forms={
-        "add_mana": named("add_mana", "symbols", "one_of_two", "one_of_three", "any_color", "adds_symbols"),
+        "add_mana": named(
+            "add_mana", "symbols", "one_of_two", "one_of_three", "any_color", "adds_symbols", "any_one_color",
+            "any_combination",
+        ),
         "pays": named("pays", "pays", "pay"),
     },
 )

@@ -9,7 +9,6 @@ from carddb.engine.core.errors import EngineError
 from carddb.engine.core.forms import is_form, named
 from carddb.engine.core.state import ControlEffect
 from carddb.engine.effects.common import (
-    parse_pt,
     target_objects,
     zone_of,
 )
@@ -23,9 +22,10 @@ from carddb.engine.query.nouns import (
     resolve,
     value,
 )
+from carddb.engine.rules.casting import uncounterable
 from carddb.engine.rules.destruction import destroy
 from carddb.engine.rules.zones import put
-from carddb.oracle.model import Ability, Action, Noun, Pronoun, SelfRef
+from carddb.oracle.model import Action, Noun, Pronoun, SelfRef
 
 
 def cant_this_turn(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -63,18 +63,6 @@ def gain_control(ctx: Context, subject: list[Ref], action: Action) -> None:
 
 
 
-
-
-
-
-def gains_ability(ctx: Context, subject: list[Ref], action: Action) -> None:
-    """ "It gains "{T}: …" until end of turn.": the quoted ability is its own until cleanup (the
-    static "has" forms are continuous effects, carddb.engine.rules.continuous)."""
-    ability = action.arg("ability")
-    if not isinstance(ability, Ability):
-        raise EngineError("the granted ability was not understood")
-    for obj in objects(subject):
-        obj.granted_until_end_of_turn.append(ability)
 
 
 
@@ -130,6 +118,9 @@ def return_to(ctx: Context, subject: list[Ref], action: Action) -> None:
 
 def counter(ctx: Context, subject: list[Ref], action: Action) -> None:
     for obj in target_objects(ctx, action):
+        if uncounterable(obj.card):  # "This spell can't be countered." (it stays on the stack)
+            ctx.game.log.append(f"{obj.name} can't be countered")
+            continue
         ctx.game.stack = [item for item in ctx.game.stack if item.source != obj.id or not item.is_spell]
         obj.zone = "stack"
         put(ctx.game, obj, "graveyard", cause="countered", decider=ctx.decider)
@@ -165,18 +156,6 @@ def counters(ctx: Context, subject: list[Ref], action: Action) -> None:
             del obj.counters[kind]
 
 
-
-
-def gets(ctx: Context, subject: list[Ref], action: Action) -> None:
-    text = str(action.arg("pt"))  # "+X/+X, where X is …": X bound by the where-clause
-    change = parse_pt(text.replace("X", str(ctx.bindings["X"])) if "X" in ctx.bindings else text)
-    for obj in objects(subject):
-        obj.until_end_of_turn.append(change)
-
-
-def gains(ctx: Context, subject: list[Ref], action: Action) -> None:
-    for obj in objects(subject):
-        obj.keywords_until_end_of_turn.append(str(action.arg("keywords")))
 
 
 def tap_or_untap(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -215,7 +194,6 @@ SECTION = Section(
         "doesnt_untap": doesnt_untap,
         "doesnt_untap_their_controller": doesnt_untap,
         "gain_control": gain_control,
-        "has_ability": gains_ability,
         "destroy": destroy_handler,
         "cant_be_regenerated": cant_be_regenerated,
         "regenerate": regenerate,
@@ -229,8 +207,6 @@ SECTION = Section(
         "untap": tap,
         "put_counters": counters,
         "remove_counters": counters,
-        "gets": gets,
-        "gains": gains,
         "tap_or_untap": tap_or_untap,
         "sacrifice": sacrifice,
     },

@@ -7,9 +7,8 @@ handlers all ask what an object has, and none of that needs executing anything."
 
 from __future__ import annotations
 
-import re
-
 from carddb.engine.core.errors import EngineError
+from carddb.engine.core.layers import split_keywords
 from carddb.engine.core.state import Game, GameObject
 from carddb.engine.query.keyword_abilities import stands_for
 from carddb.oracle.model import Ability, Kind
@@ -17,16 +16,16 @@ from carddb.oracle.model import Ability, Kind
 
 def keyword_list(text: str) -> list[str]:
     """``"flying and first strike"`` → ``["flying", "first strike"]``."""
-
-    return [part.strip().lower() for part in re.split(r",? and |, ", text) if part.strip()]
+    return split_keywords(text)
 
 
 def keywords_of(obj: GameObject) -> set[str]:
-    """The keyword abilities an object has now: printed, granted until end of turn, and by statics."""
-    found = {k.name.lower() for a in obj.card.abilities if a.kind is Kind.KEYWORD for k in a.keywords}
-    for text in (*obj.keywords_until_end_of_turn, *obj.static_keywords):
-        if text != "regeneration shield":
-            found.update(keyword_list(text))
+    """The keyword abilities an object has now (layer 6): its printed ones it has not lost, and
+    those effects give it."""
+    now = obj.now
+    found = {k.name.lower() for _, a in now.abilities if a.kind is Kind.KEYWORD for k in a.keywords}
+    for text in now.granted_keywords:
+        found.update(keyword_list(text))
     return found
 
 
@@ -40,17 +39,21 @@ CANT_BE_REGENERATED = "cant_be_regenerated"
 its regeneration shields are not applied)."""
 
 
-def abilities_of(obj: GameObject) -> list[Ability]:
-    """Every ability an object has by index: its card's, then those other abilities give it."""
-    return [*(stands_for(a) for a in obj.card.abilities), *obj.granted, *obj.granted_until_end_of_turn]
+def abilities_of(obj: GameObject) -> list[tuple[int, Ability]]:
+    """Every ability an object has now (layer 6) with its index: its card's it has not lost, then
+    those other abilities give it."""
+    return [(index, stands_for(ability)) for index, ability in obj.now.abilities]
 
 
 def ability_at(obj: GameObject, index: int) -> Ability:
-    """The ability at ``index`` (0-based) of :func:`abilities_of`."""
-    abilities = abilities_of(obj)
-    if not 0 <= index < len(abilities):
-        raise EngineError(f"{obj.name} has no ability {index + 1}")
-    return abilities[index]
+    """The ability at ``index`` (0-based): one the object has now, else, for an ability that
+    already left it (on the stack, independent of its source, 113.7a), its card's."""
+    for found, ability in obj.now.abilities:
+        if found == index:
+            return stands_for(ability)
+    if 0 <= index < len(obj.card.abilities):
+        return stands_for(obj.card.abilities[index])
+    raise EngineError(f"{obj.name} has no ability {index + 1}")
 
 
 def active_abilities(obj: GameObject) -> list[tuple[int, Ability]]:
@@ -58,12 +61,15 @@ def active_abilities(obj: GameObject) -> list[tuple[int, Ability]]:
     only (gaining levels is not implemented, so the abilities after a level line are not yet its);
     abilities granted by others follow the card's own."""
     found: list[tuple[int, Ability]] = []
-    for index, ability in enumerate(obj.card.abilities):
-        if ability.kind is Kind.LEVEL and "Class" in obj.card.subtypes:
-            break
+    printed = len(obj.card.abilities)
+    levels = "Class" in obj.card.subtypes
+    cut = next(
+        (i for i, a in enumerate(obj.card.abilities) if levels and a.kind is Kind.LEVEL), printed
+    )
+    for index, ability in obj.now.abilities:
+        if cut <= index < printed:
+            continue
         found.append((index, stands_for(ability)))  # "Bushido 2": the triggered ability it stands for
-    start = len(obj.card.abilities)
-    found.extend((start + i, a) for i, a in enumerate([*obj.granted, *obj.granted_until_end_of_turn]))
     return found
 
 

@@ -2,49 +2,23 @@
 (each coloured half of a hybrid symbol, a Phyrexian symbol's colour, 202.2 and 105.2), from a
 colour indicator or the colours a token's text gives it (111.4, 204), and from
 characteristic-defining abilities ("Devoid", 702.114; "~ is all colors.", 604.3); a face-down
-permanent has none (708.2).
-
-Layer 5 effects that change colours are not supported: an ability that would apply one is
-refused by the catalog, so nothing here pretends to know a colour that an effect changed."""
+permanent has none (708.2); then layer 5 effects ("becomes blue") change them
+(:mod:`carddb.engine.core.layers` computes every layer)."""
 
 from __future__ import annotations
 
-import re
-
-from carddb.engine.core.cards import CardDef
 from carddb.engine.core.catalog import Section
+from carddb.engine.core.layers import COLORS, card_colors
 from carddb.engine.core.state import GameObject
-from carddb.oracle.model import Kind
 
-COLORS = ("W", "U", "B", "R", "G")
-"""The five colours in the usual order (WUBRG)."""
-_ALL_COLORS = re.compile(r"^(?:~|this \w+) is all colors\.$", re.IGNORECASE)
-
-
-def card_colors(card: CardDef) -> tuple[str, ...]:
-    """A card's own colours, in WUBRG order."""
-    keywords = {k.name.lower() for a in card.abilities if a.kind is Kind.KEYWORD for k in a.keywords}
-    if "devoid" in keywords:
-        return ()
-    if any(_ALL_COLORS.match(line.replace(card.name, "~").strip()) for line in card.text.splitlines()):
-        return COLORS
-    if card.colors is not None:
-        return tuple(c for c in COLORS if c in card.colors)
-    found = {
-        letter
-        for symbol in card.mana_symbols
-        for letter in symbol.strip("{}").split("/")
-        if letter in COLORS
-    }
-    return tuple(c for c in COLORS if c in found)
+__all__ = ["COLORS", "SECTION", "card_colors", "colors_of"]
 
 
 def colors_of(obj: GameObject) -> frozenset[str]:
-    """The colours an object has now."""
-    if obj.face_down:
-        return frozenset()
-    return frozenset(card_colors(obj.card))
+    """The colours an object has now (layer 5)."""
+    return obj.now.colors
 
 
-SECTION = Section("query.characteristics", keywords=frozenset({"devoid"}))
-"""Devoid is a characteristic-defining ability: :func:`card_colors` applies it."""
+SECTION = Section("query.characteristics", keywords=frozenset({"devoid", "changeling"}))
+"""Devoid and changeling are characteristic-defining abilities: :func:`card_colors` applies
+devoid, :func:`carddb.engine.core.layers.characteristics` changeling (every creature type)."""

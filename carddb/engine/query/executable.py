@@ -10,12 +10,13 @@ anything happens, and by the coverage count without a game at all."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import pairwise
 from typing import Any
 
 from carddb.engine.core.cards import CardDef
 from carddb.engine.core.catalog import Catalog
 from carddb.engine.core.errors import NotExecutableError
-from carddb.engine.core.forms import is_form
+from carddb.engine.core.forms import is_form, written
 from carddb.engine.core.state import GameObject
 from carddb.engine.query.abilities import keyword_list
 from carddb.engine.query.keyword_abilities import stands_for
@@ -28,17 +29,22 @@ from carddb.engine.query.nouns import (
     attached_reference,
     known_description,
 )
-from carddb.engine.query.tree import children
+from carddb.engine.query.tree import children, instead_of
 from carddb.oracle.model import (
+    ENTERING,
     Ability,
     Action,
+    Casting,
     Clause,
     Conditional,
     Keyword,
     Kind,
+    ManaCost,
     Noun,
+    Nouns,
     ParsedFace,
     Pronoun,
+    SameSubject,
     SelfRef,
     Unimplemented,
     walk,
@@ -48,10 +54,11 @@ from carddb.oracle.phrases import find
 EXECUTABLE_KINDS = {Kind.SPELL, Kind.ACTIVATED, Kind.MANA, Kind.TRIGGERED, Kind.LOYALTY}
 ZONE_OWNERS = {
     "your", "its owner's", "their owner's", "their owners'", "its controller's", "their", "that player's",
-    "an opponent's", "each opponent's", "a player's", "each player's", None,
+    "an opponent's", "each opponent's", "a player's", "each player's", None, "target player's",
+    "target opponent's", "all",
 }  # fmt: skip
 """Whose zones a ``zone`` phrase may name (:func:`carddb.engine.query.nouns.zone_owners` knows them)."""
-SUPPORTED_CONDITIONALS = {"if", "unless", "where X is", "then", "at", "may"}
+SUPPORTED_CONDITIONALS = {"if", "unless", "where X is", "then", "at", "may", "until end of turn"}
 DELAYED = {
     ("beginning", "next_end_step"), ("beginning", "next_turns_upkeep"), ("beginning", "your_next_upkeep"),
     ("beginning", "end_of_combat"), ("end_of_combat", "end_of_combat"),
@@ -60,6 +67,9 @@ DELAYED = {
 your next upkeep, the end of combat."""
 POSSESSORS = {"its", "~'s", "enchanted creature's", "equipped creature's"}
 """Whose power, toughness or mana value a phrase may read (``{whose:poss}`` of a stat phrase)."""
+TARGET_POSSESSING = frozenset({"switch_pt", "deal_damage_equal", "gain_life_equal", "lose_life_equal"})
+"""Verbs that also read a target's ("target creature's power"): the target chosen for the
+possessive's slot (``effects.common.possessor``)."""
 ADDITIVE = {
     "gets", "gain_life", "lose_life", "draw", "deal_damage", "create_creature_token", "put_counters",
     "mill", "add_mana", "scry", "surveil", "discard",
@@ -68,9 +78,11 @@ ADDITIVE = {
 SUPPORTED_DURATIONS: frozenset[object] = frozenset({"until end of turn", "this turn"})
 UNTIL_END_OF_TURN = {
     "gets", "gains", "cant_block", "cant_attack", "cant_be_blocked", "gain_control", "prevent_next_damage",
-    "prevent_all_damage", "has_ability", "cant_be_regenerated",
+    "prevent_all_damage", "has_ability", "cant_be_regenerated", "gets_each", "loses", "has_base_pt",
+    "is_a_creature", "becomes", "switch_pt",
 }  # fmt: skip
-"""The verbs whose handlers last until end of turn: the only ones a duration may go with."""
+"""The verbs whose handlers last until end of turn: the only ones a duration may go with (those
+that change characteristics are layer effects that end at cleanup, :mod:`carddb.engine.rules.layers`)."""
 
 
 UNBOUND_COUNTS = frozenset({"that many", "twice that many"})
@@ -165,13 +177,18 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         return [p for k in ability.keywords for p in _keyword_problems(k, catalog)]
     if ability.kind is Kind.STATIC and any(applies(ability) for applies in catalog.static_abilities):
         return []  # a static ability a part of the engine applies as a whole (play from the top)
-    if ability.kind is Kind.STATIC:
+    entering = _says_how_it_enters(ability)
+    if ability.kind is Kind.STATIC or entering:
         problems.extend(_static_problems(ability, catalog))
     elif ability.kind is Kind.REPLACEMENT:
         verbs = {n.verb for step in ability.effects for n in walk(step) if isinstance(n, Action)}
         if not verbs & catalog.replacements:
             return ["replacement effect"]
         return []  # applied as a whole where its event happens (the catalog's replacements)
+    elif ability.kind is Kind.CASTING:
+        casting = casting_problem(ability, catalog)
+        if casting is not None:
+            problems.append(casting)
     elif ability.kind not in EXECUTABLE_KINDS:
         problems.append(f"{ability.kind.value} ability")
     if ability.choose and not ability.modes:
@@ -200,14 +217,17 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     if isinstance(ability.trigger, Action):
         roots.extend(v for _, v in ability.trigger.args)
     roots.extend(mode.effects for mode in ability.modes)
-    static = ability.kind is Kind.STATIC
+    static = ability.kind is Kind.STATIC or entering
     nodes = [node for root in roots for node in walk(root)]
     in_trigger = (
         {id(node) for _, v in ability.trigger.args for node in walk(v)}
         if isinstance(ability.trigger, Action)
         else set()
     )
+    read_with = _instead_sentences(ability)
     for node in nodes:
+        if isinstance(node, Action) and node.verb == "instead" and id(node) not in read_with:
+            problems.append("pred 'instead'")  # one the engine does not read with its step
         problem = _controller_problem(node, static, id(node) in in_trigger)
         if problem and problem not in problems:
             problems.append(problem)
@@ -227,6 +247,18 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
             if problem and problem not in problems:
                 problems.append(problem)
     return problems
+
+
+def _instead_sentences(ability: Ability) -> set[int]:
+    """The "If …, … instead." sentences read with the step before them (``query.tree.instead_of``)."""
+    found: set[int] = set()
+    sequences = [list(ability.effects), *([*ability.effects, *mode.effects] for mode in ability.modes)]
+    for steps in sequences:
+        for step, following in pairwise(steps):
+            if instead_of(step, following) is not None:
+                assert isinstance(following, Conditional) and isinstance(following.body, Clause)
+                found.add(id(following.body.predicates[0]))
+    return found
 
 
 def _keyword_problems(keyword: Keyword, catalog: Catalog) -> list[str]:
@@ -250,10 +282,15 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         return granted
     if isinstance(node, Unimplemented):
         return f"unimplemented text {node.text!r}"
+    if isinstance(node, Nouns):  # "target creature and target land": no handler resolves a list yet
+        return "list of noun phrases"
+    if isinstance(node, SameSubject):  # "… until end of turn and can't be blocked this turn"
+        return "subject of the clause before"
     if isinstance(node, Action) and node.verb == "zone" and node.arg("owner") not in ZONE_OWNERS:
         return f"zone of {node.arg('owner')}"
     whose = node.arg("whose") if isinstance(node, Action) else None
-    if isinstance(whose, str) and whose not in POSSESSORS:
+    targeted = isinstance(node, Action) and node.slot is not None and node.verb in TARGET_POSSESSING
+    if isinstance(whose, str) and whose not in POSSESSORS and not targeted:
         return f"{whose} characteristics"
     if isinstance(node, Action):
         form = find(node.verb, node.form)
@@ -272,6 +309,10 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         forms = catalog.forms.get(node.verb)
         if forms is not None and node.form_name not in forms:
             return f"{form.family} {node.verb!r} form {node.form_name or node.form}"
+        check = catalog.checks.get(node.verb)
+        found = check(node, catalog) if check is not None else None
+        if found is not None:
+            return found
         keywords = node.arg("keywords")
         if node.verb in ("has", "gains", "with_keywords", "loses") and isinstance(keywords, str):
             unknown = [
@@ -287,6 +328,12 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         return "ability of a card in another zone"
     if isinstance(node, Conditional) and node.word not in SUPPORTED_CONDITIONALS:
         return f"{node.word!r} clause"
+    if isinstance(node, Conditional) and node.word == "until end of turn":
+        body = node.body
+        if not isinstance(body, Clause) or body.duration is not None:
+            return "'until end of turn' clause"
+        if not {p.verb for p in body.predicates if isinstance(p, Action)} <= UNTIL_END_OF_TURN:
+            return "'until end of turn' clause"
     if isinstance(node, Conditional) and node.word == "at":
         moment = node.condition
         if not (isinstance(moment, Action) and (moment.verb, moment.form_name) in DELAYED):
@@ -411,13 +458,82 @@ def _player_reference(node: object) -> tuple[bool, bool]:
     return False, False
 
 
+def _says_how_it_enters(ability: Ability) -> bool:
+    """614.1c–d: a replacement ability that says how a permanent enters ("~ enters the battlefield
+    tapped") is checked like a static ability's clauses, as rules.continuous applies it."""
+    return ability.kind is Kind.REPLACEMENT and any(
+        isinstance(node, Action) and node.verb in ENTERING for step in ability.effects for node in walk(step)
+    )
+
+
+STATIC_CONDITIONALS = frozenset({"as long as", "if", "unless"})
+"""The conditions a static ability's sentence may have: it applies while the condition holds
+("as long as", "if") or does not ("… enters the battlefield tapped unless you control …")."""
+STATE_CONDITIONS = frozenset({
+    "controls", "controls_count", "counters_at_least", "is_in_zone", "is_more", "is_state", "dies_this_turn",
+    "life_this_turn",
+})  # fmt: skip
+"""Conditions about the game's state, which a static ability reads whenever it applies (not
+"if you do", which speaks of a choice made while an ability resolves)."""
+
+
+def casting_line(ability: Ability) -> tuple[Action, Action | None] | None:
+    """The line's one predicate and its condition (None: not a shape the engine applies)."""
+    if len(ability.effects) != 1:
+        return None
+    step = ability.effects[0]
+    condition: Action | None = None
+    if isinstance(step, Conditional):
+        if step.word != "if" or not isinstance(step.condition, Action):
+            return None
+        condition, step = step.condition, step.body
+    if not (isinstance(step, Clause) and isinstance(step.subject, SelfRef) and len(step.predicates) == 1):
+        return None
+    predicate = step.predicates[0]
+    return (predicate, condition) if isinstance(predicate, Action) else None
+
+
+def generic_amount(action: Action) -> int | None:
+    mana = action.arg("mana")
+    if not isinstance(mana, ManaCost) or not all(s.strip("{}").isdigit() for s in mana.symbols):
+        return None
+    return sum(int(s.strip("{}")) for s in mana.symbols)
+
+
+def casting_problem(ability: Ability, catalog: Catalog) -> str | None:
+    """What keeps a casting line from being applied (None: the engine applies it)."""
+    found = casting_line(ability)
+    if found is None:
+        return "casting ability"
+    predicate, condition = found
+    if condition is not None and condition.verb not in STATE_CONDITIONS:
+        return f"cost change if {condition.verb!r}"
+    uncounterable = predicate.verb == "cant_be_countered" and condition is None
+    if ability.casting is Casting.UNCOUNTERABLE and uncounterable:
+        return None
+    if ability.casting is not Casting.COST_CHANGE or predicate.verb not in ("costs_less", "costs_for_each"):
+        return "casting ability"
+    text = written(predicate)
+    if "to cast" not in text or "beyond the first" in text:
+        return f"cost change {text!r}"
+    if generic_amount(predicate) is None:
+        return "cost change of coloured mana"
+    return None
+
+
 def _static_problems(ability: Ability, catalog: Catalog) -> list[str]:
     """A static ability executes when each sentence is a clause (perhaps under "as long as") whose
     predicates the engine applies continuously."""
     problems: list[str] = []
     for step in ability.effects:
         body = step
-        if isinstance(step, Conditional) and step.word == "as long as":
+        if isinstance(step, Conditional) and step.word in STATIC_CONDITIONALS:
+            condition = step.condition
+            if step.word != "as long as" and not (
+                isinstance(condition, Action) and condition.verb in STATE_CONDITIONS
+            ):
+                problems.append("static ability")
+                continue
             body = step.body
         if not isinstance(body, Clause) or body.duration is not None or body.for_each is not None:
             problems.append("static ability")

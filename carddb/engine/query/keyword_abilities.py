@@ -1,6 +1,6 @@
 """Keyword abilities that stand for a triggered ability their rule spells out (prowess, bushido,
 flanking, soulshift, afflict, annihilator, afterlife, battle cry, frenzy, exploit, ingest, living
-weapon): the ability is that text, parsed by the oracle grammar. :func:`stands_for` gives it
+weapon, exalted): the ability is that text, parsed by the oracle grammar. :func:`stands_for` gives it
 wherever the engine reads an object's abilities (``query.abilities``) and asks what it cannot
 execute (``query.executable``), so the keyword executes exactly when everything in its text does.
 A line with several keywords ("Flying, prowess") is not expanded: its keywords stay rules the
@@ -36,6 +36,7 @@ KEYWORD_TEXTS = {
         "Whenever this creature deals combat damage to a player, that player exiles the top card of their "
         "library."
     ),
+    "exalted": "Whenever a creature you control attacks alone, that creature gets +1/+1 until end of turn.",
     "living weapon": (
         "When this Equipment enters the battlefield, create a 0/0 black Phyrexian Germ creature token, then "
         "attach this Equipment to it."
@@ -43,7 +44,7 @@ KEYWORD_TEXTS = {
 }
 """The text each keyword stands for (702.108a prowess, 702.45a bushido, 702.25a flanking, 702.46a
 soulshift, 702.130a afflict, 702.86a annihilator, 702.135a afterlife, 702.91a battle cry, 702.68a
-frenzy, 702.110a exploit, 702.115a ingest, 702.92a living weapon); ``{n}`` is its number."""
+frenzy, 702.110a exploit, 702.115a ingest, 702.92a living weapon, 702.83a exalted); ``{n}`` is its number."""
 
 
 def _text(keyword: Keyword) -> str | None:

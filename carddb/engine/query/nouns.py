@@ -18,6 +18,7 @@ from carddb.engine.core.catalog import Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError
 from carddb.engine.core.forms import is_form
+from carddb.engine.core.layers import NONCREATURE_SUBTYPES
 from carddb.engine.core.state import COMBAT_STEPS, Game, GameObject, Step
 from carddb.engine.query.characteristics import colors_of
 from carddb.oracle.model import (
@@ -70,7 +71,14 @@ def attached_reference(noun: Noun) -> bool | None:
     )
 
 
+ROLES = ("'s controller", "'s owner")
+"""A description that names a player by an object: "that creature's controller", "its owner"."""
+
+
 def known_description(description: str) -> bool:
+    for role in ROLES:
+        if description.endswith(role) and " " not in description.removesuffix(role):
+            return known_description(description.removesuffix(role))  # "creature's controller"
     for alternative in Noun((), description).alternatives:
         for word in alternative.split():
             lowered = word.lower().rstrip("s") if word.lower() not in ("sorceries",) else "sorcery"
@@ -162,12 +170,23 @@ def _mention_controllers(ctx: Context, noun: Noun, found: list[Ref]) -> None:
         ctx.mentions.append(list(dict.fromkeys(named)))
 
 
+_PLURAL_ZONES = {"graveyards": "graveyard", "hands": "hand", "libraries": "library"}
+
+
+def zone_name(zone: Action) -> str:
+    """The zone a ``zone`` phrase names: "graveyard" for "your graveyard" and "all graveyards"."""
+    name = str(zone.arg("zone"))
+    return _PLURAL_ZONES.get(name, name)
+
+
 def zone_owners(ctx: Context, zone: object) -> list[str]:
     """Whose zone a ``zone`` action names: "your library" → the controller; "its owner's" → the
     owner of "it"; "their"/"that player's" → the players named last; no owner → everyone."""
     owner = zone.arg("owner") if isinstance(zone, Action) else None
     if owner == "your":
         return [ctx.controller]
+    if owner in ("target player's", "target opponent's"):  # the player chosen for its slot
+        return [ref for ref in ctx.slots.get(id(zone), []) if isinstance(ref, str)]
     if owner in ("its owner's", "their owner's", "their owners'"):
         return list(dict.fromkeys(obj.owner for obj in objects(ctx.it)))
     if owner == "its controller's":
@@ -176,7 +195,7 @@ def zone_owners(ctx: Context, zone: object) -> list[str]:
         return list(dict.fromkeys(players(ctx, ctx.it)))
     if owner in ("an opponent's", "each opponent's"):
         return ctx.game.opponents(ctx.controller)
-    if owner is None or owner in ("a player's", "each player's"):
+    if owner is None or owner in ("a player's", "each player's", "all"):
         return list(ctx.game.players)
     raise EngineError(f"cannot tell whose zone {owner!r} is")
 
@@ -284,7 +303,24 @@ def speaking_of(ctx: Context, ref: Ref) -> Iterator[None]:
         ctx.mentions[:] = [named for named in ctx.mentions if named is not marker]
 
 
+def _last_controller(game: Game, obj: GameObject) -> str:
+    """Who controls ``obj``, or controlled it last on the battlefield (a creature that died, 608.2h)."""
+    if obj.zone != "battlefield":
+        for departure in reversed(game.left_this_turn):
+            if departure.object_id == obj.id:
+                return departure.controller
+    return obj.controller
+
+
 def _described(ctx: Context, noun: Noun) -> list[Ref]:
+    for role in ROLES:  # "that creature's controller": the player controlling what was named
+        if noun.description.endswith(role) and not noun.targeted:
+            determiners = ("that",) if noun.determiners in (("that",), ("the",)) else noun.determiners
+            named = resolve(ctx, Noun(determiners, noun.description.removesuffix(role), noun.qualifiers))
+            owners = [
+                obj.owner if role == "'s owner" else _last_controller(ctx.game, obj) for obj in objects(named)
+            ]
+            return list(dict.fromkeys(owners))
     words = {w.lower().rstrip("s") for w in noun.description.split()}
     if {"that", "those"} & set(noun.determiners):
         return _antecedent(ctx, noun)
@@ -330,7 +366,7 @@ def noun_zone(noun: Noun) -> str:
         if qualifier.verb == "in_zone":
             zone = qualifier.arg("zone")
             if isinstance(zone, Action):
-                return str(zone.arg("zone"))
+                return zone_name(zone)
             return IN_ZONE_WITHOUT_A_ZONE.get(qualifier.form_name or "", "battlefield")
     if noun.description.endswith(("spell", "spells")):
         return "stack"
@@ -402,14 +438,14 @@ def _is(ctx: Context, obj: GameObject, alternative: str) -> bool:
         if singular in _PLAYERS:  # "that player", "target player or planeswalker": not an object
             return False
         if singular in _TYPE_WORDS:
-            if _TYPE_WORDS[singular] not in obj.card.types:
+            if _TYPE_WORDS[singular] not in obj.types:
                 return False
         elif singular in _SUPERTYPE_WORDS:
             wanted = _SUPERTYPE_WORDS[singular] or _SUPERTYPE_WORDS[singular[3:]]
-            if (wanted in obj.card.supertypes) == singular.startswith("non"):
+            if (wanted in obj.supertypes) == singular.startswith("non"):
                 return False
         elif singular.startswith("non") and singular[3:].lstrip("-") in _TYPE_WORDS:
-            if _TYPE_WORDS[singular[3:].lstrip("-")] in obj.card.types:
+            if _TYPE_WORDS[singular[3:].lstrip("-")] in obj.types:
                 return False
         elif (
             (singular == "tapped" and not obj.tapped)
@@ -428,7 +464,10 @@ def _is(ctx: Context, obj: GameObject, alternative: str) -> bool:
             if COLOR_WORDS[singular] not in colors_of(obj):
                 return False
         elif (
-            word[:1].isupper() and word.rstrip("s") not in obj.card.subtypes and word not in obj.card.subtypes
+            word[:1].isupper()
+            and word.rstrip("s") not in obj.subtypes
+            and word not in obj.subtypes
+            and not (obj.now.every_creature_type and word.rstrip("s") not in NONCREATURE_SUBTYPES)
         ):
             return False
     return True

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from carddb.oracle.model import Action, Clause, Conditional, Noun, RollDie, SelfRef, Sequence, TableRow
+from carddb.oracle.model import Action, Clause, Conditional, Noun, RollDie, SelfRef, Sequence, TableRow, walk
 
 
 def children(node: object) -> tuple[object, ...]:
@@ -28,3 +28,29 @@ def children(node: object) -> tuple[object, ...]:
     if isinstance(node, Action):
         return tuple(value for _, value in node.args)
     return ()
+
+
+def instead_of(step: object, following: object) -> Action | None:
+    """The action of "If [condition], [it does this] instead." (or "… instead if [condition]")
+    after a step of one clause with one predicate: what that step does instead when the condition
+    holds (608.2c). None when ``following`` is not such a sentence, or names a target of its own
+    (which would have to be chosen as the spell is cast, whether or not the condition holds)."""
+    if not (
+        isinstance(step, Clause)
+        and len(step.predicates) == 1
+        and isinstance(step.predicates[0], Action)
+        and isinstance(following, Conditional)
+        and following.word == "if"
+        and isinstance(following.body, Clause)
+        and len(following.body.predicates) == 1
+    ):
+        return None
+    sentence = following.body.predicates[0]
+    if not (isinstance(sentence, Action) and sentence.verb == "instead" and sentence.form in (0, 3)):
+        return None
+    action = sentence.arg("action")
+    if not isinstance(action, Action):
+        return None
+    if any(isinstance(node, Noun) and node.targeted for node in walk(action)):
+        return None
+    return action

@@ -13,11 +13,11 @@ illegal one refuses the whole action.
 
 from __future__ import annotations
 
-from carddb.engine.core.catalog import Section
+from carddb.engine.core.catalog import Catalog, Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.decisions import Decider
 from carddb.engine.core.errors import IllegalActionError
-from carddb.engine.core.forms import is_form, named
+from carddb.engine.core.forms import is_form, named, written
 from carddb.engine.core.proposed import Proposed
 from carddb.engine.core.state import COMBAT_STEPS, Combat, Event, Game, GameObject, Step
 from carddb.engine.query.abilities import keywords_of, summoning_sick
@@ -44,6 +44,9 @@ LANDWALK = {
 """Landwalk (702.14) with a basic land type: the type the defending player's lands are checked for."""
 RESTRICTIONS = frozenset({"cant_attack", "cant_block", "cant_be_blocked", "cant_be_blocked_except_by_many"})
 """Static abilities about attacking and blocking, read when creatures attack or block."""
+REQUIREMENTS = frozenset({"attacks_each_combat"})
+"""Static requirements (508.1d, 509.1c): "~ attacks each combat if able", "blocks each combat if
+able", "attacks or blocks each combat if able"."""
 _FORMS = {
     "cant_attack": named("cant_attack", "attack", "attack_or_block"),
     "cant_block": named("cant_block", "block"),
@@ -186,6 +189,11 @@ def _in_combat(combat: Combat) -> list[int]:
     return [*combat.attackers, *(b for b in combat.blockers if combat.blockers[b])]
 
 
+def _required(game: Game, obj: GameObject, word: str) -> bool:
+    """Whether a requirement says ``obj`` attacks (``word`` "attack") or blocks each combat if able."""
+    return any(word in written(r) for r in restrictions(game, obj, "attacks_each_combat"))
+
+
 def _declare_attackers(game: Game) -> None:
     combat = game.combat = game.combat or Combat()
     for object_id in combat.attackers:
@@ -193,7 +201,15 @@ def _declare_attackers(game: Game) -> None:
         problem = _can_attack(game, obj, game.active)
         if problem:
             raise IllegalActionError(problem)
+    for obj in game.permanents(game.active):  # requirements are obeyed when they can be (508.1d)
+        able = obj.id not in combat.attackers and _can_attack(game, obj, game.active) is None
+        if able and _required(game, obj, "attack"):
+            raise IllegalActionError(f"{obj.name} attacks each combat if able")
     combat.declared = bool(combat.attackers)
+    if combat.attackers:
+        game.players[game.active].attacked_this_turn = True
+    for object_id in combat.attackers:
+        game.objects[object_id].attacked_turn = game.turn
     for object_id, defending in combat.attackers.items():
         obj = game.objects[object_id]
         if "vigilance" not in keywords_of(obj):
@@ -202,6 +218,22 @@ def _declare_attackers(game: Game) -> None:
         game.log.append(f"{obj.name} attacks {defending}")
     if combat.attackers:
         game.events.append(Event("attackers", None, player=game.active))
+
+
+def _block_requirements(game: Game, combat: Combat) -> None:
+    """509.1c: a creature that "blocks each combat if able" and can block an attacker does (an
+    attacker with menace asks for a second blocker, so it does not make one able alone)."""
+    for player in dict.fromkeys(combat.attackers.values()):
+        for obj in game.permanents(player):
+            if obj.id in combat.blockers or not _required(game, obj, "block"):
+                continue
+            able = [
+                a for a in combat.attackers
+                if _can_block(game, obj, game.objects[a], combat) is None
+                and "menace" not in keywords_of(game.objects[a])
+            ]  # fmt: skip
+            if able:
+                raise IllegalActionError(f"{obj.name} blocks each combat if able")
 
 
 def _declare_blockers(game: Game, decider: Decider) -> None:
@@ -217,6 +249,7 @@ def _declare_blockers(game: Game, decider: Decider) -> None:
             if problem:
                 raise IllegalActionError(problem)
             counts[attacker_id].append(blocker_id)
+    _block_requirements(game, combat)
     for attacker_id, blockers in counts.items():
         attacker = game.objects[attacker_id]
         least = _minimum_blockers(game, attacker)
@@ -346,6 +379,7 @@ def deal_damage(game: Game, source: GameObject, target: Ref, amount: int, *, com
                 target.deathtouched = True
         else:
             target.damage += amount
+            target.damaged_turn = game.turn
             if "deathtouch" in keywords:
                 target.deathtouched = True
     if "lifelink" in keywords_of(source):
@@ -385,6 +419,19 @@ def _attacks_trigger(ctx: Context, trigger: Action, event: Event) -> bool:
 
 
 
+def _attacks_alone(ctx: Context, trigger: Action, event: Event) -> bool:
+    """ "Whenever a creature you control attacks alone" (exalted, 702.83a; 506.5: it is the only
+    creature declared as an attacker)."""
+    combat = ctx.game.combat
+    alone = event.kind == "attacks" and combat is not None and len(combat.attackers) == 1
+    return alone and is_named(ctx, trigger.arg("what"), event.obj)
+
+
+def _attacks_alone_check(trigger: Action, catalog: Catalog) -> str | None:
+    text = written(trigger)
+    return None if text.endswith("alone") else f"trigger {text!r}"
+
+
 def _deals_combat_damage(ctx: Context, trigger: Action, event: Event) -> bool:
     """``deals_damage`` forms 0 and 3: "~ deals combat damage to a player"."""
     if is_form(trigger, "combat_damage_to", "deal_combat_damage_to"):
@@ -399,8 +446,10 @@ SECTION = Section(
     triggers={
         "attacks_trigger": (_attacks_trigger, None),
         "deals_damage": (_deals_combat_damage, None),
+        "attacks_alone": (_attacks_alone, None),
     },
-    static_verbs=RESTRICTIONS,
+    checks={"attacks_alone": _attacks_alone_check},
+    static_verbs=RESTRICTIONS | REQUIREMENTS,
     forms=_FORMS,
     keywords=COMBAT_KEYWORDS | EVASION_KEYWORDS | frozenset(LANDWALK) | {"wither", "infect"},
 )

@@ -16,7 +16,7 @@ from carddb.engine.core.errors import (
 from carddb.engine.core.state import Game, GameObject
 from carddb.engine.query.abilities import summoning_sick
 from carddb.engine.query.executable import additional_cost
-from carddb.engine.query.nouns import amount_of, counter_kind, matches, value
+from carddb.engine.query.nouns import amount_of, counter_kind, matches, value, zone_name
 from carddb.engine.rules import mana
 from carddb.engine.rules.life import lose_life
 from carddb.engine.rules.timing import sorcery_speed
@@ -231,7 +231,7 @@ def _cost_zone(noun: Noun) -> str:
         if qualifier.verb == "in_zone":
             zone = qualifier.arg("zone")
             if isinstance(zone, Action):
-                return str(zone.arg("zone"))
+                return zone_name(zone)
     return "battlefield"
 
 

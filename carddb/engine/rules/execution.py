@@ -8,6 +8,8 @@ rolling and executing call each other."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from carddb.engine.core.catalog import Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import CostError, EngineError
@@ -26,20 +28,25 @@ from carddb.engine.query.nouns import (
     speaking_of,
     value,
 )
+from carddb.engine.query.tree import instead_of
 from carddb.engine.rules.conditions import evaluate
-from carddb.engine.rules.continuous import refresh
 from carddb.engine.rules.discards import stat_of
+from carddb.engine.rules.layers import refresh
 from carddb.engine.rules.replacement import replace
 from carddb.oracle.model import (
     Action,
     Clause,
     Conditional,
     Noun,
+    Pronoun,
     RollDie,
     SelfRef,
     Sequence,
     walk,
 )
+
+DURATIONS = frozenset({"until end of turn"})
+"""Durations written before the clause they apply to, as a clause of their own."""
 
 
 def execute(ctx: Context, step: object) -> None:
@@ -51,14 +58,65 @@ def execute(ctx: Context, step: object) -> None:
 def execute_steps(ctx: Context, steps: tuple[object, ...] | list[object]) -> None:
     """Execute an ability's steps in order, reading each with the sentence after it where later
     text modifies earlier text (608.2c): a step followed by "It can't be regenerated." destroys
-    without regeneration."""
+    without regeneration; one followed by "If …, [it does something] instead." does that instead
+    when the condition holds (:func:`instead_of`)."""
+    replaced = False
     for index, step in enumerate(steps):
+        if replaced:  # the "… instead" sentence was read with the step before it
+            replaced = False
+            continue
         following = steps[index + 1] if index + 1 < len(steps) else None
+        alternative = instead_of(step, following)
+        if alternative is not None:
+            replaced = True
+            step = _instead(ctx, step, following, alternative)
         ctx.no_regeneration = _forbids_regeneration(following)
         try:
             execute(ctx, step)
         finally:
             ctx.no_regeneration = False
+
+
+def _instead(ctx: Context, step: object, following: object, action: Action) -> object:
+    """The step to execute: ``step``, or what the sentence after it says it does instead. The
+    condition is read first, with the targets of ``step`` named ("If that creature has a +1/+1
+    counter on it, … instead"). The same verb keeps what the step said and changes what the
+    sentence says ("it deals 4 damage instead"); another verb is a step of its own."""
+    assert isinstance(step, Clause) and isinstance(following, Conditional)
+    named: list[Ref] = list(ctx.it)
+    for node in walk(step):
+        if isinstance(node, Noun | Pronoun) and id(node) in ctx.slots:
+            named = resolve(ctx, node)  # "that creature" in the condition names the target
+    holds = evaluate(ctx, following.condition) == (following.word == "if")
+    ctx.it = named  # "… deals 5 damage to it instead": the step's target
+    if not holds:
+        return step
+    before = step.predicates[0]
+    assert isinstance(before, Action)
+    targeted = [v for _, v in before.args if isinstance(v, Noun | Pronoun) and id(v) in ctx.slots]
+    if len(targeted) == 1:  # "… to it instead": "it" is what the step targets
+        args = tuple((k, targeted[0] if _names_the_target(v) else v) for k, v in action.args)
+        action = Action(action.verb, args, action.form, action.slot)
+    if action.verb == before.verb:
+        args = tuple({**dict(before.args), **dict(action.args)}.items())
+        merged = Action(before.verb, args, before.form, before.slot)
+        return dataclasses.replace(step, predicates=(merged,))
+    body = following.body
+    assert isinstance(body, Clause)
+    it = isinstance(body.subject, Pronoun) and body.subject.word == "it"  # "it" is who did the step
+    return Clause(step.subject if it else body.subject, (action,))
+
+
+def _names_the_target(phrase: object) -> bool:
+    """ "it", "the creature", "that creature" in "… instead": what the step before targets."""
+    if isinstance(phrase, Pronoun):
+        return phrase.word == "it"
+    return (
+        isinstance(phrase, Noun)
+        and phrase.determiners in (("the",), ("that",))
+        and not phrase.qualifiers
+        and not phrase.plural
+    )
 
 
 def _forbids_regeneration(step: object) -> bool:
@@ -144,6 +202,9 @@ def _conditional(ctx: Context, node: Conditional) -> None:
         _execute(ctx, node.body)
     elif node.word == "then":
         _execute(ctx, node.body)
+    elif node.word in DURATIONS:  # "Until end of turn, ~ becomes a 3/3 …": the body's duration
+        body = node.body
+        _execute(ctx, dataclasses.replace(body, duration=node.word) if isinstance(body, Clause) else body)
     elif node.word == "may":  # "you may search …, then shuffle": all of it, or none of it
         _optional(ctx, node)
     elif node.word in ("if", "unless"):
@@ -236,7 +297,14 @@ def _one_more(event: Proposed) -> Proposed:
     return event
 
 
+def _instead_handler(ctx: Context, subject: list[Ref], action: Action) -> None:
+    raise EngineError("'… instead' is read with the step before it (execute_steps)")
+
+
 SECTION = Section(
-    "rules.execution", replacements=frozenset({"roll_extra_die"}), replacement_effects=(extra_dice,)
+    "rules.execution",
+    verbs={"instead": _instead_handler},
+    replacements=frozenset({"roll_extra_die"}),
+    replacement_effects=(extra_dice,),
 )
 """Extra dice (Pixie Guide, Barbarian Class) are a replacement effect on die rolls."""

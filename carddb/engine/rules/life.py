@@ -17,6 +17,7 @@ def gain_life(game: Game, player: str, amount: int) -> int:
     if proposed.kind == "replaced":
         return 0
     game.players[player].life += proposed.amount
+    game.players[player].life_gained_this_turn += proposed.amount
     game.events.append(Event("gain_life", None, player=player, amount=proposed.amount))
     return proposed.amount
 
@@ -29,5 +30,6 @@ def lose_life(game: Game, player: str, amount: int) -> int:
     if proposed.kind == "replaced":
         return 0
     game.players[player].life -= proposed.amount
+    game.players[player].life_lost_this_turn += proposed.amount
     game.events.append(Event("lose_life", None, player=player, amount=proposed.amount))
     return proposed.amount

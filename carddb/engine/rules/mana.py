@@ -98,7 +98,7 @@ def sources(game: Game, player: str, exclude: set[int]) -> list[tuple[GameObject
     for obj in game.permanents(player):
         if obj.tapped or obj.id in exclude or _sick(game, obj):
             continue
-        for ability in obj.card.abilities:
+        for _, ability in obj.now.abilities:
             options = produces(ability)
             if options is not None:
                 found.append((obj, options))
@@ -148,7 +148,7 @@ def _source_options(obj: GameObject, sick: bool = False) -> tuple[str, ...]:
         raise CostError(f"{obj.name} is tapped")
     if sick:
         raise CostError(f"{obj.name}: summoning sickness (it cannot tap for mana yet)")
-    for ability in obj.card.abilities:
+    for _, ability in obj.now.abilities:
         options = produces(ability)
         if options is not None:
             return options

@@ -30,12 +30,12 @@ def _qualities(text: str) -> list[str]:
 def protections(obj: GameObject) -> list[str]:
     """The qualities ``obj`` has protection from: printed keywords and granted ones."""
     found: list[str] = []
-    for ability in obj.card.abilities:
+    for _, ability in obj.now.abilities:
         if ability.kind is Kind.KEYWORD:
             for keyword in ability.keywords:
                 if keyword.name == "Protection" and keyword.parameter:
                     found.extend(_qualities(keyword.parameter))
-    for text in (*obj.keywords_until_end_of_turn, *obj.static_keywords):
+    for text in obj.now.granted_keywords:
         for granted in keyword_list(text):
             if granted.startswith("protection from "):
                 found.extend(_qualities(granted.removeprefix("protection from ")))

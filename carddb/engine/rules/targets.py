@@ -12,7 +12,7 @@ from carddb.engine.core.errors import (
 )
 from carddb.engine.core.forms import is_form
 from carddb.engine.core.state import Game, GameObject
-from carddb.engine.query.nouns import TARGET_FORMS, matches, noun_zone, resolve
+from carddb.engine.query.nouns import matches, noun_zone, resolve
 from carddb.engine.query.tree import children
 from carddb.engine.rules.protection import targetable
 from carddb.oracle.model import (
@@ -20,7 +20,7 @@ from carddb.oracle.model import (
     Action,
     Noun,
     Pronoun,
-    SelfRef,
+    TargetSlot,
 )
 
 # -- targets ------------------------------------------------------------------------------------
@@ -53,34 +53,33 @@ player controls" / "target opponent controls" of a noun ("Destroy all lands targ
 controls": the player is the target)."""
 
 
+def target_slots(ability: Ability, modes: Sequence[int] = ()) -> list[TargetSlot]:
+    """The grammar's target slots of the steps that run (115, 601.2c): the ability's own, then the
+    chosen modes', in text order; a reflexive trigger's are chosen later, when it triggers."""
+    slots = list(ability.targets)
+    if ability.modes:
+        chosen_steps(ability, modes)  # the modes are checked against the header
+        slots += [slot for mode in modes for slot in ability.modes[mode - 1].targets]
+    return [slot for slot in slots if not slot.reflexive]
+
+
 def target_nouns(ability: Ability, modes: Sequence[int] = ()) -> list[TargetPhrase]:
-    """The target phrases of the steps that run, in the order the text names them ("any target"
-    and "target player controls" included)."""
-    found: list[TargetPhrase] = []
+    """The phrase of each target slot (:func:`target_slots`), in slot order: the noun ("target
+    creature"), "any target", "target player controls", or the phrase a possessive gives its slot
+    ("switch target creature's power and toughness", "target player's graveyard")."""
+    phrases: dict[int, TargetPhrase] = {}
 
     def visit(node: object) -> None:
-        if (isinstance(node, Noun) and node.targeted) or (
-            isinstance(node, Pronoun) and node.word == "any target"
-        ):
-            found.append(node)
-            return
-        if isinstance(node, Noun):
-            for qualifier in node.qualifiers:
-                if _player_target(qualifier):
-                    found.append(qualifier)
-            return
-        if isinstance(node, SelfRef):
-            return
+        slot = node.slot if isinstance(node, Noun | Pronoun | Action) else None
+        if slot is not None and slot not in phrases:
+            phrases[slot] = node  # type: ignore[assignment]
+        if isinstance(node, Ability):
+            return  # a quoted ability's targets are its own
         for child in children(node):
             visit(child)
 
-    for step in ability.effects if not ability.modes else chosen_steps(ability, modes):
-        visit(step)
-    return found
-
-
-def _player_target(qualifier: Action) -> bool:
-    return qualifier.verb == "opponent_controls" and qualifier.form_name in TARGET_FORMS
+    visit(list(ability.effects if not ability.modes else chosen_steps(ability, modes)))
+    return [phrases[slot.slot] for slot in target_slots(ability, modes) if slot.slot in phrases]
 
 
 def legal_target(game: Game, ctx: Context, noun: TargetPhrase, ref: Ref) -> bool:
@@ -88,15 +87,32 @@ def legal_target(game: Game, ctx: Context, noun: TargetPhrase, ref: Ref) -> bool
         return False
     if isinstance(noun, Pronoun):  # any target: a creature, a planeswalker or a player
         return _any_target(ref) and (isinstance(ref, str) or ref.zone == "battlefield")
-    if isinstance(noun, Action):  # "target player controls", "target opponent controls"
+    if isinstance(noun, Action) and noun.verb == "opponent_controls":  # "target player controls"
         anyone = is_form(noun, "target_player")
         return isinstance(ref, str) and ref in game.players and (anyone or ref != ctx.controller)
+    if isinstance(noun, Action):  # "target creature's power", "target player's graveyard"
+        described = possessed(noun)
+        if described is None:
+            return False
+        return legal_target(game, ctx, described, ref)
     if isinstance(ref, str):
         return ref in game.players and matches(ctx, ref, noun)
     return ref.zone == noun_zone(noun) and matches(ctx, ref, noun)
 
 
+def possessed(action: Action) -> Noun | None:
+    """The target a possessive names ("target creature's" → target creature)."""
+    for _, value in action.args:
+        if isinstance(value, str) and value.startswith("target ") and value.endswith(("'s", "s'")):
+            description = value.removeprefix("target ").removesuffix("'s").removesuffix("'")
+            return Noun(("target",), description, slot=action.slot)
+    return None
+
+
 def target_text(noun: TargetPhrase) -> str:
+    if isinstance(noun, Action) and noun.verb != "opponent_controls":
+        described = possessed(noun)
+        return f"target {described.description}" if described is not None else noun.verb
     if isinstance(noun, Action):
         return "target player" if is_form(noun, "target_player") else "target opponent"
     return noun.word if isinstance(noun, Pronoun) else f"target {noun.description}"

@@ -11,13 +11,23 @@ from carddb.engine.core.errors import (
 )
 from carddb.engine.core.state import COMBAT_STEPS, Game, GameObject, Step
 from carddb.engine.rules.conditions import evaluate
-from carddb.oracle.model import Action
+from carddb.oracle.model import Action, Kind
 from carddb.oracle.phrases import find
 
 
 def sorcery_speed(game: Game, player: str, item: GameObject) -> None:
     if game.active != player or not game.step.is_main or game.stack:
         raise IllegalActionError(f"{item.name}: only as a sorcery (your main phase, with an empty stack)")
+
+
+def split_second(game: Game, what: str) -> None:
+    """Split second (702.61a): while a spell with it is on the stack, players can't cast spells or
+    activate abilities that aren't mana abilities (``what`` says which is attempted)."""
+    for item in game.stack:
+        spell = game.objects[item.source]
+        lines = [a for a in spell.card.abilities if a.kind is Kind.KEYWORD]
+        if item.is_spell and any(k.name.lower() == "split second" for a in lines for k in a.keywords):
+            raise IllegalActionError(f"{spell.name} has split second: no {what} while it is on the stack")
 
 
 def _once_each_turn(game: Game, player: str, item: GameObject, index: int) -> None:
@@ -85,4 +95,5 @@ def _require(condition: bool, message: str) -> None:
         raise IllegalActionError(message)
 
 
-SECTION = Section("rules.timing", restrictions=RESTRICTIONS)
+SECTION = Section("rules.timing", restrictions=RESTRICTIONS, keywords=frozenset({"split second"}))
+"""Activation restrictions, and split second (:func:`split_second`)."""

@@ -19,10 +19,11 @@ from carddb.engine.core.forms import is_form, named
 from carddb.engine.core.state import Event, Game, GameObject, StackItem, Step
 from carddb.engine.query.abilities import ability_at, active_abilities
 from carddb.engine.query.executable import check_object, missing
-from carddb.engine.query.nouns import candidates_for, defending_players, matches
+from carddb.engine.query.nouns import candidates_for, defending_players, matches, zone_name
 from carddb.engine.query.planar import is_planar, planar_controller, planar_objects
 from carddb.engine.rules.attachments import enter_attached
-from carddb.engine.rules.continuous import on_enter, refresh
+from carddb.engine.rules.continuous import on_enter
+from carddb.engine.rules.layers import refresh
 from carddb.engine.rules.sba import state_based_actions
 from carddb.engine.rules.targets import legal_target, record_target, target_nouns, target_text
 from carddb.engine.rules.ward import ward_triggers
@@ -134,7 +135,7 @@ def _leaves(ctx: Context, trigger: Action, event: Event) -> bool:
         return False
     if is_form(trigger, "to_zone"):
         zone = trigger.arg("to")
-        if not isinstance(zone, Action) or zone.arg("zone") != event.to_zone:
+        if not isinstance(zone, Action) or zone_name(zone) != event.to_zone:
             return False
     return _with_controller(event, lambda: is_named(ctx, trigger.arg("what"), event.obj))
 

@@ -50,12 +50,12 @@ def ward_costs(obj: GameObject) -> list[str]:
     or until end of turn."""
     costs = [
         cost
-        for ability in obj.card.abilities
+        for _, ability in obj.now.abilities
         if ability.kind is Kind.KEYWORD
         for keyword in ability.keywords
         if keyword.name.lower() == "ward" and (cost := ward_cost(keyword.parameter or "")) is not None
     ]
-    for text in (*obj.static_keywords, *obj.keywords_until_end_of_turn):
+    for text in obj.now.granted_keywords:
         for part in keyword_list(text):
             if known_granted(part):
                 cost = ward_cost(part.removeprefix("ward "))

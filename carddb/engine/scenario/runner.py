@@ -26,11 +26,12 @@ from carddb.engine.core.decisions import RandomDecider, ScriptedDecider
 from carddb.engine.core.errors import EngineError, NotExecutableError, UnknownCardError
 from carddb.engine.core.state import PLAYER_ZONES, Game, GameObject, Player, Step
 from carddb.engine.effects.tokens import TOKEN_NAMES
+from carddb.engine.query.abilities import keywords_of
 from carddb.engine.query.characteristics import COLORS, colors_of
 from carddb.engine.query.executable import check_object
 from carddb.engine.query.planar import PLANAR_TYPES, planar_deck, planar_objects
 from carddb.engine.rules import attachments, face_down, planechase
-from carddb.engine.rules.continuous import refresh
+from carddb.engine.rules.layers import refresh
 from carddb.engine.rules.planechase import may_play_from_top
 from carddb.errors import CarddbError
 
@@ -80,7 +81,7 @@ VERBS += ("roll_planar_die", "turn_face_up")
 """The action keys: each ``[[do]]`` has exactly one."""
 ACTION_KEYS = {
     "activate": {"player", "ability", "targets", "x", "pay", "mode", "rolls", "choices"},
-    "cast": {"player", "targets", "x", "pay", "mode", "rolls", "choices", "face_down"},
+    "cast": {"player", "targets", "x", "pay", "mode", "rolls", "choices", "kicked", "face_down"},
     "play": {"player", "rolls", "choices"},
     "advance": {"player", "rolls", "choices"},
     "pass": {"player", "rolls", "choices"},
@@ -96,7 +97,7 @@ EXPECT_PLAYER_KEYS = {"life", "mana", "lost", "poison", "planar_deck", *ZONE_KEY
 EXPECT_GAME_KEYS = {"active", "step", "turn", "plane"}
 PERMANENT_KEYS = (
     "power", "toughness", "tapped", "counters", "face_down", "damage", "controller", "token", "attached_to",
-    "colors",
+    "colors", "types", "keywords",
 )  # fmt: skip
 
 
@@ -271,6 +272,8 @@ def _check_action(path: Path, where: str, action: Mapping[str, Any], names: _Nam
             names.reference(f"{where} block.{blocker!r}", attacker)
     elif value is not True:
         raise ScenarioError(f"{path}: {where}: {verb} must be true")
+    if "kicked" in action and not isinstance(action["kicked"], bool):
+        raise ScenarioError(f"{path}: {where}: kicked must be true or false")
     if "face_down" in action and not isinstance(action["face_down"], bool):
         raise ScenarioError(f"{path}: {where}: face_down must be true or false")
     for key in ("ability", "x"):
@@ -340,6 +343,10 @@ def _check_expect(path: Path, expect: Mapping[str, Any], names: _Names) -> None:
         _keys(path, where, spec, PERMANENT_KEYS)
         if "colors" in spec and not (isinstance(spec["colors"], list) and set(spec["colors"]) <= set(COLORS)):
             raise ScenarioError(f'{path}: {where} colors must be a list of "W", "U", "B", "R", "G"')
+        for key in ("types", "keywords"):
+            words = spec.get(key, [])
+            if not (isinstance(words, list) and all(isinstance(w, str) for w in words)):
+                raise ScenarioError(f"{path}: {where} {key} must be a list of words")
         if "attached_to" in spec:
             if not isinstance(spec["attached_to"], str):
                 raise ScenarioError(f'{path}: {where} attached_to must be a card name ("" for nothing)')
@@ -604,7 +611,7 @@ def _act(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> Non
         play.activate(game, decider, player, source, int(action.get("ability", 1)), targets, **options)
     elif "cast" in action:
         card = _top_or(game, action["cast"], ("hand", "graveyard"), player)  # graveyard: flashback
-        play.cast(game, decider, player, card, targets, **options)
+        play.cast(game, decider, player, card, targets, kicked=bool(action.get("kicked", False)), **options)
     elif "play" in action:
         play.play_land(game, player, _top_or(game, action["play"], ("hand",), player))
     elif "roll_planar_die" in action:
@@ -727,10 +734,14 @@ def _compare(game: Game, expect: Mapping[str, Any], error: str | None) -> list[s
             "token": obj.token,
             "attached_to": _attached_name(game, obj),
             "colors": [c for c in COLORS if c in colors_of(obj)],
+            "types": sorted([*obj.supertypes, *obj.types, *obj.subtypes]),
+            "keywords": sorted(keywords_of(obj)),
         }
         for key, wanted in spec.items():
             if key == "colors":
                 wanted = [c for c in COLORS if c in wanted]
+            elif key in ("types", "keywords"):
+                wanted = sorted(wanted if key == "types" else (w.lower() for w in wanted))
             differ(f"permanents.{name!r}.{key}", wanted, got_values[key])
     return differences
 
