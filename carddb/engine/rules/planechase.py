@@ -16,11 +16,12 @@ card of a library is as public as the one played before it."""
 from __future__ import annotations
 
 from carddb.engine.core.catalog import Catalog, Section
-from carddb.engine.core.context import Context
+from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.decisions import Decider
 from carddb.engine.core.errors import NotExecutableError
 from carddb.engine.core.state import Event, Game, GameObject, StackItem
 from carddb.engine.query.abilities import active_abilities
+from carddb.engine.query.nouns import players
 from carddb.engine.query.planar import (
     is_planar,
     is_planechase,
@@ -81,6 +82,16 @@ def roll_planar_die(game: Game, decider: Decider, player: str) -> str:
         if shown:
             game.pending.append(StackItem(shown[0].id, player, None, [], rule="planeswalk"))
     return face
+
+
+def _roll_planar_die_effect(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "Roll the planar die." as an effect (Fractured Powerstone): the same roll as the special
+    action, with none of its cost and timing (901.9 counts only the special action's rolls);
+    outside a Planechase game there is no planar die, which is refused, never ignored."""
+    if not is_planechase(ctx.game):
+        raise NotExecutableError(ctx.source.name, ["roll the planar die (not a Planechase game)"])
+    for player in players(ctx, subject):
+        roll_planar_die(ctx.game, ctx.decider, player)
 
 
 def _planeswalking(game: Game, decider: Decider, item: StackItem) -> None:
@@ -212,6 +223,7 @@ def may_play_from_top(game: Game, player: str, obj: GameObject) -> bool:
 
 SECTION = Section(
     "rules.planechase",
+    verbs={"roll_planar_die": _roll_planar_die_effect},
     triggers={"keyword_action": (_rolls_chaos, None), "encounter": (_planeswalked_to, None)},
     rule_abilities={"planeswalk": _planeswalking},
     checks={"keyword_action": _watched, "encounter": _encounter_watched},
