@@ -12,9 +12,9 @@ import dataclasses
 
 from carddb.engine.core.catalog import Section
 from carddb.engine.core.context import Context, Ref
-from carddb.engine.core.errors import CostError, EngineError
+from carddb.engine.core.errors import CostError, EngineError, NotExecutableError
 from carddb.engine.core.proposed import Proposed, Replacement
-from carddb.engine.core.state import Delayed, Event, Game
+from carddb.engine.core.state import Delayed, Event, Game, GameObject
 from carddb.engine.query.abilities import active_abilities
 from carddb.engine.query.nouns import (
     candidates_for,
@@ -288,8 +288,26 @@ def extra_dice(game: Game, event: Proposed) -> list[Replacement]:
         Replacement(obj.name, ("extra die", obj.id, index), _one_more)
         for obj in game.permanents(event.player)
         for index, ability in active_abilities(obj)
-        if any(isinstance(n, Action) and n.verb == "roll_extra_die" for e in ability.effects for n in walk(e))
+        if any(_adds_a_die(n, event, obj) for e in ability.effects for n in walk(e))
     ]
+
+
+def _adds_a_die(node: object, event: Proposed, source: GameObject) -> bool:
+    """Whether ``node`` is an extra-die phrase that applies to this roll: "that many dice plus one"
+    to every roll, "If you would roll a d20, instead roll two d20s and ignore the lower roll."
+    (Pixie Guide's current wording) to a roll of one die of that kind only. Several such dice
+    rolled together would each be replaced by a pair of its own, which the engine does not model:
+    refused, never rolled as one pool."""
+    if not isinstance(node, Action) or node.verb != "roll_extra_die":
+        return False
+    kind = node.arg("die")
+    if kind is None:
+        return True
+    if kind != event.sides:
+        return False
+    if event.amount != 1:
+        raise NotExecutableError(source.name, [f"two d{kind}s for each of {event.amount} d{kind}"])
+    return True
 
 
 def _one_more(event: Proposed) -> Proposed:
