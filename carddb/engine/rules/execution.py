@@ -34,10 +34,13 @@ from carddb.engine.rules.discards import stat_of
 from carddb.engine.rules.layers import refresh
 from carddb.engine.rules.replacement import replace
 from carddb.oracle.model import (
+    Ability,
     Action,
     Clause,
     Conditional,
+    Kind,
     Noun,
+    Number,
     Pronoun,
     RollDie,
     SelfRef,
@@ -248,6 +251,10 @@ def _antecedent(ctx: Context, body: Clause) -> None:
 
 
 # -- dice ---------------------------------------------------------------------------------------
+MAX_REROLLS = 100
+"""Rerolls of one die before the engine stops offering another (a scripted "yes" forever)."""
+
+
 def roll_dice(ctx: Context, sides: int, count: int, *, keep_lower: bool = False) -> int:
     """Roll ``count`` dN for the controller: extra dice from replacement effects (Pixie Guide,
     Barbarian Class) are rolled and the lowest ignored, as if never rolled. Returns the natural
@@ -256,11 +263,57 @@ def roll_dice(ctx: Context, sides: int, count: int, *, keep_lower: bool = False)
     proposed = replace(ctx.game, Proposed("roll", ctx.controller, amount=count, sides=sides), ctx.decider)
     count, extra = proposed.amount, proposed.extra
     rolls = [ctx.decider.roll(sides, f"d{sides} for {ctx.source.name}") for _ in range(count + extra)]
+    rolls = [_rerolled(ctx, sides, roll) for roll in rolls]
     kept = sorted(rolls, reverse=True)[:count]
     ctx.game.log.append(f"{ctx.controller} rolls {rolls} (keeps {kept})")
     # "whenever you roll one or more dice" sees only the dice that count
     ctx.game.events.append(Event("roll", ctx.source, player=ctx.controller, amount=len(kept)))
     return sum(kept) if not keep_lower else min(kept)
+
+
+def reroll_on(ability: Ability) -> tuple[int, int] | None:
+    """ "If you roll a 3 on a d6, you may reroll that die." (Clam-I-Am): the result and the die's
+    faces, or None for any other ability."""
+    if ability.kind is not Kind.STATIC or len(ability.effects) != 1:
+        return None
+    step = ability.effects[0]
+    if not isinstance(step, Conditional) or step.word != "if" or not isinstance(step.body, Clause):
+        return None
+    condition, body = step.condition, step.body
+    if not isinstance(condition, Action) or condition.verb != "rolls_result":
+        return None
+    who, result = condition.arg("who"), condition.arg("result")
+    if not (isinstance(who, Pronoun) and who.word == "you" and isinstance(result, Number)):
+        return None
+    (predicate,) = body.predicates if len(body.predicates) == 1 else (None,)
+    may = isinstance(predicate, Action) and predicate.verb == "may"
+    inner = predicate.arg("action") if may and isinstance(predicate, Action) else None
+    if not (isinstance(inner, Action) and inner.verb == "reroll"):
+        return None
+    sides = condition.arg("die")
+    return (result.value, sides) if isinstance(sides, int) else None
+
+
+def _rerolled(ctx: Context, sides: int, roll: int) -> int:
+    """A die its roller may reroll (706.8): the first roll never happened — it is not logged as a
+    roll, triggers nothing and counts for nothing; the new roll may be rerolled again."""
+    for _ in range(MAX_REROLLS):
+        offers = [
+            obj
+            for obj in ctx.game.permanents(ctx.controller)
+            for _, ability in active_abilities(obj)
+            if reroll_on(ability) == (roll, sides)
+        ]
+        question = f"{offers[0].name}: reroll the {roll} on the d{sides}?" if offers else ""
+        if not offers or ctx.decider.choose(question, ["yes", "no"]) != "yes":
+            return roll
+        ctx.game.log.append(f"{ctx.controller} rerolls the {roll} ({offers[0].name})")
+        roll = ctx.decider.roll(sides, f"d{sides} rerolled for {ctx.source.name}")
+    return roll
+
+
+def _recognized_reroll(ability: Ability) -> bool:
+    return reroll_on(ability) is not None
 
 
 def _roll(ctx: Context, roll: RollDie) -> None:
@@ -324,5 +377,6 @@ SECTION = Section(
     verbs={"instead": _instead_handler},
     replacements=frozenset({"roll_extra_die"}),
     replacement_effects=(extra_dice,),
+    static_abilities=(_recognized_reroll,),
 )
 """Extra dice (Pixie Guide, Barbarian Class) are a replacement effect on die rolls."""
