@@ -33,6 +33,7 @@ from carddb.engine.rules.conditions import evaluate
 from carddb.engine.rules.discards import stat_of
 from carddb.engine.rules.layers import refresh
 from carddb.engine.rules.replacement import replace
+from carddb.engine.rules.triggers import is_named
 from carddb.oracle.model import (
     Ability,
     Action,
@@ -267,7 +268,9 @@ def roll_dice(ctx: Context, sides: int, count: int, *, keep_lower: bool = False)
     kept = sorted(rolls, reverse=True)[:count]
     ctx.game.log.append(f"{ctx.controller} rolls {rolls} (keeps {kept})")
     # "whenever you roll one or more dice" sees only the dice that count
-    ctx.game.events.append(Event("roll", ctx.source, player=ctx.controller, amount=len(kept)))
+    roll = Event("roll", ctx.source, player=ctx.controller, amount=len(kept))
+    roll.sides, roll.naturals = sides, tuple(kept)
+    ctx.game.events.append(roll)
     return sum(kept) if not keep_lower else min(kept)
 
 
@@ -310,6 +313,14 @@ def _rerolled(ctx: Context, sides: int, roll: int) -> int:
         ctx.game.log.append(f"{ctx.controller} rerolls the {roll} ({offers[0].name})")
         roll = ctx.decider.roll(sides, f"d{sides} rerolled for {ctx.source.name}")
     return roll
+
+
+def _rolls_highest_natural(ctx: Context, trigger: Action, event: Event) -> bool:
+    """ "Whenever you roll a die's highest natural result" (Netherese Puzzle-Ward): a die shows
+    its highest face, whatever is added to the result (706.2); the planar die has no numerical
+    result and never does."""
+    highest = event.kind == "roll" and event.sides > 0 and event.sides in event.naturals
+    return highest and is_named(ctx, trigger.arg("who"), event.player)
 
 
 def _recognized_reroll(ability: Ability) -> bool:
@@ -378,5 +389,6 @@ SECTION = Section(
     replacements=frozenset({"roll_extra_die"}),
     replacement_effects=(extra_dice,),
     static_abilities=(_recognized_reroll,),
+    triggers={"rolls_highest_natural": (_rolls_highest_natural, None)},
 )
 """Extra dice (Pixie Guide, Barbarian Class) are a replacement effect on die rolls."""
