@@ -82,7 +82,7 @@ def test_two_dice_rolled_together_give_the_total_of_their_results() -> None:
 
 def test_the_starting_plane_skips_phenomena_to_the_bottom_of_the_planar_deck() -> None:
     g = game()
-    epiphany = CardDef("Mutual Epiphany", "Phenomenon")  # its encounter trigger is not executed yet
+    epiphany = CardDef("Mutual Epiphany", "Phenomenon")
     summer = CardDef("Fields of Summer", "Plane — Moag", "Whenever you roll {CHAOS}, you may gain 10 life.")
     for card in (epiphany, summer):
         g.create(card, "Alice", "command").face_down = True

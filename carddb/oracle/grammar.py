@@ -389,6 +389,10 @@ class ToModel(Transformer[Token, Any]):
     def roll_ignore_lower(self, count: Number, die: Token) -> RollDie:
         return RollDie(sides=int(str(die)[1:]), count=count.value, ignore_lower=True)
 
+    def die_kind(self, die: Token) -> int:
+        """A ``{die:die}`` slot ("would roll a d20"): the die's number of faces."""
+        return int(str(die)[1:])
+
     def cards_in_hand(self) -> str:
         return "cards in your hand"
 

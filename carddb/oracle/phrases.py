@@ -73,10 +73,12 @@ SLOT_TYPES = frozenset(
         "x_value",
         "value",
         "and_quoted",
+        "die",
     }
 )
 """Slot types: rules of the frame grammar (``np`` noun phrase, ``n`` a number in digits or X,
-``nw`` one in words, ``both`` two noun phrases joined by "and each"…) or a family (``pred``, ``cond``)."""
+``nw`` one in words, ``both`` two noun phrases joined by "and each", ``die`` a kind of die: "d20"…) or a
+family (``pred``, ``cond``)."""
 
 _TOKEN = re.compile(r"\{[^}]*\}|\[[^\]]*\]|,|[^\s,{\[]+")
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")

@@ -96,6 +96,8 @@ def _slot(slot: Slot, value: object) -> str:
     if kind == "both":
         assert isinstance(value, tuple)
         return " and ".join(noun_phrase(item) for item in value)
+    if kind == "die":
+        return f"d{value}"
     if kind == "mana":
         assert isinstance(value, ManaCost)
         return "".join(value.symbols)

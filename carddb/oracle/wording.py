@@ -168,6 +168,8 @@ WORDING: tuple[Rewrite, ...] = (
         r"(four|six|eight|ten|twelve|twenty|hundred)-sided (?:die|dice)\b",
         _die,
     ),
+    # current: "roll two d20s" (2022: "roll two d20", as Berserker's Frenzy)
+    _R("current", " d", r"\b(two|three|four|five|six|X|\d+) d(\d+)s\b", r"\1 d\2"),
     # before 2019: "can block an additional creature" (each combat)
     _R(
         "older",

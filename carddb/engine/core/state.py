@@ -250,6 +250,10 @@ class Event:
     amount: int = 0
     combat: bool = False
     """Combat damage (:mod:`carddb.engine.rules.combat`)."""
+    sides: int = 0
+    """A roll's die: its faces."""
+    naturals: tuple[int, ...] = ()
+    """A roll's natural results, of the dice that count (706.2)."""
 
 
 @dataclass

@@ -10,6 +10,7 @@ from carddb.engine.query.nouns import (
     zone_name,
 )
 from carddb.engine.rules import mana
+from carddb.engine.rules.discards import DISCARDED, discarded_card
 from carddb.oracle.model import Action
 from carddb.oracle.phrases import find
 
@@ -56,11 +57,14 @@ def possessor(
     ctx: Context, subject: list[Ref], whose: str, action: Action | None = None
 ) -> GameObject | None:
     """Whose power, toughness or mana value a phrase reads: ~'s, its, the enchanted or equipped
-    creature's, or the target the possessive names ("target creature's", its slot's choice)."""
+    creature's, the target the possessive names ("target creature's", its slot's choice), or the
+    card the ability discarded (400.7k, :mod:`carddb.engine.rules.discards`)."""
     if whose.startswith("target ") and action is not None:
         return next(objects(ctx.slots.get(id(action), [])), None)
     if whose == "~'s":
         return ctx.source
+    if whose == DISCARDED:
+        return discarded_card(ctx)
     if whose == "its":
         return next(objects(subject), None) or next(objects(ctx.it), None) or ctx.source
     attached = ctx.source.attached_to

@@ -67,7 +67,7 @@ DELAYED = {
 }  # fmt: skip
 """The moments a delayed triggered ability may wait for: the next end step, the next turn's upkeep,
 your next upkeep, the end of combat."""
-POSSESSORS = {"its", "~'s", "enchanted creature's", "equipped creature's"}
+POSSESSORS = {"its", "~'s", "enchanted creature's", "equipped creature's", "the discarded card's"}
 """Whose power, toughness or mana value a phrase may read (``{whose:poss}`` of a stat phrase)."""
 TARGET_POSSESSING = frozenset({"switch_pt", "deal_damage_equal", "gain_life_equal", "lose_life_equal"})
 """Verbs that also read a target's ("target creature's power"): the target chosen for the
@@ -441,6 +441,10 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         moment = node.condition
         if not (isinstance(moment, Action) and (moment.verb, moment.form_name) in DELAYED):
             return "'at' clause"
+    if not static and isinstance(node, Clause) and len(node.predicates) > 1 and _may_among(node):
+        # "you may pay {1}{R} and discard a card": the tree puts "may" on the first predicate only,
+        # so the others would happen even when the player declines
+        return "'may' joined with another predicate"
     if isinstance(node, Clause) and node.for_each is not None:
         verbs = {p.verb for p in node.predicates if isinstance(p, Action)}
         if not verbs <= ADDITIVE | {"enters_with_counters"} or len(verbs) != len(node.predicates):
@@ -460,6 +464,10 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         # carried over, and a noun without its number would name every candidate
         return "'that many'"
     return None
+
+
+def _may_among(clause: Clause) -> bool:
+    return any(isinstance(p, Action) and p.verb == "may" for p in clause.predicates)
 
 
 def _controller_problem(node: object, static: bool, in_trigger: bool) -> str | None:

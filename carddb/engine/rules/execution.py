@@ -12,9 +12,9 @@ import dataclasses
 
 from carddb.engine.core.catalog import Section
 from carddb.engine.core.context import Context, Ref
-from carddb.engine.core.errors import CostError, EngineError
+from carddb.engine.core.errors import CostError, EngineError, NotExecutableError
 from carddb.engine.core.proposed import Proposed, Replacement
-from carddb.engine.core.state import Delayed, Event, Game
+from carddb.engine.core.state import Delayed, Event, Game, GameObject
 from carddb.engine.query.abilities import active_abilities
 from carddb.engine.query.nouns import (
     candidates_for,
@@ -33,11 +33,15 @@ from carddb.engine.rules.conditions import evaluate
 from carddb.engine.rules.discards import stat_of
 from carddb.engine.rules.layers import refresh
 from carddb.engine.rules.replacement import replace
+from carddb.engine.rules.triggers import is_named
 from carddb.oracle.model import (
+    Ability,
     Action,
     Clause,
     Conditional,
+    Kind,
     Noun,
+    Number,
     Pronoun,
     RollDie,
     SelfRef,
@@ -254,6 +258,10 @@ def _antecedent(ctx: Context, body: Clause) -> None:
 
 
 # -- dice ---------------------------------------------------------------------------------------
+MAX_REROLLS = 100
+"""Rerolls of one die before the engine stops offering another (a scripted "yes" forever)."""
+
+
 def roll_dice(ctx: Context, sides: int, count: int, *, keep_lower: bool = False) -> int:
     """Roll ``count`` dN for the controller: extra dice from replacement effects (Pixie Guide,
     Barbarian Class) are rolled and the lowest ignored, as if never rolled. Returns the natural
@@ -262,11 +270,67 @@ def roll_dice(ctx: Context, sides: int, count: int, *, keep_lower: bool = False)
     proposed = replace(ctx.game, Proposed("roll", ctx.controller, amount=count, sides=sides), ctx.decider)
     count, extra = proposed.amount, proposed.extra
     rolls = [ctx.decider.roll(sides, f"d{sides} for {ctx.source.name}") for _ in range(count + extra)]
+    rolls = [_rerolled(ctx, sides, roll) for roll in rolls]
     kept = sorted(rolls, reverse=True)[:count]
     ctx.game.log.append(f"{ctx.controller} rolls {rolls} (keeps {kept})")
     # "whenever you roll one or more dice" sees only the dice that count
-    ctx.game.events.append(Event("roll", ctx.source, player=ctx.controller, amount=len(kept)))
+    roll = Event("roll", ctx.source, player=ctx.controller, amount=len(kept))
+    roll.sides, roll.naturals = sides, tuple(kept)
+    ctx.game.events.append(roll)
     return sum(kept) if not keep_lower else min(kept)
+
+
+def reroll_on(ability: Ability) -> tuple[int, int] | None:
+    """ "If you roll a 3 on a d6, you may reroll that die." (Clam-I-Am): the result and the die's
+    faces, or None for any other ability."""
+    if ability.kind is not Kind.STATIC or len(ability.effects) != 1:
+        return None
+    step = ability.effects[0]
+    if not isinstance(step, Conditional) or step.word != "if" or not isinstance(step.body, Clause):
+        return None
+    condition, body = step.condition, step.body
+    if not isinstance(condition, Action) or condition.verb != "rolls_result":
+        return None
+    who, result = condition.arg("who"), condition.arg("result")
+    if not (isinstance(who, Pronoun) and who.word == "you" and isinstance(result, Number)):
+        return None
+    (predicate,) = body.predicates if len(body.predicates) == 1 else (None,)
+    may = isinstance(predicate, Action) and predicate.verb == "may"
+    inner = predicate.arg("action") if may and isinstance(predicate, Action) else None
+    if not (isinstance(inner, Action) and inner.verb == "reroll"):
+        return None
+    sides = condition.arg("die")
+    return (result.value, sides) if isinstance(sides, int) else None
+
+
+def _rerolled(ctx: Context, sides: int, roll: int) -> int:
+    """A die its roller may reroll (706.8): the first roll never happened — it is not logged as a
+    roll, triggers nothing and counts for nothing; the new roll may be rerolled again."""
+    for _ in range(MAX_REROLLS):
+        offers = [
+            obj
+            for obj in ctx.game.permanents(ctx.controller)
+            for _, ability in active_abilities(obj)
+            if reroll_on(ability) == (roll, sides)
+        ]
+        question = f"{offers[0].name}: reroll the {roll} on the d{sides}?" if offers else ""
+        if not offers or ctx.decider.choose(question, ["yes", "no"]) != "yes":
+            return roll
+        ctx.game.log.append(f"{ctx.controller} rerolls the {roll} ({offers[0].name})")
+        roll = ctx.decider.roll(sides, f"d{sides} rerolled for {ctx.source.name}")
+    return roll
+
+
+def _rolls_highest_natural(ctx: Context, trigger: Action, event: Event) -> bool:
+    """ "Whenever you roll a die's highest natural result" (Netherese Puzzle-Ward): a die shows
+    its highest face, whatever is added to the result (706.2); the planar die has no numerical
+    result and never does."""
+    highest = event.kind == "roll" and event.sides > 0 and event.sides in event.naturals
+    return highest and is_named(ctx, trigger.arg("who"), event.player)
+
+
+def _recognized_reroll(ability: Ability) -> bool:
+    return reroll_on(ability) is not None
 
 
 def _roll(ctx: Context, roll: RollDie) -> None:
@@ -294,8 +358,26 @@ def extra_dice(game: Game, event: Proposed) -> list[Replacement]:
         Replacement(obj.name, ("extra die", obj.id, index), _one_more)
         for obj in game.permanents(event.player)
         for index, ability in active_abilities(obj)
-        if any(isinstance(n, Action) and n.verb == "roll_extra_die" for e in ability.effects for n in walk(e))
+        if any(_adds_a_die(n, event, obj) for e in ability.effects for n in walk(e))
     ]
+
+
+def _adds_a_die(node: object, event: Proposed, source: GameObject) -> bool:
+    """Whether ``node`` is an extra-die phrase that applies to this roll: "that many dice plus one"
+    to every roll, "If you would roll a d20, instead roll two d20s and ignore the lower roll."
+    (Pixie Guide's current wording) to a roll of one die of that kind only. Several such dice
+    rolled together would each be replaced by a pair of its own, which the engine does not model:
+    refused, never rolled as one pool."""
+    if not isinstance(node, Action) or node.verb != "roll_extra_die":
+        return False
+    kind = node.arg("die")
+    if kind is None:
+        return True
+    if kind != event.sides:
+        return False
+    if event.amount != 1:
+        raise NotExecutableError(source.name, [f"two d{kind}s for each of {event.amount} d{kind}"])
+    return True
 
 
 def _one_more(event: Proposed) -> Proposed:
@@ -312,5 +394,7 @@ SECTION = Section(
     verbs={"instead": _instead_handler},
     replacements=frozenset({"roll_extra_die"}),
     replacement_effects=(extra_dice,),
+    static_abilities=(_recognized_reroll,),
+    triggers={"rolls_highest_natural": (_rolls_highest_natural, None)},
 )
 """Extra dice (Pixie Guide, Barbarian Class) are a replacement effect on die rolls."""

@@ -16,11 +16,12 @@ card of a library is as public as the one played before it."""
 from __future__ import annotations
 
 from carddb.engine.core.catalog import Catalog, Section
-from carddb.engine.core.context import Context
+from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.decisions import Decider
 from carddb.engine.core.errors import NotExecutableError
 from carddb.engine.core.state import Event, Game, GameObject, StackItem
 from carddb.engine.query.abilities import active_abilities
+from carddb.engine.query.nouns import players
 from carddb.engine.query.planar import (
     is_planar,
     is_planechase,
@@ -28,8 +29,10 @@ from carddb.engine.query.planar import (
     planar_deck,
     planar_objects,
 )
+from carddb.engine.rules.planeswalk import planeswalk, to_bottom
 from carddb.engine.rules.triggers import is_named
 from carddb.oracle.model import Ability, Action, Clause, Kind, ManaCost, Noun, Pronoun, walk
+from carddb.oracle.phrases import find
 
 CHAOS, PLANESWALKER, BLANK = "{CHAOS}", "planeswalker symbol", "blank"
 PLANAR_FACES = {1: CHAOS, 6: PLANESWALKER}
@@ -61,7 +64,7 @@ def start(game: Game) -> None:
         if "Plane" in card.card.types:
             card.face_down = False  # no ability of a card turned face up this way triggers
             return
-        _to_bottom(game, card)
+        to_bottom(game, card)
 
 
 def roll_planar_die(game: Game, decider: Decider, player: str) -> str:
@@ -81,31 +84,19 @@ def roll_planar_die(game: Game, decider: Decider, player: str) -> str:
     return face
 
 
+def _roll_planar_die_effect(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "Roll the planar die." as an effect (Fractured Powerstone): the same roll as the special
+    action, with none of its cost and timing (901.9 counts only the special action's rolls);
+    outside a Planechase game there is no planar die, which is refused, never ignored."""
+    if not is_planechase(ctx.game):
+        raise NotExecutableError(ctx.source.name, ["roll the planar die (not a Planechase game)"])
+    for player in players(ctx, subject):
+        roll_planar_die(ctx.game, ctx.decider, player)
+
+
 def _planeswalking(game: Game, decider: Decider, item: StackItem) -> None:
     """The planeswalking ability resolves: its controller planeswalks (901.8)."""
     planeswalk(game)
-
-
-def _to_bottom(game: Game, obj: GameObject) -> None:
-    """A planar card goes face down to the bottom of its owner's planar deck, staying in the
-    command zone (901.4)."""
-    obj.face_down = True
-    command = game.players[obj.owner].zones["command"]
-    command.remove(obj.id)
-    command.append(obj.id)
-
-
-def planeswalk(game: Game) -> None:
-    """Each face-up plane and phenomenon goes face down on the bottom of its owner's planar deck,
-    and the planar controller turns the top card of their planar deck face up (701.24b)."""
-    for obj in planar_objects(game):
-        _to_bottom(game, obj)
-    controller = planar_controller(game)
-    deck = planar_deck(game, controller)
-    if deck:
-        deck[0].face_down = False
-        game.log.append(f"{controller} planeswalks to {deck[0].name}")
-        game.events.append(Event("planeswalk", deck[0], player=controller))
 
 
 # -- "Whenever you roll {CHAOS}" ------------------------------------------------------------------
@@ -123,6 +114,24 @@ def _watched(trigger: Action, catalog: Catalog) -> str | None:
     """Of the ``keyword_action`` events ("you roll {CHAOS}", "you scry", "~ explores"…) only the
     roll of {CHAOS} is watched."""
     return None if _chaos_symbol(trigger) else "trigger 'keyword_action'"
+
+
+# -- "When you planeswalk to ~", "When you encounter ~" ------------------------------------------
+def _planeswalked_to(ctx: Context, trigger: Action, event: Event) -> bool:
+    """The planar card turned face up by planeswalking (701.24d); not the starting plane (901.5)."""
+    return (
+        event.kind == "planeswalk"
+        and is_named(ctx, trigger.arg("what"), event.obj)
+        and is_named(ctx, trigger.arg("who"), event.player)
+    )
+
+
+def _encounter_watched(trigger: Action, catalog: Catalog) -> str | None:
+    """ "planeswalk to" and "encounter" are watched; "planeswalk away from" is not."""
+    written = find(trigger.verb, trigger.form)
+    text = written.text if written is not None else ""
+    watched = "planeswalk to" in text or " encounter " in text
+    return None if watched else "trigger 'encounter' (planeswalk away)"
 
 
 # -- the top card of libraries -------------------------------------------------------------------
@@ -214,8 +223,9 @@ def may_play_from_top(game: Game, player: str, obj: GameObject) -> bool:
 
 SECTION = Section(
     "rules.planechase",
-    triggers={"keyword_action": (_rolls_chaos, None)},
+    verbs={"roll_planar_die": _roll_planar_die_effect},
+    triggers={"keyword_action": (_rolls_chaos, None), "encounter": (_planeswalked_to, None)},
     rule_abilities={"planeswalk": _planeswalking},
-    checks={"keyword_action": _watched},
+    checks={"keyword_action": _watched, "encounter": _encounter_watched},
     static_abilities=(plays_from_top, plays_revealed),
 )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from carddb.engine.core.state import CEASED, Game
-from carddb.engine.rules import attachments, roles
+from carddb.engine.rules import attachments, planeswalk, roles
 from carddb.engine.rules.destruction import destroy
 from carddb.engine.rules.zones import put
 
@@ -12,7 +12,8 @@ def state_based_actions(game: Game) -> None:
     # Auras and Equipment first: an Aura whose creature dies in this check still sees it die (its
     # "when enchanted creature dies" triggers) and goes to the graveyard in the next round
     attachments.check(game)
-    roles.check(game)  # 704.5y: one Role per player on a permanent
+    roles.check(game)  # 704.5y: one Role per controller on a permanent
+    planeswalk.phenomenon_check(game)  # 704.6f: away from a phenomenon whose trigger has left the stack
     sources = {item.source for item in (*game.stack, *game.pending)}
     for obj in [o for o in game.objects.values() if o.token and o.zone not in ("battlefield", "stack")]:
         if obj.zone != CEASED:  # a token off the battlefield ceases to exist (704.5d)
