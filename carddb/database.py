@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 from carddb.db import schema
 from carddb.db.engine import default_url, make_engine, make_sessionmaker, parse_url, writer
 from carddb.db.models import Card, Localization, Printing, Ruling
+from carddb.db.printings import first_printed
 from carddb.errors import CardNotFoundError, DatabaseUnavailableError, ReadOnlyDatabaseError
 
 if TYPE_CHECKING:
@@ -172,6 +173,13 @@ class Database:
 
         with self.session() as session:
             return lookup.language_counts(session)
+
+    def first_printed(self, *set_names: str) -> dict[str, frozenset[str]]:
+        """Set name → the card names first printed in it (the earliest-released set among a
+        card's printings), for a game's ``first_printed`` ("a name originally printed in the
+        Antiquities expansion"); a set the database lacks is left out (the engine refuses it)."""
+        with self.session() as session:
+            return first_printed(session, set_names)
 
     def counts(self) -> dict[str, int]:
         """Row counts of the main tables."""

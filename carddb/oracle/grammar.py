@@ -562,6 +562,10 @@ class ToModel(Transformer[Token, Any]):
     def color(self, token: Token) -> str:
         return str(token)
 
+    def set_name(self, token: Token) -> str:
+        """A ``{set:set_name}`` slot: an expansion's name as printed ("Antiquities")."""
+        return str(token)
+
     def quoted(self, token: Token) -> Any:
         inner = str(token)[1:-1]
         return (

@@ -18,6 +18,7 @@ from carddb.engine.core.errors import (
 from carddb.engine.core.state import Event, Game, GameObject, StackItem, atomic
 from carddb.engine.query.abilities import abilities_of, ability_at, keywords_of
 from carddb.engine.query.executable import additional_cost, missing
+from carddb.engine.query.printings import unknown_sets
 from carddb.engine.rules import attachments, cycling, mana
 from carddb.engine.rules.casting import total_cost
 from carddb.engine.rules.costs import pay_additional_costs, pay_costs, pay_loyalty
@@ -55,7 +56,7 @@ def _activated(ability: Ability) -> Ability:
 
 # -- actions ------------------------------------------------------------------------------------
 def _executable(game: Game, obj: GameObject, ability: Ability) -> None:
-    problems = missing(ability, game.catalog)
+    problems = missing(ability, game.catalog) + unknown_sets(game, (ability.cost, ability.effects))
     if problems:
         raise NotExecutableError(obj.name, problems)
 

@@ -8,7 +8,7 @@ Every card in a game is one :class:`GameObject` with an id; each zone is an orde
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -392,6 +392,10 @@ class Game:
     last activated (602.5b: whoever controlled it)."""
     catalog: Catalog = field(kw_only=True)
     """What the engine knows how to do (:mod:`carddb.engine.catalog` builds the full one)."""
+    first_printed: Mapping[str, frozenset[str]] = field(default_factory=dict, kw_only=True)
+    """Expansion name → the card names first printed in it ("with a name originally printed in the
+    Antiquities expansion"), given by whoever sets the game up (a scenario's ``[game]
+    first_printed``, the card database); the engine opens no database. A set not in it is refused."""
 
     # -- objects and zones
     def create(self, card: CardDef, owner: str, zone: str, *, token: bool = False) -> GameObject:

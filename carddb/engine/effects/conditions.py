@@ -30,6 +30,8 @@ from carddb.engine.query.nouns import (
     zone_name,
     zone_owners,
 )
+from carddb.engine.query.printings import QUALIFIER as ORIGINALLY_PRINTED
+from carddb.engine.query.printings import originally_printed
 from carddb.engine.rules.mana import mana_value
 from carddb.oracle.model import Action, Noun, Number, SelfRef, X
 from carddb.oracle.phrases import find
@@ -602,6 +604,7 @@ SECTION = Section(
         "with_power": _with_power,
         "with_counters": _with_counters,
         "named": _named,
+        ORIGINALLY_PRINTED: originally_printed,
         "that_targets": _that_targets,
     },
     forms={

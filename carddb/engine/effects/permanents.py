@@ -201,6 +201,15 @@ def sacrifice(ctx: Context, subject: list[Ref], action: Action) -> None:
             did(ctx, "sacrificed", chosen)
 
 
+def sacrificed_by_controller(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "Each nontoken permanent … is sacrificed by its controller.": what "Its controller
+    sacrifices it" says for each of them (701.17a: only a permanent its controller controls)."""
+    for obj in list(objects(subject)):
+        if obj.zone == "battlefield":
+            put(ctx.game, obj, "graveyard", cause="sacrifice", decider=ctx.decider)
+            did(ctx, "sacrificed", obj)
+
+
 SECTION = Section(
     "effects.permanents",
     verbs={
@@ -226,6 +235,7 @@ SECTION = Section(
         "remove_counters": counters,
         "tap_or_untap": tap_or_untap,
         "sacrifice": sacrifice,
+        "sacrificed_by_controller": sacrificed_by_controller,
     },
     forms={
         "doesnt_untap": named(

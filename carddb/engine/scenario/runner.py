@@ -71,7 +71,7 @@ MAX_NUMBER = 1_000_000
 MAX_NESTING = "nested too deeply"
 ZONE_KEYS = (*PLAYER_ZONES, "battlefield")
 TOP_KEYS = {"title", "seed", "game", "cards", "players", "do", "expect"}
-GAME_KEYS = {"active", "step"}
+GAME_KEYS = {"active", "step", "first_printed"}
 FACE_DOWN_KEYS = ("face_down", "cloaked")
 """Set-up: permanents on the battlefield face down, manifested (a plain 2/2) or cloaked (ward {2})."""
 PLAYER_KEYS = {"life", "poison", "energy", "attached", "planar_deck", *FACE_DOWN_KEYS, *ZONE_KEYS}
@@ -462,6 +462,15 @@ def _scenario_cards(path: Path, table: Mapping[str, Any]) -> dict[str, CardDef]:
     return cards
 
 
+def _first_printed(path: Path, table: object) -> dict[str, frozenset[str]]:
+    """``[game.first_printed]``: expansion name → the card names first printed in it."""
+    if not isinstance(table, Mapping) or not all(
+        isinstance(names, list) and all(isinstance(n, str) for n in names) for names in table.values()
+    ):
+        raise ScenarioError(f"{path}: [game.first_printed] maps an expansion's name to a list of card names")
+    return {str(set_name): frozenset(names) for set_name, names in table.items()}
+
+
 def _text(value: object) -> str | None:
     return None if value is None else str(value)
 
@@ -478,7 +487,10 @@ def _setup(path: Path, data: Mapping[str, Any], pool: CardPool) -> Game:
     except ValueError:
         steps = ", ".join(s.value for s in Step)
         raise ScenarioError(f"{path}: [game] step: {settings.get('step')!r} is not one of {steps}") from None
-    game = Game({name: Player(name) for name in names}, active, step, catalog=CATALOG)
+    game = Game(
+        {name: Player(name) for name in names}, active, step, catalog=CATALOG,
+        first_printed=_first_printed(path, settings.get("first_printed", {})),
+    )
     for name, spec in players_table.items():
         game.players[name].life = int(spec.get("life", 20))
         game.players[name].poison = int(spec.get("poison", 0))
