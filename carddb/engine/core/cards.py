@@ -86,6 +86,18 @@ class CardDef:
         return tuple(_SYMBOL.findall(self.mana_cost))
 
     @property
+    def mana_value(self) -> int:
+        """The total of its mana cost's symbols (202.3): X is 0, a hybrid {2/W} counts 2."""
+        total = 0
+        for symbol in self.mana_symbols:
+            inner = symbol.strip("{}")
+            if inner.isdigit():
+                total += int(inner)
+            elif inner not in ("X", "Y", "Z"):
+                total += 2 if inner.startswith("2/") else 1
+        return total
+
+    @property
     def is_permanent(self) -> bool:
         return not ({"Instant", "Sorcery"} & set(self.types))
 

@@ -19,13 +19,14 @@ from carddb.engine.query.nouns import (
     objects,
     players,
     resolve,
+    total_limit,
     value,
     zone_name,
     zone_owners,
 )
 from carddb.engine.rules import draws
 from carddb.engine.rules.zones import put
-from carddb.oracle.model import Action, Noun
+from carddb.oracle.model import Action, Noun, X
 
 
 def draw(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -163,11 +164,13 @@ def _search(ctx: Context, action: Action) -> list[GameObject]:
     what = action.arg("what")
     assert isinstance(what, Noun)
     found: list[GameObject] = []
+    limit = total_limit(what)  # "any number of creature cards with total mana value 6 or less"
+    left = value(ctx, limit.arg("amount") or X()) if limit is not None else None
     for player in zone_owners(ctx, action.arg("zone")):
         candidates = [obj for obj in ctx.game.in_zone("library", player) if matches(ctx, obj, what)]
         wanted = value(ctx, what.amount) if what.amount is not None else len(candidates)
         for _ in range(wanted):
-            options = [obj.name for obj in candidates]
+            options = [obj.name for obj in candidates if left is None or obj.card.mana_value <= left]
             if not options:
                 break
             name = ctx.decider.choose(
@@ -178,6 +181,7 @@ def _search(ctx: Context, action: Action) -> list[GameObject]:
             picked = next(obj for obj in candidates if obj.name == name)
             candidates.remove(picked)
             found.append(picked)
+            left = None if left is None else left - picked.card.mana_value
     ctx.it = list(found)
     ctx.mentions.append(list(found))  # "… then shuffle and put that card on top"
     return found

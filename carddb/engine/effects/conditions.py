@@ -567,6 +567,14 @@ def _with_power(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     return have <= amount if at_most else have >= amount
 
 
+def _with_total(ctx: Context, ref: Ref, qualifier: Action) -> bool:
+    """ "cards with total mana value X or less": each card fits alone (the total over the chosen
+    set is :func:`carddb.engine.query.nouns.choose_some`'s)."""
+    if isinstance(ref, str):
+        return False
+    return mana_value(ref) <= value(ctx, qualifier.arg("amount") or X())
+
+
 SECTION = Section(
     "effects.conditions",
     verbs={
@@ -602,6 +610,7 @@ SECTION = Section(
         "in_zone": _in_zone,
         "with_keywords": _with_keywords,
         "with_power": _with_power,
+        "with_total": _with_total,
         "with_counters": _with_counters,
         "named": _named,
         ORIGINALLY_PRINTED: originally_printed,
@@ -626,5 +635,6 @@ SECTION = Section(
         "with_power": named(
             "with_power", *WITH_STAT, "greatest_power", "mana_value_x_or_less", "mana_value_exactly"
         ),
+        "with_total": named("with_total", "mana_value_or_less", "mana_value_x_or_less"),
     },
 )

@@ -29,6 +29,7 @@ from carddb.engine.query.nouns import (
     TARGET_FORMS,
     attached_reference,
     known_description,
+    total_limit,
 )
 from carddb.engine.query.tree import children, instead_of
 from carddb.oracle.model import (
@@ -387,6 +388,8 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         isinstance(value, Nouns) for _, value in node.args
     ):
         return "list of noun phrases"
+    if isinstance(node, Noun) and total_limit(node) is not None and node.determiners != ("any number of",):
+        return "a total limit on targets or a number of objects"  # "up to two target … with total …"
     if isinstance(node, SameSubject):  # "… until end of turn and can't be blocked this turn"
         return "subject of the clause before"
     if isinstance(node, Action) and node.verb == "zone" and node.arg("owner") not in ZONE_OWNERS:

@@ -113,8 +113,8 @@ def value(ctx: Context, quantity: object) -> int:
         return ctx.bindings[quantity.name]
     if isinstance(quantity, Count) and quantity.what == "cards in your hand":
         return len(ctx.game.players[ctx.controller].zones["hand"])
-    if isinstance(quantity, Action) and quantity.verb == "the_result":
-        return ctx.bindings["result"]
+    if isinstance(quantity, Action) and quantity.verb in ("the_result", "total_of_results"):
+        return ctx.bindings["result"]  # several dice: the total (roll_dice)
     if isinstance(quantity, Action) and quantity.verb == "number_of":
         return len(resolve(ctx, quantity.arg("what")))
     raise EngineError(f"cannot count {quantity!r}")
@@ -432,6 +432,9 @@ def candidates_for(ctx: Context, noun: Noun) -> list[GameObject]:
 def choose_some(ctx: Context, noun: Noun, candidates: list[GameObject]) -> list[Ref]:
     """ "a card", "two creatures": the controller chooses that many (all, when fewer); "each",
     "all" and plural descriptions without a number name every one."""
+    limit = total_limit(noun)
+    if limit is not None:
+        return _within_total(ctx, noun, candidates, value(ctx, limit.arg("amount") or X()))
     amount = noun.amount
     if amount is None or not noun.determiners or "each" in noun.determiners or "all" in noun.determiners:
         return list(candidates)
@@ -446,6 +449,37 @@ def choose_some(ctx: Context, noun: Noun, candidates: list[GameObject]) -> list[
         left.remove(picked)
         chosen.append(picked)
     return chosen
+
+
+TOTAL_LIMIT = "with_total"
+"""The qualifier limiting the chosen set as a whole: "any number of cards with total mana value X
+or less" (each card fits alone; together they must too)."""
+DONE = "done"
+"""The answer that ends choosing cards one by one."""
+
+
+def total_limit(noun: Noun) -> Action | None:
+    return next((q for q in noun.qualifiers if q.verb == TOTAL_LIMIT), None)
+
+
+def _within_total(ctx: Context, noun: Noun, candidates: list[GameObject], limit: int) -> list[Ref]:
+    """ "Return any number of cards with total mana value X or less …" (Pair o' Dice Lost): chosen
+    as the ability resolves, one by one, each among the cards that fit what is left of the total
+    (a card of mana value 0 always fits), until the controller answers "done" or nothing fits."""
+    chosen: list[Ref] = []
+    left = list(candidates)
+    while True:
+        fits = [obj for obj in left if obj.card.mana_value <= limit]
+        if not fits:
+            return chosen
+        question = f"{ctx.controller} chooses {noun.description} (total mana value {limit} or less left)"
+        name = ctx.decider.choose(question, [DONE, *_names(fits)])
+        if name == DONE:
+            return chosen
+        picked = next(obj for obj in fits if obj.name == name)
+        left.remove(picked)
+        chosen.append(picked)
+        limit -= picked.card.mana_value
 
 
 def _names(found: list[GameObject]) -> list[str]:

@@ -53,14 +53,7 @@ def need(symbols: Sequence[str], x: int | None = None) -> ManaNeed:
 
 
 def mana_value(obj: GameObject) -> int:
-    total = 0
-    for symbol in obj.card.mana_symbols:
-        inner = symbol.strip("{}")
-        if inner.isdigit():
-            total += int(inner)
-        elif inner not in ("X", "Y", "Z"):
-            total += 2 if inner.startswith("2/") else 1
-    return total
+    return obj.card.mana_value
 
 
 def mana_symbols(action: Action) -> list[str]:
