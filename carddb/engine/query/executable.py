@@ -444,9 +444,16 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         moment = node.condition
         if not (isinstance(moment, Action) and (moment.verb, moment.form_name) in DELAYED):
             return "'at' clause"
-    if not static and isinstance(node, Clause) and len(node.predicates) > 1 and _may_among(node):
-        # "you may pay {1}{R} and discard a card": the tree puts "may" on the first predicate only,
-        # so the others would happen even when the player declines
+    # "you may pay {1}{R} and discard a card": the tree puts "may" on the first predicate only; the
+    # engine reads it as covering all the predicates joined by "and" (may_covers_all), and refuses
+    # any other place of a "may" among several predicates
+    if (
+        not static
+        and isinstance(node, Clause)
+        and len(node.predicates) > 1
+        and _may_among(node)
+        and not may_covers_all(node)
+    ):
         return "'may' joined with another predicate"
     if isinstance(node, Clause) and node.for_each is not None:
         verbs = {p.verb for p in node.predicates if isinstance(p, Action)}
@@ -471,6 +478,21 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
 
 def _may_among(clause: Clause) -> bool:
     return any(isinstance(p, Action) and p.verb == "may" for p in clause.predicates)
+
+
+def may_covers_all(clause: Clause) -> bool:
+    """ "You may pay {1}{R} and discard a card": a "may" that begins predicates joined by "and"
+    covers all of them (the tree puts it on the first one; rules.execution skips the rest when
+    the player declines). Only there: a "may" elsewhere among several predicates is refused."""
+    first = clause.predicates[0] if clause.predicates else None
+    return (
+        len(clause.predicates) > 1
+        and isinstance(first, Action)
+        and first.verb == "may"
+        and clause.for_each is None
+        and all(join.strip(" ,") == "and" for join in clause.joins)
+        and sum(isinstance(p, Action) and p.verb == "may" for p in clause.predicates) == 1
+    )
 
 
 def _controller_problem(node: object, static: bool, in_trigger: bool) -> str | None:

@@ -16,6 +16,7 @@ from carddb.engine.core.errors import CostError, EngineError, NotExecutableError
 from carddb.engine.core.proposed import Proposed, Replacement
 from carddb.engine.core.state import Delayed, Event, Game, GameObject
 from carddb.engine.query.abilities import active_abilities
+from carddb.engine.query.executable import may_covers_all
 from carddb.engine.query.nouns import (
     candidates_for,
     counter_kind,
@@ -168,7 +169,10 @@ def _clause(ctx: Context, clause: Clause) -> None:
 def _clause_for(ctx: Context, clause: Clause, subject: list[Ref]) -> None:
     ctx.duration = clause.duration
     times = 1 if clause.for_each is None else count_each(ctx, clause.for_each, subject)
-    for predicate in [p for _ in range(times) for p in clause.predicates]:
+    covering = may_covers_all(clause)
+    for index, predicate in enumerate([p for _ in range(times) for p in clause.predicates]):
+        if covering and index > 0 and not ctx.bindings.get("did"):
+            break  # "You may reveal a creature card … and put it into your hand": declined, none of it
         if isinstance(predicate, Clause):
             _clause(ctx, predicate)
             continue
