@@ -103,6 +103,19 @@ class CardDef:
 
 
 @cache
+def keyword_mana_cost(card: CardDef, name: str, mana: re.Pattern[str]) -> tuple[str, ...] | None:
+    """The mana symbols of the cost of the card's keyword ``name`` ("Kicker {1}{G}", "Flashback
+    {2}{R}"), when ``mana`` accepts it as a cost the engine pays (None: no such keyword)."""
+    for ability in card.abilities:
+        if ability.kind is not Kind.KEYWORD:
+            continue
+        for keyword in ability.keywords:
+            parameter = keyword.parameter or ""
+            if keyword.name.lower() == name and mana.match(parameter.strip()):
+                return tuple(_SYMBOL.findall(parameter))
+    return None
+
+
 def parse_ability(text: str, type_line: str) -> Ability | None:
     """The one ability ``text`` parses to (None: the grammar does not parse it entirely). Keyword
     abilities that stand for an ability (Equip, Cycling) are read this way."""

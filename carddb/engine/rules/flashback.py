@@ -9,24 +9,18 @@ from __future__ import annotations
 import re
 from functools import partial
 
-from carddb.engine.core.cards import CardDef
+from carddb.engine.core.cards import CardDef, keyword_mana_cost
 from carddb.engine.core.catalog import Catalog, Section
 from carddb.engine.core.proposed import Proposed, Replacement
 from carddb.engine.core.state import Game
-from carddb.oracle.model import Keyword, Kind
+from carddb.oracle.model import Keyword
 
 _MANA = re.compile(r"^(?:\{[0-9WUBRGCX]+\}|\{[WUBRG]/[WUBRGP2]\})+$")
 
 
 def flashback_cost(card: CardDef) -> tuple[str, ...] | None:
     """The mana symbols of the card's Flashback cost (None: no flashback the engine pays)."""
-    for ability in card.abilities:
-        if ability.kind is not Kind.KEYWORD:
-            continue
-        for keyword in ability.keywords:
-            if keyword.name.lower() == "flashback" and _MANA.match((keyword.parameter or "").strip()):
-                return tuple(re.findall(r"\{[^}]+\}", keyword.parameter or ""))
-    return None
+    return keyword_mana_cost(card, "flashback", _MANA)
 
 
 def _keyword_problems(keyword: Keyword, catalog: Catalog) -> list[str]:

@@ -7,22 +7,16 @@ from __future__ import annotations
 
 import re
 
-from carddb.engine.core.cards import CardDef
+from carddb.engine.core.cards import CardDef, keyword_mana_cost
 from carddb.engine.core.catalog import Catalog, Section
-from carddb.oracle.model import Keyword, Kind
+from carddb.oracle.model import Keyword
 
 _MANA = re.compile(r"^(?:\{[0-9WUBRGC]+\}|\{[WUBRG]/[WUBRGP2]\})+$")
 
 
 def kicker_cost(card: CardDef) -> tuple[str, ...] | None:
     """The mana symbols of the card's kicker cost (None: no kicker the engine pays)."""
-    for ability in card.abilities:
-        if ability.kind is not Kind.KEYWORD:
-            continue
-        for keyword in ability.keywords:
-            if keyword.name.lower() == "kicker" and _MANA.match((keyword.parameter or "").strip()):
-                return tuple(re.findall(r"\{[^}]+\}", keyword.parameter or ""))
-    return None
+    return keyword_mana_cost(card, "kicker", _MANA)
 
 
 def _keyword_problems(keyword: Keyword, catalog: Catalog) -> list[str]:
