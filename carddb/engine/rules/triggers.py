@@ -183,8 +183,7 @@ def _rolls(ctx: Context, trigger: Action, event: Event) -> bool:
 
 def _life_changes(ctx: Context, trigger: Action, event: Event) -> bool:
     """ "Whenever you gain life", "Whenever an opponent loses life" (the form's words say which)."""
-    written = find(trigger.verb, trigger.form)
-    kind = "gain_life" if written is not None and " gain" in written.text else "lose_life"
+    kind = "gain_life" if " gain" in _written(trigger) else "lose_life"
     return event.kind == kind and is_named(ctx, trigger.arg("who"), event.player)
 
 
@@ -193,8 +192,7 @@ def _draws(ctx: Context, trigger: Action, event: Event) -> bool:
     second card each turn" (the event counts the draws of the turn)."""
     if event.kind != "draw" or not is_named(ctx, trigger.arg("who"), event.player):
         return False
-    written = find(trigger.verb, trigger.form)
-    return event.amount == 2 if written is not None and "second card" in written.text else True
+    return event.amount == 2 if "second card" in _written(trigger) else True
 
 
 def _written(trigger: Action) -> str:
