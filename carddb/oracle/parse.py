@@ -539,6 +539,7 @@ _CASTING = {
     "additional_cost": Casting.ADDITIONAL_COST,
     "rather_than_mana_cost": Casting.ALTERNATIVE_COST,
     "costs_less": Casting.COST_CHANGE,
+    "costs_more": Casting.COST_CHANGE,
     "costs_for_each": Casting.COST_CHANGE,
     "cant_be_countered": Casting.UNCOUNTERABLE,
 }

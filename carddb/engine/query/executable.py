@@ -292,7 +292,9 @@ def _instead_sentences(ability: Ability) -> set[int]:
     return found
 
 
-AMOUNT_TRIGGERS = frozenset({"deals_damage", "gains_life_trigger"})
+COST_CHANGES = frozenset({"costs_less", "costs_more", "costs_for_each"})
+"""The phrases of a spell's own cost change ("This spell costs {1} less to cast …")."""
+AMOUNT_TRIGGERS = frozenset({"deals_damage", "is_dealt_damage", "gains_life_trigger", "loses_life_trigger"})
 """Trigger events with an amount ("deals damage", "gain life", "lose life") that "that many" reads."""
 
 
@@ -564,14 +566,16 @@ def _trigger_names_player(trigger: object, catalog: Catalog) -> bool:
     forms = catalog.triggers[verb][1] if verb in catalog.triggers else frozenset()
     if forms is not None and trigger.form_name not in forms:
         return True  # a trigger the engine does not watch for: reported as such
+    if verb == "is_dealt_damage":  # the player dealt damage
+        return True
     if verb == "deals_damage":
         to = trigger.arg("to")
         if isinstance(to, Pronoun):
             return to.word in ("you", "defending player", "your opponents")
         return to is None or (isinstance(to, Noun) and _player_reference(to)[1])
     if verb in (
-        "beginning", "beginning_of_step", "roll_dice", "gains_life_trigger", "draws_trigger",
-        "discards_trigger", "cycle", "sacrifices_trigger",
+        "beginning", "beginning_of_step", "roll_dice", "gains_life_trigger", "loses_life_trigger",
+        "draws_trigger", "discards_trigger", "cycle", "cycles_or_discards", "sacrifices_trigger",
     ):  # fmt: skip
         return True
     if verb in ("casts", "enters", "dies", "leaves", "either_enters", "either_dies"):
@@ -612,7 +616,7 @@ STATIC_CONDITIONALS = frozenset({"as long as", "if", "unless"})
 ("as long as", "if") or does not ("… enters the battlefield tapped unless you control …")."""
 STATE_CONDITIONS = frozenset({
     "controls", "controls_count", "counters_at_least", "is_in_zone", "is_more", "is_state", "dies_this_turn",
-    "it_is_in_combat", "was_type",
+    "left_this_turn", "it_is_in_combat", "it_is_state", "was_type",
     "life_this_turn",
 })  # fmt: skip
 """Conditions about the game's state, which a static ability reads whenever it applies (not
@@ -653,7 +657,7 @@ def casting_problem(ability: Ability, catalog: Catalog) -> str | None:
     uncounterable = predicate.verb == "cant_be_countered" and condition is None
     if ability.casting is Casting.UNCOUNTERABLE and uncounterable:
         return None
-    if ability.casting is not Casting.COST_CHANGE or predicate.verb not in ("costs_less", "costs_for_each"):
+    if ability.casting is not Casting.COST_CHANGE or predicate.verb not in COST_CHANGES:
         return "casting ability"
     text = written(predicate)
     if "to cast" not in text or "beyond the first" in text:

@@ -182,8 +182,9 @@ def _rolls(ctx: Context, trigger: Action, event: Event) -> bool:
 
 
 def _life_changes(ctx: Context, trigger: Action, event: Event) -> bool:
-    """ "Whenever you gain life", "Whenever an opponent loses life" (the form's words say which)."""
-    kind = "gain_life" if " gain" in _written(trigger) else "lose_life"
+    """ "Whenever you gain life" (``gains_life_trigger``), "Whenever an opponent loses life"
+    (``loses_life_trigger``)."""
+    kind = "gain_life" if trigger.verb == "gains_life_trigger" else "lose_life"
     return event.kind == kind and is_named(ctx, trigger.arg("who"), event.player)
 
 
@@ -201,8 +202,9 @@ def _written(trigger: Action) -> str:
 
 
 def _becomes_tapped(ctx: Context, trigger: Action, event: Event) -> bool:
-    """ "Whenever ~ becomes tapped" / "becomes untapped" (entering tapped is not becoming tapped)."""
-    kind = "untapped" if "untapped" in _written(trigger) else "tapped"
+    """ "Whenever ~ becomes tapped" / "becomes untapped" (``becomes_untapped``; entering tapped is
+    not becoming tapped)."""
+    kind = "untapped" if trigger.verb == "becomes_untapped" else "tapped"
     return event.kind == kind and is_named(ctx, trigger.arg("what"), event.obj)
 
 
@@ -226,24 +228,27 @@ def _sacrifices(ctx: Context, trigger: Action, event: Event) -> bool:
 
 
 def _cycles(ctx: Context, trigger: Action, event: Event) -> bool:
-    """ "Whenever you cycle or discard a card" (a discard: cycling discards), "When you cycle ~",
-    "Whenever you cycle another card"."""
-    if not is_named(ctx, trigger.arg("who"), event.player):
+    """ "When you cycle ~", "Whenever you cycle another card"."""
+    if not is_named(ctx, trigger.arg("who"), event.player) or event.kind != "cycle":
         return False
-    written = _written(trigger)
-    if "or discard" in written:
-        return event.kind == "discard"
-    if event.kind != "cycle":
-        return False
-    return (event.obj is ctx.source) == ("another" not in written)
+    return (event.obj is ctx.source) == ("another" not in _written(trigger))
+
+
+def _cycles_or_discards(ctx: Context, trigger: Action, event: Event) -> bool:
+    """ "Whenever you cycle or discard a card": a discard (cycling discards, 702.29a)."""
+    return event.kind == "discard" and is_named(ctx, trigger.arg("who"), event.player)
 
 
 def deals_damage(ctx: Context, trigger: Action, event: Event) -> bool:
+    """ "Whenever ~ deals damage to a player": the source and what it is dealt to."""
     if event.kind != "damage":
         return False
-    if is_form(trigger, "is_dealt_damage"):
-        return is_named(ctx, trigger.arg("what"), event.other)
     return is_named(ctx, trigger.arg("what"), event.obj) and is_named(ctx, trigger.arg("to"), event.other)
+
+
+def _is_dealt_damage(ctx: Context, trigger: Action, event: Event) -> bool:
+    """ "Whenever ~ is dealt damage": what the damage is dealt to (``is_dealt_damage``)."""
+    return event.kind == "damage" and is_named(ctx, trigger.arg("what"), event.other)
 
 
 _YOURS, _ANYONES, _OPPONENTS = "yours", "any", "opponents"
@@ -334,11 +339,17 @@ SECTION = Section(
         "beginning": (_beginning, named("beginning", *BEGINNINGS)),
         "roll_dice": (_rolls, named("roll_dice", "one_or_more", "a_die")),
         "gains_life_trigger": (_life_changes, None),
+        "loses_life_trigger": (_life_changes, None),
         "draws_trigger": (_draws, None),
         "becomes_tapped": (_becomes_tapped, None),
+        "becomes_untapped": (_becomes_tapped, None),
         "discards_trigger": (_discards, None),
         "sacrifices_trigger": (_sacrifices, None),
         "cycle": (_cycles, None),
+        "cycles_or_discards": (
+            _cycles_or_discards, named("cycles_or_discards", "cycle_or_discard", "cycles_or_discards")
+        ),
+        "is_dealt_damage": (_is_dealt_damage, named("is_dealt_damage", "damage")),
         "beginning_of_step": (_beginning_of, None),
     },
 )
