@@ -36,7 +36,7 @@ from carddb.engine.rules.targets import (
     target_nouns,
 )
 from carddb.engine.rules.timing import once_each_turn, sorcery_speed, split_second
-from carddb.engine.rules.triggers import about_event, settle
+from carddb.engine.rules.triggers import about_event, intervening_holds, settle
 from carddb.engine.rules.ward import resolve_ward, ward_triggers
 from carddb.engine.rules.zones import put
 from carddb.oracle.model import (
@@ -251,6 +251,9 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
         about_event(ctx, item.event, ability.trigger if ability is not None else None)
     if item.x is not None:
         ctx.bindings["X"] = item.x
+    if ability is not None and not intervening_holds(ctx, ability):  # 603.4: removed, does nothing
+        game.log.append(f"{source.name}: its 'if' no longer holds, the ability does nothing (603.4)")
+        return
     if ability is not None:
         nouns = target_nouns(ability, item.modes)
         legal_any = not nouns

@@ -221,6 +221,8 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     roots: list[object] = [*ability.unparsed, *ability.effects, *ability.cost, *ability.restrictions]
     if isinstance(ability.trigger, Action):
         roots.extend(v for _, v in ability.trigger.args)
+    if ability.intervening_if is not None:  # 603.4: evaluated as the event happens and on resolution
+        roots.append(ability.intervening_if)
     roots.extend(mode.effects for mode in ability.modes)
     static = ability.kind is Kind.STATIC or entering
     nodes = [node for root in roots for node in walk(root)]
@@ -229,6 +231,7 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         if isinstance(ability.trigger, Action)
         else set()
     )
+    in_trigger |= {id(node) for node in walk(ability.intervening_if)}  # read before targets are chosen
     if any(isinstance(n, Action) and n.verb in ("this_way", "done_this_way") for n in nodes) and any(
         isinstance(item, Action) for item in ability.cost
     ):  # "cards exiled this way" after a cost that exiled: what the cost did is not carried over
@@ -422,6 +425,8 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         if found is not None:
             return found
         keywords = node.arg("keywords")
+        if isinstance(keywords, Action):  # "protection from artifacts or from the color of your choice"
+            return f"a choice of keywords ({keywords.verb})"
         if node.verb in ("has", "gains", "with_keywords", "loses") and isinstance(keywords, str):
             unknown = [
                 k
@@ -548,7 +553,8 @@ def _antecedent_problems(ability: Ability, catalog: Catalog) -> list[str]:
             named = visit(child, named)
         return named
 
-    named = visit(ability.effects, visit(ability.cost, _trigger_names_player(ability.trigger, catalog)))
+    named = visit(ability.cost, _trigger_names_player(ability.trigger, catalog))
+    named = visit(ability.effects, visit(ability.intervening_if, named))
     for mode in ability.modes:  # each mode reads on from the text before the modes
         visit(mode.effects, named)
     return problems

@@ -29,13 +29,14 @@ from carddb.engine.query.nouns import (
 )
 from carddb.engine.query.planar import is_planar, planar_controller, planar_objects
 from carddb.engine.rules.attachments import enter_attached
+from carddb.engine.rules.conditions import evaluate
 from carddb.engine.rules.continuous import on_enter
 from carddb.engine.rules.layers import refresh
 from carddb.engine.rules.sba import state_based_actions
 from carddb.engine.rules.targets import legal_target, record_target, target_nouns, target_text
 from carddb.engine.rules.ward import ward_triggers
 from carddb.engine.rules.zones import return_exiled
-from carddb.oracle.model import Action, Kind, Noun, Pronoun, SelfRef, walk
+from carddb.oracle.model import Ability, Action, Kind, Noun, Pronoun, SelfRef, walk
 from carddb.oracle.phrases import find
 
 
@@ -421,7 +422,25 @@ def collect(game: Game, decider: Decider, event: Event) -> None:
             problems = missing(ability, game.catalog)
             if problems:  # never skipped in silence: the action that caused the event is refused
                 raise NotExecutableError(source.name, problems)
+            about_event(ctx, event, trigger)
+            if not intervening_holds(ctx, ability):
+                game.log.append(f"{source.name}'s ability does not trigger: its 'if' does not hold (603.4)")
+                continue
             game.pending.append(StackItem(source.id, ctx.controller, index, [], event=event))
+
+
+def intervening_holds(ctx: Context, ability: Ability) -> bool:
+    """Whether the intervening "if" of a triggered ability holds (603.4: "When …, if …, …"), read
+    with what the event was about (:func:`about_event`): checked when the event happens (it does
+    not trigger otherwise) and again as the ability resolves (it does nothing otherwise). True for
+    an ability without one."""
+    if ability.intervening_if is None:
+        return True
+    it, mentions = list(ctx.it), list(ctx.mentions)
+    try:
+        return evaluate(ctx, ability.intervening_if)
+    finally:
+        ctx.it, ctx.mentions = it, mentions
 
 
 def settle(game: Game, decider: Decider | None) -> None:
