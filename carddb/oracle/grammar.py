@@ -133,6 +133,12 @@ def parsing_at(offset: int) -> Iterator[None]:
         _offsets.pop()
 
 
+_INSTEAD_AFTER = 0
+"""The form of ``instead`` written after what happens instead: "{action:pred} instead"."""
+_INSTEAD_BEFORE = 3
+"""The form of ``instead`` written before it: "instead {action:pred}"."""
+
+
 @v_args(inline=True)
 class ToModel(Transformer[Token, Any]):
     """Tree → model values. Phrase-table rules (``pred__draw__0``) become :class:`Action`; the
@@ -463,6 +469,21 @@ class ToModel(Transformer[Token, Any]):
     def each_of(self, whole: Any) -> Action:
         """ "(for each) of those creatures": each one of a group named before."""
         return Action("part_of", (("amount", None), ("of", whole), ("determiner", "of")))
+
+    def clause_instead(self, clause: Clause) -> Clause:
+        """ "If ~ was kicked, that creature gets +5/+5 until end of turn instead.": a replacement
+        (608.2c, 614.1a) of the instruction before it, the whole clause — its duration too — what
+        happens instead."""
+        return Clause(None, (Action("instead", (("action", clause),), _INSTEAD_AFTER),))
+
+    def subject_chain(self, *steps: Any) -> Any:
+        return steps[0] if len(steps) == 1 else self.sequence(*steps)
+
+    def instead_first(self, body: Any) -> Clause:
+        """ "If a creature died this turn, instead that player reveals their hand, you choose two
+        cards from it, then that player discards those cards.": everything after "instead" is what
+        happens instead."""
+        return Clause(None, (Action("instead", (("action", body),), _INSTEAD_BEFORE),))
 
     def x_means(self, value: Any) -> Action:
         """ "X is the mana value of that card.": what X is, said in a sentence of its own."""
