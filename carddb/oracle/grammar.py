@@ -343,6 +343,17 @@ class ToModel(Transformer[Token, Any]):
             head = replace(head, subject=SameSubject())
         return Sequence((first, head, *steps[1:]), (join, *joins))
 
+    def each_subject_clause(
+        self, subject: Any, _each: Token, preds: tuple[tuple[Action, ...], tuple[str, ...]], duration: Any
+    ) -> Clause:
+        """ "You and target opponent each draw a card": every one of the players named does what
+        follows, each for themselves (an ``each`` action around the predicates)."""
+        return Clause(subject, (Action("each", (("action", _clause(None, preds, duration, None)),)),))
+
+    def you_and(self, _you_and: Token, other: Any) -> Nouns:
+        """ "you and that player" (each …): both players, you first."""
+        return Nouns((Pronoun("you"), *(other.items if isinstance(other, Nouns) else (other,))), (" and ",))
+
     def preds(self, *items: Any) -> tuple[tuple[Action, ...], tuple[str, ...]]:
         predicates, joins = tuple(items[0::2]), tuple(items[1::2])
         final = predicates[-1]
@@ -521,6 +532,10 @@ class ToModel(Transformer[Token, Any]):
     def zone(self, owner: str, zone: Token) -> Action:
         return Action("zone", (("owner", owner), ("zone", str(zone))))
 
+    def zone_list(self, owner: str, zones: Token) -> Action:
+        """ "your graveyard, hand, and/or library": several zones of one player, searched together."""
+        return Action("zones", (("owner", owner), ("zones", str(zones))))
+
     def zone_of_all(self, determiner: Token, zone: Token) -> Action:
         """ "all graveyards": every player's zone of that kind."""
         return Action("zone", (("owner", str(determiner)), ("zone", str(zone))))
@@ -604,6 +619,16 @@ class ToModel(Transformer[Token, Any]):
     def set_name(self, token: Token) -> str:
         """A ``{set:set_name}`` slot: an expansion's name as printed ("Antiquities")."""
         return str(token)
+
+    def card_name(self, token: Token) -> str:
+        """A ``{name:card_name}`` slot: another card's name as printed ("Nicol Bolas, the Deceiver")."""
+        return str(token)
+
+    def card_names_and(self, first: Token, _and: Token, second: Token) -> Action:
+        return Action("card_names", (("names", (str(first), str(second))), ("join", "and")))
+
+    def card_names_or(self, first: Token, _or: Token, second: Token) -> Action:
+        return Action("card_names", (("names", (str(first), str(second))), ("join", "or")))
 
     def quoted(self, token: Token) -> Any:
         inner = str(token)[1:-1]

@@ -151,6 +151,9 @@ def _cards(amount: object) -> str:
 _FRAME: dict[str, Callable[[Action], str]] = {
     "counters": _counters,
     "zone": lambda a: f"{a.arg('owner')} {a.arg('zone')}",
+    "each": lambda a: f"each {step(a.arg('action'))}",
+    "zones": lambda a: f"{a.arg('owner')} {a.arg('zones')}",
+    "card_names": lambda a: f" {a.arg('join')} ".join(_names(a)),
     "top_cards": lambda a: f"the top {_cards(a.arg('amount'))} of {action(_action(a.arg('zone')))}",
     "bottom_cards": lambda a: f"the bottom {_cards(a.arg('amount'))} of {action(_action(a.arg('zone')))}",
     "either": lambda a: f"{step(a.arg('first'))} or {step(a.arg('second'))}",
@@ -172,6 +175,12 @@ _FRAME: dict[str, Callable[[Action], str]] = {
 def _strings(value: object) -> tuple[str, ...]:
     assert isinstance(value, tuple)
     return tuple(str(item) for item in value)
+
+
+def _names(value: Action) -> tuple[str, ...]:
+    names = value.arg("names")
+    assert isinstance(names, tuple)
+    return tuple(str(name) for name in names)
 
 
 def _part(value: Action) -> str:

@@ -3,7 +3,7 @@ shuffling."""
 
 from __future__ import annotations
 
-from carddb.engine.core.catalog import Section
+from carddb.engine.core.catalog import Catalog, Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError
 from carddb.engine.core.forms import is_form, named, written
@@ -199,6 +199,17 @@ def search_library(ctx: Context, subject: list[Ref], action: Action) -> None:
             ctx.game.catalog.verbs[step.verb](ctx, subject, step)
 
 
+def _search_zone_check(action: Action, catalog: Catalog) -> str | None:
+    """A search of several zones at once ("your library and/or graveyard"): only libraries are searched
+    here; a search for one of several kinds of card: only one description is matched."""
+    zone = action.arg("zone")
+    if isinstance(zone, Action) and zone.verb == "zones":
+        return f"a search of {zone.arg('owner')} {zone.arg('zones')}"
+    if not isinstance(action.arg("what"), Noun):  # "a basic land card or a Gate card"
+        return f"a search for {written(action)!r}"
+    return None
+
+
 def reveal(ctx: Context, subject: list[Ref], action: Action) -> None:
     """Revealed cards are shown to every player (the log), and "it" names them afterwards."""
     shown = list(objects(resolve(ctx, action.arg("what"))))
@@ -266,4 +277,5 @@ SECTION = Section(
     forms={
         "put_onto_battlefield": named("put_onto_battlefield", "put", "tapped", "under_your_control", "puts"),
     },
+    checks={"search": _search_zone_check, "search_library": _search_zone_check},
 )

@@ -524,10 +524,24 @@ def _that_targets(ctx: Context, ref: Ref, qualifier: Action) -> bool:
 
 
 def _named(ctx: Context, ref: Ref, qualifier: Action) -> bool:
-    """ "a card named Relentless Rats"."""
+    """ "a card named Relentless Rats", "a card named Festering Newt or Bubbling Cauldron"."""
     name = qualifier.arg("cardname")
-    written = name.description if isinstance(name, Noun) else str(name)
-    return isinstance(ref, GameObject) and ref.name.casefold() == written.casefold()
+    if isinstance(name, Action):  # "named A or B" (_named_check refuses "named A and B")
+        names = name.arg("names")
+        assert isinstance(names, tuple)
+        written = {str(each).casefold() for each in names}
+    else:
+        written = {(name.description if isinstance(name, Noun) else str(name)).casefold()}
+    return isinstance(ref, GameObject) and ref.name.casefold() in written
+
+
+def _named_check(qualifier: Action, catalog: Catalog) -> str | None:
+    """ "artifacts named Crown of Empires and Scepter of Empires" asks for one of each, not one object
+    with both names: no qualifier of a single object says that."""
+    name = qualifier.arg("cardname")
+    if isinstance(name, Action) and name.arg("join") == "and":
+        return f"qualifier {written(qualifier)!r}"
+    return None
 
 
 def _with_keywords(ctx: Context, ref: Ref, q: Action) -> bool:
@@ -555,11 +569,10 @@ def _with_power(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     if form == "mana_value_exactly":  # "with mana value 3"
         exact = mana_value(ref)
         return exact is not None and exact == value(ctx, qualifier.arg("amount"))
-    if form == "greatest_power":
-        mine = [obj.power or 0 for obj in ctx.game.permanents(ctx.controller) if obj.is_a("Creature")]
-        return (
-            ref.controller == ctx.controller and ref.power is not None and ref.power == max(mine, default=0)
-        )
+    if form == "greatest_power":  # "with the greatest power among creatures you control"
+        among = list(objects(resolve(ctx, qualifier.arg("what"))))
+        powers = [obj.power or 0 for obj in among]
+        return ref in among and ref.power is not None and ref.power == max(powers, default=0)
     stat, at_most = WITH_STAT[form]
     have = ref.power if stat == "power" else ref.toughness if stat == "toughness" else mana_value(ref)
     if have is None:
@@ -604,6 +617,7 @@ SECTION = Section(
         **dict.fromkeys(STATE_QUALIFIERS, _that_attacked_check),
         "done_this_way": _done_check,
         "with_name": _with_name_check,
+        "named": _named_check,
     },
     qualifiers={
         "you_controlled": _you_controlled,
