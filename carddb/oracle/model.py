@@ -418,6 +418,11 @@ class Limit(StrEnum):
     YOUR_UPKEEP = "only during your upkeep"
 
 
+OMIT_DEFAULT = {"omit_default": True}
+"""Field metadata: the field is left out of a node's JSON (``carddb parse --json``, the golden
+files) while it has its default value."""
+
+
 @dataclass(frozen=True, slots=True)
 class Keyword:
     """A keyword ability from the keyword table, with its parameter in canonical text form:
@@ -455,6 +460,17 @@ class Ability:
     restrictions: tuple[Action, ...] = ()
     """Sentences that limit when the ability may be used (``Activate only as a sorcery.``)."""
     keywords: tuple[Keyword, ...] = ()
+    keyword_separator: str = field(default=", ", metadata=OMIT_DEFAULT)
+    """What separates the keywords of a keyword line: ", ", or "; " on a few old cards ("Flying;
+    banding")."""
+    keyword_period: bool = field(default=False, metadata=OMIT_DEFAULT)
+    """The keyword line ends with a period, as a sentence: quoted (``gains "Cumulative upkeep
+    {2}."``), or before sentences about its keyword's ability, kept in ``effects`` and
+    ``restrictions`` (``Equip {0}. Activate only once each turn.``, ``Suspend X—{X}{3}{U}. X can't
+    be 0.``)."""
+    keyword_lowercase: bool = field(default=False, metadata=OMIT_DEFAULT)
+    """The keyword line starts in lowercase, as a quoted one in running text may (``have "bands
+    with other legendary creatures."``)."""
     ability_word: str | None = None
     loyalty: str | None = None
     level: str | None = None

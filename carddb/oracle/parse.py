@@ -30,6 +30,7 @@ from carddb.oracle.model import (
     Clause,
     Conditional,
     CostItem,
+    Keyword,
     Kind,
     Limit,
     Mode,
@@ -253,9 +254,9 @@ def _line_ability(line: str, start: int, spell: bool, *, ability_word: bool = Tr
     def unknown(kind: Kind = Kind.UNKNOWN) -> Ability:
         return Ability(kind, span, unparsed=(Unimplemented(line, span),))
 
-    keywords = parse_keyword_line(line)
-    if keywords is not None:
-        return Ability(Kind.KEYWORD, span, keywords=keywords)
+    keyword_line = _keyword_line(line, start, span)
+    if keyword_line is not None:
+        return keyword_line
     match = _CLASS_LEVEL.match(line)
     if match:
         return Ability(Kind.LEVEL, span, cost=tuple(_parse(match.group(1), "costs")), level=match.group(2))
@@ -323,6 +324,46 @@ def _line_ability(line: str, start: int, spell: bool, *, ability_word: bool = Tr
             cost=casting[1],
         )
     return Ability(kind, span, effects=tuple(steps), restrictions=tuple(restrictions))
+
+
+_KEYWORD_SEPARATORS = (", ", "; ")
+"""What separates a keyword line's keywords: ", ", or "; " on a few old cards ("Flying; banding")."""
+_PERIOD = re.compile(r"\.(?= |$)")
+
+
+def _keywords(text: str) -> tuple[tuple[Keyword, ...], str] | None:
+    """The keywords of a line made of keywords only, and their separator."""
+    for separator in _KEYWORD_SEPARATORS:
+        if separator == ", " or separator in text:
+            keywords = parse_keyword_line(text, separator=separator)
+            if keywords is not None:
+                return keywords, separator
+    return None
+
+
+def _keyword_line(line: str, start: int, span: Span) -> Ability | None:
+    """A line of keyword abilities (None: any other line): ``Flying, vigilance``; ``Flying;
+    banding``; quoted in running text, in lowercase or with a period (``have "bands with other
+    legendary creatures."``, ``gains "Cumulative upkeep {2}."``); or a sentence of keywords and the
+    sentences about its keyword's ability after it, as its restrictions and effects (``Equip {0}.
+    Activate only once each turn.``, ``Suspend X—{X}{3}{U}. X can't be 0.``)."""
+    lowercase = line[:1].islower()
+    text = line[:1].upper() + line[1:] if lowercase else line
+    found = _keywords(text)
+    fields: dict[str, Any] = {"keyword_lowercase": lowercase}
+    if found is None:
+        for period in _PERIOD.finditer(text):
+            found = _keywords(text[: period.start()])
+            if found is None or found[0][-1].long_cost:  # "Ward—Pay 3 life.": the period is the cost's
+                continue
+            rest = period.end() + 1
+            steps, restrictions = parse_effects(line[rest:], start + rest) if rest < len(line) else ([], [])
+            fields.update(keyword_period=True, effects=tuple(steps), restrictions=tuple(restrictions))
+            break
+        else:
+            return None
+    keywords, separator = found
+    return Ability(Kind.KEYWORD, span, keywords=keywords, keyword_separator=separator, **fields)
 
 
 def _cached_line(line: str, start: int, spell: bool) -> Ability:

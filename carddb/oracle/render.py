@@ -299,7 +299,7 @@ def render_ability(ability: Ability) -> str:
         return " ".join(node.text for node in ability.unparsed)
     prefix = f"{ability.ability_word} — " if ability.ability_word else ""
     if ability.kind is Kind.KEYWORD:
-        return prefix + render_keyword_line(ability.keywords)
+        return prefix + _keyword_line(ability)
     if ability.kind is Kind.LEVEL:
         if ability.pt is not None:
             return ability.pt
@@ -329,6 +329,18 @@ def render_ability(ability: Ability) -> str:
     else:
         text = body
     return "\n".join([prefix + text, *render_table(ability.effects)])
+
+
+def _keyword_line(ability: Ability) -> str:
+    """A keyword line, in its separator and case, with its period and the sentences after it."""
+    text = render_keyword_line(ability.keywords, separator=ability.keyword_separator)
+    if ability.keyword_lowercase:
+        text = text[:1].lower() + text[1:]
+    if ability.keyword_period:
+        text += "."
+    if ability.effects or ability.restrictions:
+        text += " " + render_steps(ability.effects, ability.restrictions)
+    return text
 
 
 def render(abilities: Seq[Ability]) -> str:

@@ -25,6 +25,8 @@ def _plain(value: Any) -> Any:
                 continue  # only the nodes that name a target say which
             if field.name in _ONLY_WHEN_GIVEN and item in (None, ()):
                 continue
+            if field.metadata.get("omit_default") and item == field.default:
+                continue  # a rarely used field, said only where it is used
             data[field.name] = _plain(item)
         return data
     if isinstance(value, tuple | list):

@@ -177,7 +177,9 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         return [] if cost.verb in catalog.costs else [f"cost {cost.verb!r}"]
     problems: list[str] = []
     if ability.kind is Kind.KEYWORD:
-        return [p for k in ability.keywords for p in _keyword_problems(k, catalog)]
+        return [p for k in ability.keywords for p in _keyword_problems(k, catalog)] + _keyword_sentences(
+            ability, catalog
+        )
     if ability.kind is Kind.STATIC and any(applies(ability) for applies in catalog.static_abilities):
         return []  # a static ability a part of the engine applies as a whole (play from the top)
     entering = _says_how_it_enters(ability)
@@ -338,6 +340,18 @@ def exiled_instead(ability: Ability) -> bool:
     what = action.arg("what") if isinstance(action, Action) else None
     exiled = isinstance(action, Action) and action.verb == "exile"
     return exiled and isinstance(what, Pronoun) and what.word == "it"
+
+
+def _keyword_sentences(ability: Ability, catalog: Catalog) -> list[str]:
+    """The sentences after a keyword line ("Equip {0}. Activate only once each turn."): an Equip
+    ability's activation restrictions apply to the ability it stands for (rules.attachments); any
+    other sentence there is not executed."""
+    equip = len(ability.keywords) == 1 and ability.keywords[0].name.split(" ")[0] == "Equip"
+    problems = ["sentence after a keyword line"] if ability.effects else []
+    for restriction in ability.restrictions:
+        if not equip or restriction.verb not in catalog.restrictions:
+            problems.append(f"restriction {restriction.verb!r} after a keyword line")
+    return problems
 
 
 def _keyword_problems(keyword: Keyword, catalog: Catalog) -> list[str]:
