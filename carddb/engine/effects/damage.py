@@ -6,7 +6,7 @@ from carddb.engine.core.catalog import Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError
 from carddb.engine.core.forms import is_form
-from carddb.engine.core.state import Shield
+from carddb.engine.core.state import GameObject, Shield
 from carddb.engine.effects.common import (
     stat_amount,
     target_objects,
@@ -14,6 +14,7 @@ from carddb.engine.effects.common import (
 )
 from carddb.engine.query.nouns import (
     THAT_MANY,
+    did,
     objects,
     refers_to_named_players,
     resolve,
@@ -55,11 +56,27 @@ def prevent_all_damage(ctx: Context, subject: list[Ref], action: Action) -> None
 
 
 
+DEALT = "dealt damage"
+"""What the resolving ability dealt damage to (``Context.done``): "a creature dealt damage this way"."""
+
+
+def _deal(ctx: Context, source: GameObject, ref: Ref, amount: int) -> None:
+    """``source`` deals damage as the ability says (:func:`carddb.engine.rules.combat.deal_damage`),
+    and the ability remembers what it dealt damage to."""
+    if combat.deal_damage(ctx.game, source, ref, amount) > 0 and isinstance(ref, GameObject):
+        did(ctx, DEALT, ref)
+
+
+def _dealt_damage_this_way(ctx: Context, ref: Ref, qualifier: Action) -> bool:
+    """ "a creature dealt damage this way": one the resolving ability dealt damage to."""
+    return isinstance(ref, GameObject) and ref in ctx.done.get(DEALT, [])
+
+
 def deal_damage(ctx: Context, subject: list[Ref], action: Action) -> None:
     amount = value(ctx, action.arg("amount"))
     for ref in resolve(ctx, action.arg("to")):
         source = next(objects(subject), ctx.source)
-        combat.deal_damage(ctx.game, source, ref, amount)  # deathtouch and lifelink apply
+        _deal(ctx, source, ref, amount)  # deathtouch and lifelink apply
 
 
 
@@ -70,7 +87,7 @@ def deal_that_much_damage(ctx: Context, subject: list[Ref], action: Action) -> N
         raise EngineError("'that much' names no amount here")
     source = next(objects(subject), ctx.source)
     for ref in resolve(ctx, action.arg("to")):
-        combat.deal_damage(ctx.game, source, ref, ctx.bindings[THAT_MANY])
+        _deal(ctx, source, ref, ctx.bindings[THAT_MANY])
 
 
 def deal_damage_to_both(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -82,7 +99,7 @@ def deal_damage_to_both(ctx: Context, subject: list[Ref], action: Action) -> Non
     each = phrases if isinstance(phrases, tuple) else (phrases,)
     targets = [ref for phrase in each for ref in resolve(ctx, phrase)]
     for ref in targets:
-        combat.deal_damage(ctx.game, source, ref, amount)
+        _deal(ctx, source, ref, amount)
 
 
 def deal_damage_equal(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -98,11 +115,11 @@ def deal_damage_equal(ctx: Context, subject: list[Ref], action: Action) -> None:
                     amount = stat_amount(ctx, subject, action)
             else:
                 amount = stat_amount(ctx, subject, action)
-            combat.deal_damage(ctx.game, source, ref, amount)
+            _deal(ctx, source, ref, amount)
         return
     amount = stat_amount(ctx, subject, action)
     for ref in resolve(ctx, action.arg("to")):
-        combat.deal_damage(ctx.game, source, ref, amount)
+        _deal(ctx, source, ref, amount)
 
 
 
@@ -122,8 +139,8 @@ def fight(ctx: Context, subject: list[Ref], action: Action) -> None:
         return
     first, second = fighters
     powers = (max(0, first.power or 0), max(0, second.power or 0))
-    combat.deal_damage(ctx.game, first, second, powers[0])
-    combat.deal_damage(ctx.game, second, first, powers[1])
+    _deal(ctx, first, second, powers[0])
+    _deal(ctx, second, first, powers[1])
 
 
 SECTION = Section(
@@ -138,4 +155,5 @@ SECTION = Section(
         "deal_damage_equal": deal_damage_equal,
         "fight": fight,
     },
+    qualifiers={"dealt_damage_this_way": _dealt_damage_this_way},
 )

@@ -31,6 +31,7 @@ from carddb.engine.query.nouns import (
     known_description,
     total_limit,
 )
+from carddb.engine.query.replacing import dies_this_turn_instead, exiles_it_instead, would_condition
 from carddb.engine.query.tree import children, instead_of
 from carddb.oracle.model import (
     ENTERING,
@@ -184,8 +185,9 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     if ability.kind is Kind.STATIC or entering:
         problems.extend(_static_problems(ability, catalog))
     elif ability.kind is Kind.REPLACEMENT:
-        if exiled_instead(ability):
-            return []  # rules.instead applies it
+        exiled = exiled_instead(ability)
+        if exiled is not None:  # rules.instead applies it, to what its noun phrase describes
+            return _described_problems(exiled[1], catalog)
         verbs = {n.verb for step in ability.effects for n in walk(step) if isinstance(n, Action)}
         if not verbs & catalog.replacements:
             return ["replacement effect"]
@@ -253,6 +255,15 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         problems.append("'otherwise' clause")
     read_with = _instead_sentences(ability)
     for node in nodes:
+        if isinstance(node, Conditional) and would_condition(node.condition):
+            if dies_this_turn_instead(node) is None:  # what a created replacement effect watches for
+                assert isinstance(node.condition, Action)
+                refused = f"cond {node.condition.verb!r}"
+                if node.condition.verb in catalog.conditions and refused not in problems:
+                    problems.append(refused)
+            else:  # rules.lasting creates the effect ("If that creature would die this turn, …")
+                assert isinstance(node.body, Clause)
+                read_with.add(id(node.body.predicates[0]))
         if isinstance(node, Action) and node.verb == "deal_that_much_damage" and not _counts_event(ability):
             problems.append("'that much' with no event amount")
         if isinstance(node, Action) and node.verb == "instead" and id(node) not in read_with:
@@ -312,27 +323,38 @@ def _otherwise_follows_if(ability: Ability) -> bool:
     return True
 
 
-def exiled_instead(ability: Ability) -> bool:
-    """ "If ~ would be put into a graveyard from anywhere, exile it instead." (614.1a): a
-    replacement of the object itself on every move of it to a graveyard."""
+def exiled_instead(ability: Ability) -> tuple[str, SelfRef | Noun] | None:
+    """A replacement ability that exiles instead (614.1a): "If ~ would be put into a graveyard from
+    anywhere, exile it instead." (``("anywhere", ~)``: every move of it to a graveyard), "If ~ would
+    die, exile it instead." and "If a creature an opponent controls would die, exile it instead."
+    (``("dies", what)``: a move of what it describes from the battlefield to a graveyard, 700.4).
+    None: not such a line."""
     if ability.kind is not Kind.REPLACEMENT or len(ability.effects) != 1:
-        return False
+        return None
     step = ability.effects[0]
     if not (isinstance(step, Conditional) and step.word == "if" and isinstance(step.condition, Action)):
-        return False
-    condition, body = step.condition, step.body
-    moved = (
-        condition.verb == "would_be_put"
-        and isinstance(condition.arg("what"), SelfRef)
-        and written(condition) == "{what:np} would be put into a graveyard from anywhere"
-    )
-    if not moved or not isinstance(body, Clause) or body.subject is not None or len(body.predicates) != 1:
-        return False
-    instead = body.predicates[0]
-    action = instead.arg("action") if isinstance(instead, Action) and instead.verb == "instead" else None
-    what = action.arg("what") if isinstance(action, Action) else None
-    exiled = isinstance(action, Action) and action.verb == "exile"
-    return exiled and isinstance(what, Pronoun) and what.word == "it"
+        return None
+    if not exiles_it_instead(step.body):
+        return None
+    condition = step.condition
+    what = condition.arg("what")
+    if condition.verb == "would_be_put" and isinstance(what, SelfRef):
+        anywhere = written(condition) == "{what:np} would be put into a graveyard from anywhere"
+        return ("anywhere", what) if anywhere else None
+    dies = condition.verb == "is_state" and is_form(condition, "would_die")
+    if dies and (isinstance(what, SelfRef) or (isinstance(what, Noun) and not what.targeted)):
+        return ("dies", what)
+    return None
+
+
+def _described_problems(what: object, catalog: Catalog) -> list[str]:
+    """What keeps a noun phrase a static ability reads from describing what it says."""
+    problems: list[str] = []
+    for node in walk(what):
+        problem = _controller_problem(node, True, False) or _problem(node, catalog, True)
+        if problem and problem not in problems:
+            problems.append(problem)
+    return problems
 
 
 def _keyword_problems(keyword: Keyword, catalog: Catalog) -> list[str]:

@@ -374,16 +374,17 @@ def _combat_damage(game: Game, *, first: bool) -> None:
         deal_damage(game, source, target, amount, combat=True)
 
 
-def deal_damage(game: Game, source: GameObject, target: Ref, amount: int, *, combat: bool = False) -> None:
+def deal_damage(game: Game, source: GameObject, target: Ref, amount: int, *, combat: bool = False) -> int:
     """``source`` deals ``amount`` damage to ``target``: a player loses that much life, a
     planeswalker loses loyalty, a creature is marked with damage (deathtouch: destroyed by the
-    next state-based actions); a source with lifelink makes its controller gain that much life."""
+    next state-based actions); a source with lifelink makes its controller gain that much life.
+    Returns the damage dealt (0: none, all of it prevented)."""
     affected = target if isinstance(target, str) else target.controller
     dealt = Proposed("damage", affected, source=source, target=target, amount=amount, combat=combat)
     proposed = replace(game, dealt)
     amount = proposed.amount  # what prevention effects (and protection) left of it
     if proposed.kind == "replaced" or amount <= 0:
-        return
+        return 0
     game.events.append(
         Event("damage", source, player=source.controller, other=target, amount=amount, combat=combat)
     )
@@ -408,6 +409,7 @@ def deal_damage(game: Game, source: GameObject, target: Ref, amount: int, *, com
                 target.deathtouched = True
     if "lifelink" in keywords_of(source):
         gain_life(game, source.controller, amount)
+    return amount
 
 
 # -- triggers -----------------------------------------------------------------------------------

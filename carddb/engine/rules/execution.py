@@ -29,9 +29,11 @@ from carddb.engine.query.nouns import (
     speaking_of,
     value,
 )
+from carddb.engine.query.replacing import dies_this_turn_instead
 from carddb.engine.query.tree import instead_of
 from carddb.engine.rules.conditions import evaluate
 from carddb.engine.rules.discards import stat_of
+from carddb.engine.rules.lasting import dies_instead
 from carddb.engine.rules.layers import refresh
 from carddb.engine.rules.replacement import replace
 from carddb.engine.rules.triggers import is_named
@@ -217,6 +219,8 @@ def _conditional(ctx: Context, node: Conditional) -> None:
         _execute(ctx, dataclasses.replace(body, duration=node.word) if isinstance(body, Clause) else body)
     elif node.word == "may":  # "you may search …, then shuffle": all of it, or none of it
         _optional(ctx, node)
+    elif node.word == "if" and dies_this_turn_instead(node) is not None:  # a replacement effect (614.1)
+        dies_instead(ctx, dies_this_turn_instead(node))
     elif node.word in ("if", "unless"):
         if node.after and isinstance(node.body, Clause):
             _antecedent(ctx, node.body)

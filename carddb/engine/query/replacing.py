@@ -1,0 +1,52 @@
+"""Sentences that say what would happen and what happens instead (614.1a), read from the parse:
+whether a condition speaks of an event that would happen ("If that creature would die this turn"),
+and the shapes the engine applies as replacement effects — one created by a resolving spell or
+ability ("If that creature would die this turn, exile it instead.", 614.1, lasting until cleanup,
+514.2) and one of a permanent's own replacement ability ("If ~ would die, exile it instead.").
+
+Its own module because three readers need it and it executes nothing: what is missing
+(``query.executable``), the 608.2c reading of "… instead" sentences (``query.tree``), and the
+rules that apply the effects (``rules.instead``, ``rules.lasting``)."""
+
+from __future__ import annotations
+
+from carddb.oracle.model import Action, Clause, Conditional, Pronoun
+from carddb.oracle.phrases import find
+
+DIES_THIS_TURN = "would_die_this_turn"
+"""The condition of "If that creature would die this turn, …"."""
+
+
+def would_condition(node: object) -> bool:
+    """A condition about an event that would happen ("… would die", "… would deal damage", "you
+    would gain life"): what a replacement effect watches for, never a state to evaluate now."""
+    if not isinstance(node, Action):
+        return False
+    form = find(node.verb, node.form)
+    return form is not None and form.family == "cond" and " would " in f" {form.text} "
+
+
+def exiles_it_instead(body: object) -> bool:
+    """The body "exile it instead" (and nothing else): the event's object goes to exile instead."""
+    if not isinstance(body, Clause) or body.subject is not None or len(body.predicates) != 1:
+        return False
+    instead = body.predicates[0]
+    if not (isinstance(instead, Action) and instead.verb == "instead" and instead.form == 0):
+        return False  # "{action:pred} instead" (not "instead of putting it …", which names a zone)
+    action = instead.arg("action")
+    what = action.arg("what") if isinstance(action, Action) else None
+    exiled = isinstance(action, Action) and action.verb == "exile" and len(action.args) == 1
+    return exiled and isinstance(what, Pronoun) and what.word == "it"
+
+
+def dies_this_turn_instead(step: object) -> object | None:
+    """ "If that creature would die this turn, exile it instead." (and "If a creature dealt damage
+    this way would die this turn, …", "If a creature would die this turn, …"), a step of a
+    resolving spell or ability: the noun phrase of what the replacement effect it creates applies
+    to (None: not such a sentence)."""
+    if not (isinstance(step, Conditional) and step.word == "if" and not step.after):
+        return None
+    condition = step.condition
+    if not (isinstance(condition, Action) and condition.verb == DIES_THIS_TURN):
+        return None
+    return condition.arg("what") if exiles_it_instead(step.body) else None
