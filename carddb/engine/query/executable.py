@@ -88,6 +88,42 @@ UNTIL_END_OF_TURN = {
 """The verbs whose handlers last until end of turn: the only ones a duration may go with (those
 that change characteristics are layer effects that end at cleanup, :mod:`carddb.engine.rules.layers`)."""
 
+INSTANTANEOUS = frozenset({"untap", "tap", "put_counters", "create_creature_token"})
+"""Verbs of one-shot effects, which no duration changes: beside a verb whose effect lasts, the
+clause's duration is that one's ("Untap target creature and gain control of it until end of
+turn", "put a +1/+1 counter on ~ and prevent all damage that would be dealt to it this turn")."""
+
+
+def lasts_until_end_of_turn(clause: Clause) -> bool:
+    """Whether a clause with a duration says what the engine makes last until end of turn: every
+    predicate is a verb whose handler lasts until end of turn — a player's "you may …", "you may
+    have target creature get +2/+0 …" read by the verb it wraps; a clause of its own joined to it
+    ("… get +1/+1 and creatures your opponents control get -1/-1") by its verbs — or a one-shot
+    beside one."""
+    verbs = _duration_verbs(clause)
+    lasting = verbs & UNTIL_END_OF_TURN if verbs is not None else set()
+    return verbs is not None and bool(lasting) and verbs - lasting <= INSTANTANEOUS
+
+
+def _duration_verbs(clause: Clause) -> set[str] | None:
+    """The verbs a clause's duration applies to (None: a predicate that is no verb, or a joined
+    clause with a duration of its own)."""
+    verbs: set[str] = set()
+    for predicate in clause.predicates:
+        if isinstance(predicate, Clause):
+            inner_verbs = _duration_verbs(predicate) if predicate.duration is None else None
+            if inner_verbs is None:
+                return None
+            verbs |= inner_verbs
+            continue
+        if not isinstance(predicate, Action):
+            return None
+        inner = predicate.arg("action") if predicate.verb in ("may", "may_have") else predicate
+        if not isinstance(inner, Action):
+            return None
+        verbs.add(inner.verb)
+    return verbs
+
 
 UNBOUND_COUNTS = frozenset({"that many", "twice that many"})
 """Determiners whose number comes from an earlier step ("that many"), which is not carried over."""
@@ -460,7 +496,7 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         body = node.body
         if not isinstance(body, Clause) or body.duration is not None:
             return "'until end of turn' clause"
-        if not {p.verb for p in body.predicates if isinstance(p, Action)} <= UNTIL_END_OF_TURN:
+        if not lasts_until_end_of_turn(body):
             return "'until end of turn' clause"
     if isinstance(node, Conditional) and node.word == "at":
         moment = node.condition
@@ -483,10 +519,12 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
             return "for each"
         if "enters_with_counters" in verbs and not isinstance(node.for_each, Noun):
             return "for each"
-    if isinstance(node, Clause) and node.duration is not None:
-        verbs = {p.verb for p in node.predicates if isinstance(p, Action)}
-        if node.duration not in SUPPORTED_DURATIONS or not verbs <= UNTIL_END_OF_TURN:
-            return f"duration {node.duration!r}"
+    if (
+        isinstance(node, Clause)
+        and node.duration is not None
+        and (node.duration not in SUPPORTED_DURATIONS or not lasts_until_end_of_turn(node))
+    ):
+        return f"duration {node.duration!r}"
     if isinstance(node, Noun) and (
         not known_description(node.description) or attached_reference(node) is False
     ):

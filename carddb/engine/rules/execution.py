@@ -175,8 +175,11 @@ def _clause_for(ctx: Context, clause: Clause, subject: list[Ref]) -> None:
     for index, predicate in enumerate([p for _ in range(times) for p in clause.predicates]):
         if covering and index > 0 and not ctx.bindings.get("did"):
             break  # "You may reveal a creature card … and put it into your hand": declined, none of it
-        if isinstance(predicate, Clause):
+        if isinstance(predicate, Clause):  # "… get +1/+1 and creatures your opponents control get
+            if predicate.duration is None:  # -1/-1 until end of turn": the duration is the whole's
+                predicate = dataclasses.replace(predicate, duration=clause.duration)
             _clause(ctx, predicate)
+            ctx.duration = clause.duration
             continue
         handler = ctx.game.catalog.verbs.get(predicate.verb)
         if handler is None:
