@@ -260,12 +260,18 @@ class Event:
 class Shield:
     """A prevention effect until end of turn (615): damage dealt to ``to`` (an object id or a
     player, None: anything) by ``by`` (an object id, None: any source), combat damage only or all;
-    ``amount`` None prevents all of it, a number the next that much."""
+    ``amount`` None prevents all of it, a number the next that much; ``once``: the next time only."""
 
     to: int | str | None = None
     by: int | None = None
     combat_only: bool = False
     amount: int | None = None
+    once: bool = False
+    """ "The next time … would deal damage …, prevent that damage" (615.7): it prevents the damage
+    of one event and is gone."""
+    by_timestamp: int | None = None
+    """The timestamp the source ``by`` had when it was chosen (400.7: the same object; a
+    permanent that left and came back is a new object the shield does not prevent damage from)."""
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from carddb.engine.core.catalog import Section
+import dataclasses
+
+from carddb.engine.core.catalog import Catalog, Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError
 from carddb.engine.core.forms import is_form
@@ -15,14 +17,16 @@ from carddb.engine.effects.common import (
 from carddb.engine.query.nouns import (
     THAT_MANY,
     did,
+    matches,
     objects,
     refers_to_named_players,
     resolve,
     speaking_of,
     value,
 )
+from carddb.engine.query.replacing import chosen_source, next_time_prevention
 from carddb.engine.rules import combat
-from carddb.oracle.model import Action, Pronoun
+from carddb.oracle.model import Action, Noun, Pronoun
 
 
 def _keys(refs: list[Ref]) -> list[int | str]:
@@ -70,6 +74,42 @@ def _deal(ctx: Context, source: GameObject, ref: Ref, amount: int) -> None:
 def _dealt_damage_this_way(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     """ "a creature dealt damage this way": one the resolving ability dealt damage to."""
     return isinstance(ref, GameObject) and ref in ctx.done.get(DEALT, [])
+
+
+def next_time(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "The next time a red source of your choice would deal damage to you this turn, prevent
+    that damage." (615.7): a shield on the damage that source deals to that recipient, used up the
+    first time it prevents (:func:`carddb.engine.query.replacing.next_time_prevention`)."""
+    condition = next_time_prevention(action)
+    if condition is None:
+        raise EngineError("not a 'next time' prevention the engine reads")
+    what = condition.arg("what")
+    chosen = chosen_source(what) is not None
+    sources = _chosen_sources(ctx, what) if chosen else list(objects(resolve(ctx, what)))
+    for key in _keys(resolve(ctx, condition.arg("to"))):
+        for source in sources:
+            shield = Shield(to=key, by=source.id, once=True, by_timestamp=source.timestamp)
+            ctx.game.shields.append(shield)
+
+
+def _chosen_sources(ctx: Context, what: object) -> list[GameObject]:
+    """ "a red source of your choice": the controller chooses one of the sources that fit, a
+    permanent or a spell on the stack (609.7a), as the effect is created."""
+    assert isinstance(what, Noun)
+    choice = chosen_source(what)
+    described = dataclasses.replace(what, qualifiers=tuple(q for q in what.qualifiers if q is not choice))
+    stack = [ctx.game.objects[item.source] for item in ctx.game.stack if item.is_spell]
+    fits = [obj for obj in [*ctx.game.permanents(), *stack] if matches(ctx, obj, described)]
+    if not fits:
+        ctx.game.log.append(f"{ctx.controller} has no {what.description} to choose")
+        return []
+    names = list(dict.fromkeys(obj.name for obj in fits))
+    name = ctx.decider.choose(f"{ctx.controller} chooses a {what.description}", names)
+    return [next(obj for obj in fits if obj.name == name)]
+
+
+def _next_time_check(action: Action, catalog: Catalog) -> str | None:
+    return None if next_time_prevention(action) is not None else "pred 'next_time'"
 
 
 def deal_damage(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -154,6 +194,8 @@ SECTION = Section(
         "deal_damage_to_both": deal_damage_to_both,
         "deal_damage_equal": deal_damage_equal,
         "fight": fight,
+        "next_time": next_time,
     },
+    checks={"next_time": _next_time_check},
     qualifiers={"dealt_damage_this_way": _dealt_damage_this_way},
 )

@@ -31,7 +31,13 @@ from carddb.engine.query.nouns import (
     known_description,
     total_limit,
 )
-from carddb.engine.query.replacing import dies_this_turn_instead, exiles_it_instead, would_condition
+from carddb.engine.query.replacing import (
+    chosen_source,
+    dies_this_turn_instead,
+    exiles_it_instead,
+    next_time_prevention,
+    would_condition,
+)
 from carddb.engine.query.tree import children, instead_of
 from carddb.oracle.model import (
     ENTERING,
@@ -313,11 +319,12 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
                 problems.append(problem)
     # a delayed ability's moment is checked as such (DELAYED), not as a condition to evaluate
     moments = {id(n.condition) for n in nodes if isinstance(n, Conditional) and n.word == "at"}
+    read_by_verb = _read_by_their_verb(nodes)
     for root in roots:
         for node in walk(root):
             if static and isinstance(node, Conditional) and node.word == "as long as":
                 continue
-            if id(node) in moments:
+            if id(node) in moments or id(node) in read_by_verb:
                 continue
             problem = _problem(node, catalog, static)
             if problem == "'that many'" and _counts_event(ability):
@@ -325,6 +332,18 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
             if problem and problem not in problems:
                 problems.append(problem)
     return problems
+
+
+def _read_by_their_verb(nodes: list[object]) -> set[int]:
+    """Phrases a verb's handler reads itself, not through the catalog: the condition, the
+    prevention and the "of your choice" of "The next time a red source of your choice would deal
+    damage to you this turn, prevent that damage." (``effects.damage.next_time``)."""
+    found: set[int] = set()
+    for node in nodes:
+        condition = next_time_prevention(node)
+        if condition is not None and isinstance(node, Action):
+            found |= {id(condition), id(node.arg("action")), id(chosen_source(condition.arg("what")))}
+    return found
 
 
 def _instead_sentences(ability: Ability) -> set[int]:

@@ -10,7 +10,8 @@ rules that apply the effects (``rules.instead``, ``rules.lasting``)."""
 
 from __future__ import annotations
 
-from carddb.oracle.model import Action, Clause, Conditional, Pronoun
+from carddb.engine.core.forms import written
+from carddb.oracle.model import Action, Clause, Conditional, Noun, Pronoun, SelfRef
 from carddb.oracle.phrases import find
 
 DIES_THIS_TURN = "would_die_this_turn"
@@ -50,3 +51,42 @@ def dies_this_turn_instead(step: object) -> object | None:
     if not (isinstance(condition, Action) and condition.verb == DIES_THIS_TURN):
         return None
     return condition.arg("what") if exiles_it_instead(step.body) else None
+
+
+NEXT_DAMAGE = "{what:np} would deal damage to {to:np} this turn"
+"""The one event a "next time" prevention waits for: damage a source deals to one recipient
+(never "would deal damage this turn", whose one time may be damage to several at once)."""
+YOUR_CHOICE = "of your choice"
+
+
+def chosen_source(what: object) -> Action | None:
+    """The "of your choice" of "a red source of your choice": the source is chosen as the effect
+    is created (609.7a). None: the phrase names its source otherwise."""
+    if not isinstance(what, Noun):
+        return None
+    return next((q for q in what.qualifiers if q.verb == "of_the_chosen" and written(q) == YOUR_CHOICE), None)
+
+
+def next_time_prevention(action: object) -> Action | None:
+    """ "The next time a red source of your choice would deal damage to you this turn, prevent
+    that damage." (615.7, Circle of Protection: Red; "… to any target …", "The next time target
+    creature would deal damage to you …"): its condition, whose ``what`` is the source (one of
+    your choice, a target, ~) and ``to`` the one recipient (you, a target). None: another shape."""
+    if not (isinstance(action, Action) and action.verb == "next_time" and action.form == 0):
+        return None
+    condition, prevented = action.arg("cond"), action.arg("action")
+    if not (isinstance(condition, Action) and condition.verb == "would_deal_damage"):
+        return None
+    if written(condition) != NEXT_DAMAGE or not isinstance(prevented, Action):
+        return None
+    if prevented.verb != "prevent_that_damage" or written(prevented) != "prevent that damage":
+        return None
+    what, to = condition.arg("what"), condition.arg("to")
+    names_source = isinstance(what, SelfRef) or (isinstance(what, Noun) and what.targeted)
+    one_recipient = (isinstance(to, Pronoun) and (to.word == "you" or to.slot is not None)) or (
+        isinstance(to, Noun) and to.determiners == ("target",) and not to.plural  # "target creature"
+    )
+    if not (chosen_source(what) is not None or names_source) or not one_recipient:
+        return None
+    return condition
+
