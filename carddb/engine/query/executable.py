@@ -60,6 +60,7 @@ from carddb.oracle.model import (
     walk,
 )
 from carddb.oracle.phrases import find
+from carddb.oracle.targets import number_targets
 
 EXECUTABLE_KINDS = {Kind.SPELL, Kind.ACTIVATED, Kind.MANA, Kind.TRIGGERED, Kind.LOYALTY}
 ZONE_OWNERS = {
@@ -135,10 +136,31 @@ UNBOUND_COUNTS = frozenset({"that many", "twice that many"})
 """Determiners whose number comes from an earlier step ("that many"), which is not carried over."""
 
 
+def joined_spell(abilities: tuple[Ability, ...]) -> Ability | None:
+    """An instant's or sorcery's spell ability: its spell lines joined, in order, as it resolves
+    (608.2c: "Morbid — ~ deals 5 damage instead if …" is read with the line before it); the
+    target slots numbered again in text order when several lines have some (None: no spell line)."""
+    spells = [a for a in abilities if a.kind is Kind.SPELL and additional_cost(a) is None]
+    if len(spells) <= 1:
+        return spells[0] if spells else None
+    effects = tuple(step for ability in spells for step in ability.effects)
+    restrictions = tuple(r for ability in spells for r in ability.restrictions)  # "Cast this spell only …"
+    targeting = [ability for ability in spells if ability.targets]
+    if len(targeting) <= 1:  # its slots stay as they are
+        targets = targeting[0].targets if targeting else ()
+    else:
+        effects, targets = number_targets(effects)
+    return Ability(Kind.SPELL, spells[0].span, effects=effects, targets=targets, restrictions=restrictions)
+
+
 def face_missing(face: ParsedFace, catalog: Catalog) -> list[str]:
-    """What keeps a whole face from executing: every ability must (empty: it does)."""
+    """What keeps a whole face from executing: every ability must (empty: it does); an instant's
+    or sorcery's spell lines are one spell ability, as they are cast (:func:`joined_spell`)."""
     problems: list[str] = []
-    for ability in face.abilities:
+    spell = joined_spell(face.abilities)
+    lines = [a for a in face.abilities if a.kind is Kind.SPELL and additional_cost(a) is None]
+    abilities = [a for a in face.abilities if not any(a is line for line in lines)]
+    for ability in [*([spell] if spell is not None else []), *abilities]:
         for problem in missing(ability, catalog):
             if problem not in problems:
                 problems.append(problem)

@@ -79,6 +79,8 @@ def execute_steps(ctx: Context, steps: tuple[object, ...] | list[object]) -> Non
         if alternative is not None:
             replaced = True
             step = _instead(ctx, step, following, alternative)
+            # "…, instead destroy that creature. It can't be regenerated.": the sentence after both
+            following = steps[index + 2] if index + 2 < len(steps) else None
         ctx.no_regeneration = _forbids_regeneration(following)
         try:
             execute(ctx, step)
@@ -106,13 +108,19 @@ def _instead(ctx: Context, step: object, following: object, action: Action) -> o
     if len(targeted) == 1:  # "… to it instead": "it" is what the step targets
         args = tuple((k, targeted[0] if _names_the_target(v) else v) for k, v in action.args)
         action = Action(action.verb, args, action.form, action.slot)
-    if action.verb == before.verb:
-        args = tuple({**dict(before.args), **dict(action.args)}.items())
-        merged = Action(before.verb, args, before.form, before.slot)
-        return dataclasses.replace(step, predicates=(merged,))
     body = following.body
     assert isinstance(body, Clause)
     it = isinstance(body.subject, Pronoun) and body.subject.word == "it"  # "it" is who did the step
+    if action.verb == before.verb:
+        # a phrase that says all the step said is itself ("sacrifices all lands they control
+        # instead"); one that says part of it changes that part ("deals 5 damage instead")
+        whole = set(dict(action.args)) >= set(dict(before.args))
+        args = tuple({**dict(before.args), **dict(action.args)}.items())
+        merged = action if whole else Action(before.verb, args, before.form, before.slot)
+        # "Target player sacrifices a land. … Each player sacrifices all lands they control
+        # instead …": the sentence's own subject does it
+        subject = step.subject if body.subject is None or it else body.subject
+        return dataclasses.replace(step, subject=subject, predicates=(merged,))
     return Clause(step.subject if it else body.subject, (action,))
 
 
