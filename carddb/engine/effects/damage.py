@@ -67,7 +67,8 @@ DEALT = "dealt damage"
 def _deal(ctx: Context, source: GameObject, ref: Ref, amount: int) -> None:
     """``source`` deals damage as the ability says (:func:`carddb.engine.rules.combat.deal_damage`),
     and the ability remembers what it dealt damage to."""
-    if combat.deal_damage(ctx.game, source, ref, amount) > 0 and isinstance(ref, GameObject):
+    dealt = combat.deal_damage(ctx.game, source, ref, amount, decider=ctx.decider)
+    if dealt > 0 and isinstance(ref, GameObject):
         did(ctx, DEALT, ref)
 
 

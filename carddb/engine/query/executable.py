@@ -35,6 +35,7 @@ from carddb.engine.query.replacing import (
     chosen_source,
     dies_this_turn_instead,
     exiles_it_instead,
+    gains_more_instead,
     next_time_prevention,
     would_condition,
 )
@@ -252,6 +253,8 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         exiled = exiled_instead(ability)
         if exiled is not None:  # rules.instead applies it, to what its noun phrase describes
             return _described_problems(exiled[1], catalog)
+        if gains_more_instead(ability) is not None:
+            return []  # rules.life_gain applies it
         verbs = {n.verb for step in ability.effects for n in walk(step) if isinstance(n, Action)}
         if not verbs & catalog.replacements:
             return ["replacement effect"]

@@ -11,7 +11,7 @@ rules that apply the effects (``rules.instead``, ``rules.lasting``)."""
 from __future__ import annotations
 
 from carddb.engine.core.forms import written
-from carddb.oracle.model import Action, Clause, Conditional, Noun, Pronoun, SelfRef
+from carddb.oracle.model import Ability, Action, Clause, Conditional, Kind, Noun, Pronoun, SelfRef
 from carddb.oracle.phrases import find
 
 DIES_THIS_TURN = "would_die_this_turn"
@@ -90,3 +90,32 @@ def next_time_prevention(action: object) -> Action | None:
         return None
     return condition
 
+
+
+GAIN_MORE = {"gain that much life plus {amount:n}": "plus", "gain twice that much life": "twice"}
+
+
+def gains_more_instead(ability: object) -> tuple[str, Action] | None:
+    """ "If you would gain life, you gain that much life plus 1 instead." (Heron of Hope) and
+    "… you gain twice that much life instead." (Boon Reflection), a permanent's replacement
+    ability on its controller's life gain: ``("plus", phrase)`` or ``("twice", phrase)``."""
+    if not (isinstance(ability, Ability) and ability.kind is Kind.REPLACEMENT and len(ability.effects) == 1):
+        return None
+    step = ability.effects[0]
+    if not (isinstance(step, Conditional) and step.word == "if" and not step.after):
+        return None
+    condition, body = step.condition, step.body
+    you = Pronoun("you")
+    gains = isinstance(condition, Action) and condition.verb == "would_gain_life"
+    if not (gains and isinstance(condition, Action) and condition.arg("who") == you):
+        return None
+    if not (isinstance(body, Clause) and body.subject == you and len(body.predicates) == 1):
+        return None
+    instead = body.predicates[0]
+    if not (isinstance(instead, Action) and instead.verb == "instead" and instead.form == 0):
+        return None
+    action = instead.arg("action")
+    if not (isinstance(action, Action) and action.verb == "gain_that_much_life"):
+        return None
+    how = GAIN_MORE.get(written(action))
+    return (how, action) if how is not None else None
