@@ -36,6 +36,7 @@ from carddb.engine.query.replacing import (
     dies_this_turn_instead,
     exiles_it_instead,
     gains_more_instead,
+    modified_damage,
     next_time_prevention,
     would_condition,
 )
@@ -255,6 +256,10 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
             return _described_problems(exiled[1], catalog)
         if gains_more_instead(ability) is not None:
             return []  # rules.life_gain applies it
+        damage = modified_damage(ability)
+        if damage is not None:  # rules.modified_damage applies it, to what its phrases describe
+            condition = damage[0]
+            return _described_problems((condition.arg("what"), condition.arg("to")), catalog)
         verbs = {n.verb for step in ability.effects for n in walk(step) if isinstance(n, Action)}
         if not verbs & catalog.replacements:
             return ["replacement effect"]

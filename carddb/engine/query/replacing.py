@@ -119,3 +119,67 @@ def gains_more_instead(ability: object) -> tuple[str, Action] | None:
         return None
     how = GAIN_MORE.get(written(action))
     return (how, action) if how is not None else None
+
+
+MODIFIED_DAMAGE = {
+    "deals double that damage to {to:np}": "double",
+    "deals triple that damage to {to:np}": "triple",
+    "deals that much damage plus {amount:n} to {to:np}": "plus",
+    "deals that much damage minus {amount:n} to {to:np}": "minus",
+}
+
+
+def modified_damage(ability: object) -> tuple[Action, str, Action] | None:
+    """ "If a source would deal damage to a permanent or player, it deals double that damage to
+    that permanent or player instead." (Furnace of Rath; "… that much damage plus 1 …", "…
+    minus 1 …", "triple"), a permanent's replacement ability on damage: its condition (``what``
+    the source, ``to`` what is dealt damage), how it changes the damage and the phrase that says
+    so. None: another shape (a spell as source, "would deal damage this turn", another recipient)."""
+    if not (isinstance(ability, Ability) and ability.kind is Kind.REPLACEMENT and len(ability.effects) == 1):
+        return None
+    step = ability.effects[0]
+    if not (isinstance(step, Conditional) and step.word == "if" and not step.after):
+        return None
+    condition, body = step.condition, step.body
+    if not (isinstance(condition, Action) and condition.verb == "would_deal_damage"):
+        return None
+    if written(condition) != "{what:np} would deal damage to {to:np}":
+        return None
+    what, to = condition.arg("what"), condition.arg("to")
+    if not (isinstance(what, Noun) and not what.targeted and _names_a_source(what)):
+        return None
+    if not (isinstance(body, Clause) and body.subject == Pronoun("it") and len(body.predicates) == 1):
+        return None
+    instead = body.predicates[0]
+    if not (isinstance(instead, Action) and instead.verb == "instead" and instead.form == 0):
+        return None
+    action = instead.arg("action")
+    if not (isinstance(action, Action) and action.verb == "deals_modified_damage"):
+        return None
+    how = MODIFIED_DAMAGE.get(written(action))
+    if how is None or not _same_recipient(to, action.arg("to")):
+        return None
+    return condition, how, action
+
+
+def _names_a_source(noun: Noun) -> bool:
+    """A description of damage sources the engine tells apart: not "a spell" (which would be any
+    object: the engine's descriptions do not read "spell" as on the stack)."""
+    words = {w.lower().rstrip("s") for w in noun.description.split()}
+    return "spell" not in words or bool(words & {"instant", "sorcery"})
+
+
+def _same_recipient(to: object, again: object) -> bool:
+    """ "to a permanent or player … to that permanent or player", "to you … to you", "to ~ … to ~"."""
+    if isinstance(to, Pronoun) and to.word == "you":
+        return again == to
+    if isinstance(to, SelfRef):
+        return isinstance(again, SelfRef)
+    return (
+        isinstance(to, Noun)
+        and not to.targeted
+        and isinstance(again, Noun)
+        and again.determiners == ("that",)
+        and again.description.split()[-1] == to.description.split()[-1]
+        and not again.qualifiers
+    )
