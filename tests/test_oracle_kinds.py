@@ -206,3 +206,17 @@ def test_a_spell_that_puts_a_creature_onto_the_battlefield_stays_a_spell() -> No
     text = "Return target creature card from your graveyard to the battlefield tapped."
     (spell,) = parse_oracle(text, "Sampler", "Sorcery").abilities
     assert spell.kind is Kind.SPELL
+
+
+def test_a_spell_that_creates_a_replacement_effect_stays_a_spell() -> None:
+    """112.3a, 614.1: an instant's or sorcery's lines are its spell ability; "If that creature
+    would die this turn, exile it instead." is an effect its resolution creates, and a permanent's
+    "If ~ would die, exile it instead." a replacement ability."""
+    text = (
+        "Lava Coil deals 4 damage to target creature. "
+        "If that creature would die this turn, exile it instead."
+    )
+    (spell,) = parse_oracle(text, "Lava Coil", "Sorcery").abilities
+    own = "If Gloomshrieker would die, exile it instead."
+    (ability,) = parse_oracle(own, "Gloomshrieker", "Creature").abilities
+    assert (spell.kind, ability.kind) == (Kind.SPELL, Kind.REPLACEMENT)

@@ -226,12 +226,16 @@ def _is_replacement(steps: list[Step], spell: bool = False) -> bool:
     how a permanent enters ("~ enters the battlefield tapped", "… with N counters on it", "… as a
     copy of …", 614.1c–d) or what is chosen as it enters ("As ~ enters the battlefield, choose a
     color", 614.12) or what happens instead (614.1a: "All damage that would be dealt to you is dealt
-    to ~ instead"); a spell's "It enters the battlefield tapped" is a step of its resolution."""
+    to ~ instead"). A spell's lines are its spell ability (112.3a): "It enters the battlefield
+    tapped" is a step of its resolution, and "If that creature would die this turn, exile it
+    instead." a replacement effect its resolution creates (614.1, 611.2), no replacement ability."""
+    if spell:
+        return False
     for step in steps:
-        if not spell and isinstance(step, Conditional) and step.word == "as" and _enters(step.condition):
+        if isinstance(step, Conditional) and step.word == "as" and _enters(step.condition):
             return True
         for node in walk(step):
-            if not spell and isinstance(node, Action) and (node.verb in ENTERING or node.verb == "instead"):
+            if isinstance(node, Action) and (node.verb in ENTERING or node.verb == "instead"):
                 return True
             form = find(node.verb, node.form) if isinstance(node, Action) else None
             # "If you would roll …, instead …": a condition about what would happen (a

@@ -17,7 +17,7 @@ from carddb.engine.core.errors import (
 )
 from carddb.engine.core.state import Event, Game, GameObject, StackItem, atomic
 from carddb.engine.query.abilities import abilities_of, ability_at, keywords_of
-from carddb.engine.query.executable import additional_cost, missing
+from carddb.engine.query.executable import joined_spell, missing
 from carddb.engine.query.printings import unknown_sets
 from carddb.engine.rules import attachments, cycling, mana
 from carddb.engine.rules.casting import total_cost
@@ -43,7 +43,6 @@ from carddb.oracle.model import (
     Ability,
     Kind,
 )
-from carddb.oracle.targets import number_targets
 
 __all__ = ["activate", "cast", "pass_priority", "play_land", "resolve_all"]
 
@@ -187,18 +186,7 @@ def spell_ability(obj: GameObject) -> Ability | None:
     """An instant's or sorcery's text as one ability (its lines joined)."""
     if obj.card.is_permanent:
         return attachments.aura_spell(obj.card)  # an Aura spell targets what it will enchant
-    abilities = [a for a in obj.card.abilities if a.kind is Kind.SPELL and additional_cost(a) is None]
-    if len(abilities) == 1:
-        return abilities[0]
-    if not abilities:
-        return None
-    effects = tuple(step for ability in abilities for step in ability.effects)
-    targeting = [ability for ability in abilities if ability.targets]
-    if len(targeting) <= 1:  # its slots stay as they are
-        targets = targeting[0].targets if targeting else ()
-    else:  # numbered again, in text order, across the lines
-        effects, targets = number_targets(effects)
-    return Ability(Kind.SPELL, abilities[0].span, effects=effects, targets=targets)
+    return joined_spell(obj.card.abilities)
 
 
 def play_land(game: Game, player: str, obj: GameObject, decider: Decider | None = None) -> None:

@@ -67,6 +67,7 @@ def next_step(game: Game, decider: Decider) -> None:
             put(game, chosen, "graveyard", cause="discard", decider=decider)
             hand.remove(chosen)
         game.shields.clear()  # prevention effects "this turn" end
+        game.lasting.clear()  # so do replacement effects (514.2)
         for obj in game.permanents():
             obj.damage = 0
             obj.end_of_turn()  # "until end of turn" effects end (514.2)

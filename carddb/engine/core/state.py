@@ -260,12 +260,37 @@ class Event:
 class Shield:
     """A prevention effect until end of turn (615): damage dealt to ``to`` (an object id or a
     player, None: anything) by ``by`` (an object id, None: any source), combat damage only or all;
-    ``amount`` None prevents all of it, a number the next that much."""
+    ``amount`` None prevents all of it, a number the next that much; ``once``: the next time only."""
 
     to: int | str | None = None
     by: int | None = None
     combat_only: bool = False
     amount: int | None = None
+    once: bool = False
+    """ "The next time … would deal damage …, prevent that damage" (615.7): it prevents the damage
+    of one event and is gone."""
+    by_timestamp: int | None = None
+    """The timestamp the source ``by`` had when it was chosen (400.7: the same object; a
+    permanent that left and came back is a new object the shield does not prevent damage from)."""
+
+
+@dataclass(frozen=True)
+class Lasting:
+    """A replacement effect a resolving spell or ability created (614.1: "If that creature would
+    die this turn, exile it instead."), until the cleanup step (514.2). It applies to the objects
+    it names, each as the object it was then (400.7: its id and the timestamp it had), or, with
+    none named, to whatever its noun phrase ``what`` describes when the event would happen
+    ("If a creature would die this turn, …")."""
+
+    timestamp: int
+    """When it was created: its identity (each applies to one event once, 616.1f)."""
+    event: str
+    """What it replaces: "dies" (put into a graveyard from the battlefield, 700.4)."""
+    controller: str
+    source: int
+    objects: tuple[tuple[int, int], ...] | None = None
+    """(id, timestamp) of each object it applies to; None: what ``what`` describes."""
+    what: object = None
 
 
 @dataclass
@@ -383,6 +408,8 @@ class Game:
     """Delayed triggered abilities waiting for their moment."""
     shields: list[Shield] = field(default_factory=list)
     """Prevention effects that last until end of turn."""
+    lasting: list[Lasting] = field(default_factory=list)
+    """Replacement effects of resolved spells and abilities that last until end of turn."""
     combat: Combat | None = None
     """The combat of the current combat phase (None outside one)."""
     left_this_turn: list[Departure] = field(default_factory=list)
@@ -537,6 +564,7 @@ class Game:
             events=list(self.events),
             delayed=list(self.delayed),
             shields=[replace(shield) for shield in self.shields],
+            lasting=list(self.lasting),
             combat=self.combat.copy() if self.combat is not None else None,
             once_each_turn=dict(self.once_each_turn),
             left_this_turn=list(self.left_this_turn),
@@ -588,7 +616,7 @@ class Game:
         )
         stack = tuple((i.source, i.controller, i.ability, i.x, repr(i.targets)) for i in self.stack)
         fight = repr(self.combat)
-        once = (tuple(sorted(self.once_each_turn.items())), tuple(self.left_this_turn))
+        once = (tuple(sorted(self.once_each_turn.items())), tuple(self.left_this_turn), tuple(self.lasting))
         return (
             self.active,
             self.step,

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from carddb.engine.core.catalog import Section
+import dataclasses
+
+from carddb.engine.core.catalog import Catalog, Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError
 from carddb.engine.core.forms import is_form
-from carddb.engine.core.state import Shield
+from carddb.engine.core.state import GameObject, Shield
 from carddb.engine.effects.common import (
     stat_amount,
     target_objects,
@@ -14,14 +16,17 @@ from carddb.engine.effects.common import (
 )
 from carddb.engine.query.nouns import (
     THAT_MANY,
+    did,
+    matches,
     objects,
     refers_to_named_players,
     resolve,
     speaking_of,
     value,
 )
+from carddb.engine.query.replacing import chosen_source, next_time_prevention
 from carddb.engine.rules import combat
-from carddb.oracle.model import Action, Pronoun
+from carddb.oracle.model import Action, Noun, Pronoun
 
 
 def _keys(refs: list[Ref]) -> list[int | str]:
@@ -55,11 +60,64 @@ def prevent_all_damage(ctx: Context, subject: list[Ref], action: Action) -> None
 
 
 
+DEALT = "dealt damage"
+"""What the resolving ability dealt damage to (``Context.done``): "a creature dealt damage this way"."""
+
+
+def _deal(ctx: Context, source: GameObject, ref: Ref, amount: int) -> None:
+    """``source`` deals damage as the ability says (:func:`carddb.engine.rules.combat.deal_damage`),
+    and the ability remembers what it dealt damage to."""
+    dealt = combat.deal_damage(ctx.game, source, ref, amount, decider=ctx.decider)
+    if dealt > 0 and isinstance(ref, GameObject):
+        did(ctx, DEALT, ref)
+
+
+def _dealt_damage_this_way(ctx: Context, ref: Ref, qualifier: Action) -> bool:
+    """ "a creature dealt damage this way": one the resolving ability dealt damage to."""
+    return isinstance(ref, GameObject) and ref in ctx.done.get(DEALT, [])
+
+
+def next_time(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "The next time a red source of your choice would deal damage to you this turn, prevent
+    that damage." (615.7): a shield on the damage that source deals to that recipient, used up the
+    first time it prevents (:func:`carddb.engine.query.replacing.next_time_prevention`)."""
+    condition = next_time_prevention(action)
+    if condition is None:
+        raise EngineError("not a 'next time' prevention the engine reads")
+    what = condition.arg("what")
+    chosen = chosen_source(what) is not None
+    sources = _chosen_sources(ctx, what) if chosen else list(objects(resolve(ctx, what)))
+    for key in _keys(resolve(ctx, condition.arg("to"))):
+        for source in sources:
+            shield = Shield(to=key, by=source.id, once=True, by_timestamp=source.timestamp)
+            ctx.game.shields.append(shield)
+
+
+def _chosen_sources(ctx: Context, what: object) -> list[GameObject]:
+    """ "a red source of your choice": the controller chooses one of the sources that fit, a
+    permanent or a spell on the stack (609.7a), as the effect is created."""
+    assert isinstance(what, Noun)
+    choice = chosen_source(what)
+    described = dataclasses.replace(what, qualifiers=tuple(q for q in what.qualifiers if q is not choice))
+    stack = [ctx.game.objects[item.source] for item in ctx.game.stack if item.is_spell]
+    fits = [obj for obj in [*ctx.game.permanents(), *stack] if matches(ctx, obj, described)]
+    if not fits:
+        ctx.game.log.append(f"{ctx.controller} has no {what.description} to choose")
+        return []
+    names = list(dict.fromkeys(obj.name for obj in fits))
+    name = ctx.decider.choose(f"{ctx.controller} chooses a {what.description}", names)
+    return [next(obj for obj in fits if obj.name == name)]
+
+
+def _next_time_check(action: Action, catalog: Catalog) -> str | None:
+    return None if next_time_prevention(action) is not None else "pred 'next_time'"
+
+
 def deal_damage(ctx: Context, subject: list[Ref], action: Action) -> None:
     amount = value(ctx, action.arg("amount"))
     for ref in resolve(ctx, action.arg("to")):
         source = next(objects(subject), ctx.source)
-        combat.deal_damage(ctx.game, source, ref, amount)  # deathtouch and lifelink apply
+        _deal(ctx, source, ref, amount)  # deathtouch and lifelink apply
 
 
 
@@ -70,7 +128,7 @@ def deal_that_much_damage(ctx: Context, subject: list[Ref], action: Action) -> N
         raise EngineError("'that much' names no amount here")
     source = next(objects(subject), ctx.source)
     for ref in resolve(ctx, action.arg("to")):
-        combat.deal_damage(ctx.game, source, ref, ctx.bindings[THAT_MANY])
+        _deal(ctx, source, ref, ctx.bindings[THAT_MANY])
 
 
 def deal_damage_to_both(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -82,7 +140,7 @@ def deal_damage_to_both(ctx: Context, subject: list[Ref], action: Action) -> Non
     each = phrases if isinstance(phrases, tuple) else (phrases,)
     targets = [ref for phrase in each for ref in resolve(ctx, phrase)]
     for ref in targets:
-        combat.deal_damage(ctx.game, source, ref, amount)
+        _deal(ctx, source, ref, amount)
 
 
 def deal_damage_equal(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -98,11 +156,11 @@ def deal_damage_equal(ctx: Context, subject: list[Ref], action: Action) -> None:
                     amount = stat_amount(ctx, subject, action)
             else:
                 amount = stat_amount(ctx, subject, action)
-            combat.deal_damage(ctx.game, source, ref, amount)
+            _deal(ctx, source, ref, amount)
         return
     amount = stat_amount(ctx, subject, action)
     for ref in resolve(ctx, action.arg("to")):
-        combat.deal_damage(ctx.game, source, ref, amount)
+        _deal(ctx, source, ref, amount)
 
 
 
@@ -122,8 +180,8 @@ def fight(ctx: Context, subject: list[Ref], action: Action) -> None:
         return
     first, second = fighters
     powers = (max(0, first.power or 0), max(0, second.power or 0))
-    combat.deal_damage(ctx.game, first, second, powers[0])
-    combat.deal_damage(ctx.game, second, first, powers[1])
+    _deal(ctx, first, second, powers[0])
+    _deal(ctx, second, first, powers[1])
 
 
 SECTION = Section(
@@ -137,5 +195,8 @@ SECTION = Section(
         "deal_damage_to_both": deal_damage_to_both,
         "deal_damage_equal": deal_damage_equal,
         "fight": fight,
+        "next_time": next_time,
     },
+    checks={"next_time": _next_time_check},
+    qualifiers={"dealt_damage_this_way": _dealt_damage_this_way},
 )

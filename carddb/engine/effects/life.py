@@ -21,7 +21,7 @@ from carddb.oracle.model import Action
 def life(ctx: Context, subject: list[Ref], action: Action) -> None:
     change = gain_life if action.verb == "gain_life" else lose_life
     for player in players(ctx, subject):
-        change(ctx.game, player, value(ctx, action.arg("amount")))
+        change(ctx.game, player, value(ctx, action.arg("amount")), ctx.decider)
 
 
 
@@ -46,7 +46,7 @@ def life_equal(ctx: Context, subject: list[Ref], action: Action) -> None:
     change = gain_life if action.verb == "gain_life_equal" else lose_life
     amount = stat_amount(ctx, subject, action)
     for player in players(ctx, subject):
-        change(ctx.game, player, amount)
+        change(ctx.game, player, amount, ctx.decider)
 
 
 def life_for_each(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -58,7 +58,7 @@ def life_for_each(ctx: Context, subject: list[Ref], action: Action) -> None:
     for player in list(players(ctx, subject)):
         ctx.it = [player]
         count = count_each(ctx, action.arg("what"), [player])
-        change(ctx.game, player, amount * count)
+        change(ctx.game, player, amount * count, ctx.decider)
 
 
 

@@ -193,6 +193,11 @@ def sacrifice(ctx: Context, subject: list[Ref], action: Action) -> None:
             continue
         assert isinstance(what, Noun)
         choices = [obj for obj in ctx.game.permanents(player) if matches(ctx, obj, what)]
+        if what.amount is None or {"all", "each"} & set(what.determiners):  # "sacrifice all creatures
+            for obj in choices:  # you control": every one, nothing to choose
+                put(ctx.game, obj, "graveyard", cause="sacrifice", decider=ctx.decider)
+                did(ctx, "sacrificed", obj)
+            continue
         for _ in range(min(amount_of(ctx, what), len(choices))):
             name = ctx.decider.choose(f"{player} sacrifices which?", [obj.name for obj in choices])
             chosen = next(obj for obj in choices if obj.name == name)

@@ -31,6 +31,15 @@ from carddb.engine.query.nouns import (
     known_description,
     total_limit,
 )
+from carddb.engine.query.replacing import (
+    chosen_source,
+    dies_this_turn_instead,
+    exiles_it_instead,
+    gains_more_instead,
+    modified_damage,
+    next_time_prevention,
+    would_condition,
+)
 from carddb.engine.query.tree import children, instead_of
 from carddb.oracle.model import (
     ENTERING,
@@ -53,6 +62,7 @@ from carddb.oracle.model import (
     walk,
 )
 from carddb.oracle.phrases import find
+from carddb.oracle.targets import number_targets
 
 EXECUTABLE_KINDS = {Kind.SPELL, Kind.ACTIVATED, Kind.MANA, Kind.TRIGGERED, Kind.LOYALTY}
 ZONE_OWNERS = {
@@ -87,15 +97,72 @@ UNTIL_END_OF_TURN = {
 """The verbs whose handlers last until end of turn: the only ones a duration may go with (those
 that change characteristics are layer effects that end at cleanup, :mod:`carddb.engine.rules.layers`)."""
 
+INSTANTANEOUS = frozenset({"untap", "tap", "put_counters", "create_creature_token"})
+"""Verbs of one-shot effects, which no duration changes: beside a verb whose effect lasts, the
+clause's duration is that one's ("Untap target creature and gain control of it until end of
+turn", "put a +1/+1 counter on ~ and prevent all damage that would be dealt to it this turn")."""
+
+
+def lasts_until_end_of_turn(clause: Clause) -> bool:
+    """Whether a clause with a duration says what the engine makes last until end of turn: every
+    predicate is a verb whose handler lasts until end of turn — a player's "you may …", "you may
+    have target creature get +2/+0 …" read by the verb it wraps; a clause of its own joined to it
+    ("… get +1/+1 and creatures your opponents control get -1/-1") by its verbs — or a one-shot
+    beside one."""
+    verbs = _duration_verbs(clause)
+    lasting = verbs & UNTIL_END_OF_TURN if verbs is not None else set()
+    return verbs is not None and bool(lasting) and verbs - lasting <= INSTANTANEOUS
+
+
+def _duration_verbs(clause: Clause) -> set[str] | None:
+    """The verbs a clause's duration applies to (None: a predicate that is no verb, or a joined
+    clause with a duration of its own)."""
+    verbs: set[str] = set()
+    for predicate in clause.predicates:
+        if isinstance(predicate, Clause):
+            inner_verbs = _duration_verbs(predicate) if predicate.duration is None else None
+            if inner_verbs is None:
+                return None
+            verbs |= inner_verbs
+            continue
+        if not isinstance(predicate, Action):
+            return None
+        inner = predicate.arg("action") if predicate.verb in ("may", "may_have") else predicate
+        if not isinstance(inner, Action):
+            return None
+        verbs.add(inner.verb)
+    return verbs
+
 
 UNBOUND_COUNTS = frozenset({"that many", "twice that many"})
 """Determiners whose number comes from an earlier step ("that many"), which is not carried over."""
 
 
+def joined_spell(abilities: tuple[Ability, ...]) -> Ability | None:
+    """An instant's or sorcery's spell ability: its spell lines joined, in order, as it resolves
+    (608.2c: "Morbid — ~ deals 5 damage instead if …" is read with the line before it); the
+    target slots numbered again in text order when several lines have some (None: no spell line)."""
+    spells = [a for a in abilities if a.kind is Kind.SPELL and additional_cost(a) is None]
+    if len(spells) <= 1:
+        return spells[0] if spells else None
+    effects = tuple(step for ability in spells for step in ability.effects)
+    restrictions = tuple(r for ability in spells for r in ability.restrictions)  # "Cast this spell only …"
+    targeting = [ability for ability in spells if ability.targets]
+    if len(targeting) <= 1:  # its slots stay as they are
+        targets = targeting[0].targets if targeting else ()
+    else:
+        effects, targets = number_targets(effects)
+    return Ability(Kind.SPELL, spells[0].span, effects=effects, targets=targets, restrictions=restrictions)
+
+
 def face_missing(face: ParsedFace, catalog: Catalog) -> list[str]:
-    """What keeps a whole face from executing: every ability must (empty: it does)."""
+    """What keeps a whole face from executing: every ability must (empty: it does); an instant's
+    or sorcery's spell lines are one spell ability, as they are cast (:func:`joined_spell`)."""
     problems: list[str] = []
-    for ability in face.abilities:
+    spell = joined_spell(face.abilities)
+    lines = [a for a in face.abilities if a.kind is Kind.SPELL and additional_cost(a) is None]
+    abilities = [a for a in face.abilities if not any(a is line for line in lines)]
+    for ability in [*([spell] if spell is not None else []), *abilities]:
         for problem in missing(ability, catalog):
             if problem not in problems:
                 problems.append(problem)
@@ -186,8 +253,15 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     if ability.kind is Kind.STATIC or entering:
         problems.extend(_static_problems(ability, catalog))
     elif ability.kind is Kind.REPLACEMENT:
-        if exiled_instead(ability):
-            return []  # rules.instead applies it
+        exiled = exiled_instead(ability)
+        if exiled is not None:  # rules.instead applies it, to what its noun phrase describes
+            return _described_problems(exiled[1], catalog)
+        if gains_more_instead(ability) is not None:
+            return []  # rules.life_gain applies it
+        damage = modified_damage(ability)
+        if damage is not None:  # rules.modified_damage applies it, to what its phrases describe
+            condition = damage[0]
+            return _described_problems((condition.arg("what"), condition.arg("to")), catalog)
         verbs = {n.verb for step in ability.effects for n in walk(step) if isinstance(n, Action)}
         if not verbs & catalog.replacements:
             return ["replacement effect"]
@@ -258,6 +332,15 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         problems.append("'otherwise' clause")
     read_with = _instead_sentences(ability)
     for node in nodes:
+        if isinstance(node, Conditional) and would_condition(node.condition):
+            if dies_this_turn_instead(node) is None:  # what a created replacement effect watches for
+                assert isinstance(node.condition, Action)
+                refused = f"cond {node.condition.verb!r}"
+                if node.condition.verb in catalog.conditions and refused not in problems:
+                    problems.append(refused)
+            else:  # rules.lasting creates the effect ("If that creature would die this turn, …")
+                assert isinstance(node.body, Clause)
+                read_with.add(id(node.body.predicates[0]))
         if isinstance(node, Action) and node.verb == "deal_that_much_damage" and not _counts_event(ability):
             problems.append("'that much' with no event amount")
         if isinstance(node, Action) and node.verb == "instead" and id(node) not in read_with:
@@ -271,11 +354,12 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
                 problems.append(problem)
     # a delayed ability's moment is checked as such (DELAYED), not as a condition to evaluate
     moments = {id(n.condition) for n in nodes if isinstance(n, Conditional) and n.word == "at"}
+    read_by_verb = _read_by_their_verb(nodes)
     for root in roots:
         for node in walk(root):
             if static and isinstance(node, Conditional) and node.word == "as long as":
                 continue
-            if id(node) in moments:
+            if id(node) in moments or id(node) in read_by_verb:
                 continue
             problem = _problem(node, catalog, static)
             if problem == "'that many'" and _counts_event(ability):
@@ -283,6 +367,18 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
             if problem and problem not in problems:
                 problems.append(problem)
     return problems
+
+
+def _read_by_their_verb(nodes: list[object]) -> set[int]:
+    """Phrases a verb's handler reads itself, not through the catalog: the condition, the
+    prevention and the "of your choice" of "The next time a red source of your choice would deal
+    damage to you this turn, prevent that damage." (``effects.damage.next_time``)."""
+    found: set[int] = set()
+    for node in nodes:
+        condition = next_time_prevention(node)
+        if condition is not None and isinstance(node, Action):
+            found |= {id(condition), id(node.arg("action")), id(chosen_source(condition.arg("what")))}
+    return found
 
 
 def _instead_sentences(ability: Ability) -> set[int]:
@@ -319,27 +415,38 @@ def _otherwise_follows_if(ability: Ability) -> bool:
     return True
 
 
-def exiled_instead(ability: Ability) -> bool:
-    """ "If ~ would be put into a graveyard from anywhere, exile it instead." (614.1a): a
-    replacement of the object itself on every move of it to a graveyard."""
+def exiled_instead(ability: Ability) -> tuple[str, SelfRef | Noun] | None:
+    """A replacement ability that exiles instead (614.1a): "If ~ would be put into a graveyard from
+    anywhere, exile it instead." (``("anywhere", ~)``: every move of it to a graveyard), "If ~ would
+    die, exile it instead." and "If a creature an opponent controls would die, exile it instead."
+    (``("dies", what)``: a move of what it describes from the battlefield to a graveyard, 700.4).
+    None: not such a line."""
     if ability.kind is not Kind.REPLACEMENT or len(ability.effects) != 1:
-        return False
+        return None
     step = ability.effects[0]
     if not (isinstance(step, Conditional) and step.word == "if" and isinstance(step.condition, Action)):
-        return False
-    condition, body = step.condition, step.body
-    moved = (
-        condition.verb == "would_be_put"
-        and isinstance(condition.arg("what"), SelfRef)
-        and written(condition) == "{what:np} would be put into a graveyard from anywhere"
-    )
-    if not moved or not isinstance(body, Clause) or body.subject is not None or len(body.predicates) != 1:
-        return False
-    instead = body.predicates[0]
-    action = instead.arg("action") if isinstance(instead, Action) and instead.verb == "instead" else None
-    what = action.arg("what") if isinstance(action, Action) else None
-    exiled = isinstance(action, Action) and action.verb == "exile"
-    return exiled and isinstance(what, Pronoun) and what.word == "it"
+        return None
+    if not exiles_it_instead(step.body):
+        return None
+    condition = step.condition
+    what = condition.arg("what")
+    if condition.verb == "would_be_put" and isinstance(what, SelfRef):
+        anywhere = written(condition) == "{what:np} would be put into a graveyard from anywhere"
+        return ("anywhere", what) if anywhere else None
+    dies = condition.verb == "is_state" and is_form(condition, "would_die")
+    if dies and (isinstance(what, SelfRef) or (isinstance(what, Noun) and not what.targeted)):
+        return ("dies", what)
+    return None
+
+
+def _described_problems(what: object, catalog: Catalog) -> list[str]:
+    """What keeps a noun phrase a static ability reads from describing what it says."""
+    problems: list[str] = []
+    for node in walk(what):
+        problem = _controller_problem(node, True, False) or _problem(node, catalog, True)
+        if problem and problem not in problems:
+            problems.append(problem)
+    return problems
 
 
 def _keyword_sentences(ability: Ability, catalog: Catalog) -> list[str]:
@@ -459,7 +566,7 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         body = node.body
         if not isinstance(body, Clause) or body.duration is not None:
             return "'until end of turn' clause"
-        if not {p.verb for p in body.predicates if isinstance(p, Action)} <= UNTIL_END_OF_TURN:
+        if not lasts_until_end_of_turn(body):
             return "'until end of turn' clause"
     if isinstance(node, Conditional) and node.word == "at":
         moment = node.condition
@@ -482,10 +589,12 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
             return "for each"
         if "enters_with_counters" in verbs and not isinstance(node.for_each, Noun):
             return "for each"
-    if isinstance(node, Clause) and node.duration is not None:
-        verbs = {p.verb for p in node.predicates if isinstance(p, Action)}
-        if node.duration not in SUPPORTED_DURATIONS or not verbs <= UNTIL_END_OF_TURN:
-            return f"duration {node.duration!r}"
+    if (
+        isinstance(node, Clause)
+        and node.duration is not None
+        and (node.duration not in SUPPORTED_DURATIONS or not lasts_until_end_of_turn(node))
+    ):
+        return f"duration {node.duration!r}"
     if isinstance(node, Noun) and (
         not known_description(node.description) or attached_reference(node) is False
     ):

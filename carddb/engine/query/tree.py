@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from carddb.engine.query.replacing import would_condition
 from carddb.oracle.model import (
     Action,
     Clause,
@@ -58,6 +59,8 @@ def instead_of(step: object, following: object) -> Action | None:
         and len(following.body.predicates) == 1
     ):
         return None
+    if would_condition(following.condition):  # "If that creature would die this turn, exile it
+        return None  # instead.": a replacement effect (614.1a), not another way to do the step
     sentence = following.body.predicates[0]
     if not (isinstance(sentence, Action) and sentence.verb == "instead" and sentence.form in (0, 3)):
         return None

@@ -178,9 +178,9 @@ def step_begins(game: Game, decider: Decider) -> None:
     elif game.step is Step.DECLARE_BLOCKERS:
         _declare_blockers(game, decider)
     elif game.step is Step.FIRST_STRIKE_DAMAGE:
-        _combat_damage(game, first=True)
+        _combat_damage(game, decider, first=True)
     elif game.step is Step.COMBAT_DAMAGE:
-        _combat_damage(game, first=False)
+        _combat_damage(game, decider, first=False)
     elif game.step not in COMBAT_STEPS:
         game.combat = None  # creatures leave combat as the end of combat step ends (rule 511.3)
 
@@ -326,7 +326,7 @@ def _lethal(source: GameObject, creature: GameObject) -> int:
     return max(0, toughness - creature.damage) if toughness is not None else 10**9
 
 
-def _combat_damage(game: Game, *, first: bool) -> None:
+def _combat_damage(game: Game, decider: Decider, *, first: bool) -> None:
     """Combat damage (rule 510): every creature that deals damage in this step assigns it, then it
     is all dealt at once. In the first-strike step only first and double strikers deal damage; in the
     second, those that did not then, and double strikers again."""
@@ -373,19 +373,29 @@ def _combat_damage(game: Game, *, first: bool) -> None:
     for source, target, amount in assigned:
         if first:
             combat.dealt_first.add(source.id)
-        deal_damage(game, source, target, amount, combat=True)
+        deal_damage(game, source, target, amount, combat=True, decider=decider)
 
 
-def deal_damage(game: Game, source: GameObject, target: Ref, amount: int, *, combat: bool = False) -> None:
+def deal_damage(
+    game: Game,
+    source: GameObject,
+    target: Ref,
+    amount: int,
+    *,
+    combat: bool = False,
+    decider: Decider | None = None,
+) -> int:
     """``source`` deals ``amount`` damage to ``target``: a player loses that much life, a
     planeswalker loses loyalty, a creature is marked with damage (deathtouch: destroyed by the
-    next state-based actions); a source with lifelink makes its controller gain that much life."""
+    next state-based actions); a source with lifelink makes its controller gain that much life.
+    Returns the damage dealt (0: none, all of it prevented). ``decider``: who orders the
+    replacement effects that apply (616.1)."""
     affected = target if isinstance(target, str) else target.controller
     dealt = Proposed("damage", affected, source=source, target=target, amount=amount, combat=combat)
-    proposed = replace(game, dealt)
+    proposed = replace(game, dealt, decider)
     amount = proposed.amount  # what prevention effects (and protection) left of it
     if proposed.kind == "replaced" or amount <= 0:
-        return
+        return 0
     game.events.append(
         Event("damage", source, player=source.controller, other=target, amount=amount, combat=combat)
     )
@@ -395,7 +405,7 @@ def deal_damage(game: Game, source: GameObject, target: Ref, amount: int, *, com
         if "infect" in keywords:  # poison counters instead of life loss (702.90b)
             game.players[target].poison += amount
         else:
-            lose_life(game, target, amount)  # damage to a player is life loss (120.3a)
+            lose_life(game, target, amount, decider)  # damage to a player is life loss (120.3a)
     elif target.zone == "battlefield":
         if target.is_a("Planeswalker") and not target.is_a("Creature"):
             target.counters["loyalty"] = target.counters.get("loyalty", 0) - amount
@@ -409,7 +419,8 @@ def deal_damage(game: Game, source: GameObject, target: Ref, amount: int, *, com
             if "deathtouch" in keywords:
                 target.deathtouched = True
     if "lifelink" in keywords_of(source):
-        gain_life(game, source.controller, amount)
+        gain_life(game, source.controller, amount, decider)
+    return amount
 
 
 # -- triggers -----------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from carddb.engine.core.state import Game, GameObject
 from carddb.engine.query.abilities import active_abilities
 from carddb.engine.query.executable import missing
 from carddb.engine.query.nouns import candidates_for, counter_kind, matches, resolve, value
+from carddb.engine.query.replacing import would_condition
 from carddb.engine.rules.conditions import evaluate
 from carddb.engine.rules.replacement import replace
 from carddb.oracle.model import Ability, Action, Clause, Conditional, Kind, Noun, Pronoun, SelfRef
@@ -73,6 +74,8 @@ def applying_clauses(ctx: Context, ability: Ability) -> list[tuple[int, Clause]]
         if isinstance(step, Conditional):
             condition = step.condition
             if not isinstance(condition, Action) or condition.verb not in ctx.game.catalog.conditions:
+                continue
+            if would_condition(condition):  # "If ~ would die, …": an event a replacement watches for
                 continue
             what = condition.arg("what")  # "as long as enchanted creature is a Human, it has…"
             if isinstance(what, Noun) and not what.targeted:

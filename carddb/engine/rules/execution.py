@@ -29,9 +29,11 @@ from carddb.engine.query.nouns import (
     speaking_of,
     value,
 )
+from carddb.engine.query.replacing import dies_this_turn_instead
 from carddb.engine.query.tree import instead_of
 from carddb.engine.rules.conditions import evaluate
 from carddb.engine.rules.discards import stat_of
+from carddb.engine.rules.lasting import dies_instead
 from carddb.engine.rules.layers import refresh
 from carddb.engine.rules.replacement import replace
 from carddb.engine.rules.triggers import is_named
@@ -77,6 +79,8 @@ def execute_steps(ctx: Context, steps: tuple[object, ...] | list[object]) -> Non
         if alternative is not None:
             replaced = True
             step = _instead(ctx, step, following, alternative)
+            # "…, instead destroy that creature. It can't be regenerated.": the sentence after both
+            following = steps[index + 2] if index + 2 < len(steps) else None
         ctx.no_regeneration = _forbids_regeneration(following)
         try:
             execute(ctx, step)
@@ -104,13 +108,19 @@ def _instead(ctx: Context, step: object, following: object, action: Action) -> o
     if len(targeted) == 1:  # "… to it instead": "it" is what the step targets
         args = tuple((k, targeted[0] if _names_the_target(v) else v) for k, v in action.args)
         action = Action(action.verb, args, action.form, action.slot)
-    if action.verb == before.verb:
-        args = tuple({**dict(before.args), **dict(action.args)}.items())
-        merged = Action(before.verb, args, before.form, before.slot)
-        return dataclasses.replace(step, predicates=(merged,))
     body = following.body
     assert isinstance(body, Clause)
     it = isinstance(body.subject, Pronoun) and body.subject.word == "it"  # "it" is who did the step
+    if action.verb == before.verb:
+        # a phrase that says all the step said is itself ("sacrifices all lands they control
+        # instead"); one that says part of it changes that part ("deals 5 damage instead")
+        whole = set(dict(action.args)) >= set(dict(before.args))
+        args = tuple({**dict(before.args), **dict(action.args)}.items())
+        merged = action if whole else Action(before.verb, args, before.form, before.slot)
+        # "Target player sacrifices a land. … Each player sacrifices all lands they control
+        # instead …": the sentence's own subject does it
+        subject = step.subject if body.subject is None or it else body.subject
+        return dataclasses.replace(step, subject=subject, predicates=(merged,))
     return Clause(step.subject if it else body.subject, (action,))
 
 
@@ -173,8 +183,11 @@ def _clause_for(ctx: Context, clause: Clause, subject: list[Ref]) -> None:
     for index, predicate in enumerate([p for _ in range(times) for p in clause.predicates]):
         if covering and index > 0 and not ctx.bindings.get("did"):
             break  # "You may reveal a creature card … and put it into your hand": declined, none of it
-        if isinstance(predicate, Clause):
+        if isinstance(predicate, Clause):  # "… get +1/+1 and creatures your opponents control get
+            if predicate.duration is None:  # -1/-1 until end of turn": the duration is the whole's
+                predicate = dataclasses.replace(predicate, duration=clause.duration)
             _clause(ctx, predicate)
+            ctx.duration = clause.duration
             continue
         handler = ctx.game.catalog.verbs.get(predicate.verb)
         if handler is None:
@@ -217,6 +230,8 @@ def _conditional(ctx: Context, node: Conditional) -> None:
         _execute(ctx, dataclasses.replace(body, duration=node.word) if isinstance(body, Clause) else body)
     elif node.word == "may":  # "you may search …, then shuffle": all of it, or none of it
         _optional(ctx, node)
+    elif node.word == "if" and dies_this_turn_instead(node) is not None:  # a replacement effect (614.1)
+        dies_instead(ctx, dies_this_turn_instead(node))
     elif node.word in ("if", "unless"):
         if node.after and isinstance(node.body, Clause):
             _antecedent(ctx, node.body)

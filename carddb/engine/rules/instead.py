@@ -1,23 +1,54 @@
-"""Replacement effects of an object on itself written as "If ~ would be put into a graveyard from
-anywhere, exile it instead." (614.1a, 614.15: applied first): every move of it to a graveyard, from
-any zone, goes to exile instead (``query.executable.exiled_instead`` recognises the line)."""
+"""Replacement abilities of a permanent or card that exile instead (614.1a): "If ~ would be put
+into a graveyard from anywhere, exile it instead." (every move of it to a graveyard, from any
+zone), "If ~ would die, exile it instead." — both effects of the object on itself, applied first
+(614.15) — and "If a creature an opponent controls would die, exile it instead." (a permanent's
+effect on what it describes, while it is on the battlefield). ``query.executable.exiled_instead``
+recognises the lines."""
 
 from __future__ import annotations
 
 from carddb.engine.core.catalog import Section
+from carddb.engine.core.context import Context
 from carddb.engine.core.proposed import Proposed, Replacement
-from carddb.engine.core.state import Game
+from carddb.engine.core.state import Game, GameObject
+from carddb.engine.query.abilities import active_abilities
 from carddb.engine.query.executable import exiled_instead
+from carddb.engine.query.nouns import matches
+from carddb.engine.rules.continuous import NO_DECISIONS
+from carddb.oracle.model import Ability, Noun, SelfRef
 
 
 def exile_instead_of_graveyard(game: Game, event: Proposed) -> list[Replacement]:
     obj = event.obj
     if event.kind != "move" or obj is None or event.to_zone != "graveyard":
         return []
-    abilities = [a for _, a in obj.now.abilities] if obj.zone == "battlefield" else list(obj.card.abilities)
-    if not any(exiled_instead(ability) for ability in abilities):
-        return []
-    return [Replacement(f"{obj.name}: exile it instead", ("exile instead", obj.id), _exile, True)]
+    dies = obj.zone == "battlefield"
+    found: list[Replacement] = []
+    abilities = [a for _, a in obj.now.abilities] if dies else list(obj.card.abilities)
+    if any(_exiles(ability, dies, None) is not None for ability in abilities):
+        found.append(Replacement(f"{obj.name}: exile it instead", ("exile instead", obj.id), _exile, True))
+    if not dies:
+        return found
+    for source in game.permanents():
+        for index, ability in active_abilities(source):
+            what = _exiles(ability, dies, source)
+            ctx = Context(game, NO_DECISIONS, source.controller, source)
+            if isinstance(what, Noun) and matches(ctx, obj, what):
+                name, key = f"{source.name}: exile {obj.name} instead", ("exile instead", source.id, index)
+                found.append(Replacement(name, key, _exile, commutes=False))
+    return found
+
+
+def _exiles(ability: Ability, dies: bool, source: GameObject | None) -> SelfRef | Noun | None:
+    """What of its own (``source`` None: the moving object itself, ~) or of what it describes the
+    ability exiles instead, for a move that is a death (``dies``) or another one."""
+    found = exiled_instead(ability)
+    if found is None or (found[0] == "dies" and not dies):
+        return None
+    what = found[1]
+    if source is None:
+        return what if isinstance(what, SelfRef) else None
+    return what if isinstance(what, Noun) else None
 
 
 def _exile(event: Proposed) -> Proposed:

@@ -32,6 +32,8 @@ def prevention(game: Game, event: Proposed) -> list[Replacement]:
             continue
         if (shield.to is not None and shield.to != key) or (shield.by is not None and shield.by != source.id):
             continue
+        if shield.by_timestamp is not None and shield.by_timestamp != source.timestamp:
+            continue  # a new object (400.7), not the source chosen
         found.append(Replacement("a prevention shield", ("shield", id(shield)), partial(_use, game, shield)))
     return found
 
@@ -82,7 +84,10 @@ def _prevent_all(event: Proposed) -> Proposed:
 
 
 def _use(game: Game, shield: Shield, event: Proposed) -> Proposed:
-    """The shield prevents all of the damage, or as much of it as it has left."""
+    """The shield prevents all of the damage, or as much of it as it has left; one that prevents
+    the next time only is gone once it has."""
+    if shield.once:
+        game.shields.remove(shield)
     if shield.amount is None:
         return _prevent_all(event)
     prevented = min(shield.amount, event.amount)

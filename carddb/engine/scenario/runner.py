@@ -10,7 +10,7 @@ import difflib
 import re
 import tomllib
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,12 @@ from carddb.engine.rules.layers import refresh
 from carddb.engine.rules.planechase import may_play_from_top
 from carddb.errors import CarddbError
 
+
+def split_reference(name: str, players: Iterable[str]) -> tuple[str, str]:
+    """``"Player:Name"`` → (player, name); a name whose part before its first colon is no player
+    is a card's name as it is ("Circle of Protection: Red")."""
+    controller, _, card = name.partition(":")
+    return (controller, card) if card and controller in players else ("", name)
 
 class ScenarioError(CarddbError):
     """A scenario file that cannot be run: broken TOML, an unknown key or card, a bad value. Names
@@ -194,9 +200,13 @@ class _Names:
         """``"Name"`` or ``"Player:Name"`` (a player's name alone where players may be named)."""
         if player_ok and name in self.players:
             return name
-        controller, _, card = name.rpartition(":") if ":" in name else ("", "", name)
-        if controller and controller not in self.players:
-            raise ScenarioError(f"{self.path}: {key}: no player named {controller!r} (in {name!r})")
+        controller, card = split_reference(name, self.players)
+        if not controller and ":" in name and name.partition(":")[0] not in self.players:
+            try:
+                self.card(key, name)  # "Circle of Protection: Red": a name with a colon
+            except ScenarioError:
+                wanted = name.partition(":")[0]
+                raise ScenarioError(f"{self.path}: {key}: no player named {wanted!r} (in {name!r})") from None
         made = card.endswith("Token") or card in TOKEN_NAMES  # a token the game made
         spelled = card if made else self.card(key, card)
         return f"{controller}:{spelled}" if controller else spelled
@@ -556,7 +566,7 @@ def _find(
 ) -> GameObject:
     """The object called ``name`` (``"Player:Name"`` picks by controller) in one of ``zones``:
     the first one not in ``avoid``, untapped ones first."""
-    controller, _, card = name.rpartition(":") if ":" in name else ("", "", name)
+    controller, card = split_reference(name, game.players)
     found = [
         obj
         for obj in game.objects.values()
@@ -660,7 +670,7 @@ def _block(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> N
     blockers: list[GameObject] = []
     pairs: list[tuple[GameObject, GameObject]] = []
     for blocker_name, attacker_name in action["block"].items():
-        controller, _, card = attacker_name.rpartition(":")
+        controller, card = split_reference(attacker_name, game.players)
         candidates = [
             obj
             for obj in attacking
@@ -734,7 +744,7 @@ def _compare(game: Game, expect: Mapping[str, Any], error: str | None) -> list[s
         stack = [game.objects[item.source].name for item in reversed(game.stack)]
         differ("stack (top first)", _canonical(game, expect["stack"]), stack)
     for name, spec in expect.get("permanents", {}).items():
-        controller, _, card = name.rpartition(":") if ":" in name else ("", "", name)
+        controller, card = split_reference(name, game.players)
         found = [o for o in game.permanents(controller or None) if _called(o).casefold() == card.casefold()]
         if not found:
             differences.append(f"permanents.{name!r}: not on the battlefield")
