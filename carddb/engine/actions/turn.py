@@ -69,7 +69,10 @@ def next_step(game: Game, decider: Decider) -> None:
         game.shields.clear()  # prevention effects "this turn" end
         for obj in game.permanents():
             obj.damage = 0
+            controller = obj.controller
             obj.end_of_turn()  # "until end of turn" effects end (514.2)
+            if obj.controller != controller:  # control went back: it came under that control now
+                obj.since_turn = game.turn
     game.events.append(Event("step", None, "", game.step, game.active))
     settle(game, decider)
 

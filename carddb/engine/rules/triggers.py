@@ -391,6 +391,8 @@ def _delayed(game: Game, event: Event) -> None:
 def collect(game: Game, decider: Decider, event: Event) -> None:
     """Abilities that ``event`` triggers wait in ``game.pending``."""
     _delayed(game, event)
+    for rule_trigger in game.catalog.rule_triggers:  # keywords' rules: echo, cumulative upkeep…
+        game.pending.extend(rule_trigger(game, event))
     for source in _watchers(game, event):
         leaving = source is event.obj and event.kind == "move" and event.from_zone == "battlefield"
         controller = event.player if leaving else source.controller
