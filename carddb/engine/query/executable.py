@@ -266,6 +266,7 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
                 problems.append(problem)
     # a delayed ability's moment is checked as such (DELAYED), not as a condition to evaluate
     moments = {id(n.condition) for n in nodes if isinstance(n, Conditional) and n.word == "at"}
+    moments |= _paid_totals(ability)  # "with total power N or greater" of a tap cost: the cost reads it
     for root in roots:
         for node in walk(root):
             if static and isinstance(node, Conditional) and node.word == "as long as":
@@ -278,6 +279,21 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
             if problem and problem not in problems:
                 problems.append(problem)
     return problems
+
+
+TAP_TOTAL_POWER = "with_total_power"
+
+
+def _paid_totals(ability: Ability) -> set[int]:
+    """The "with total power N or greater" qualifiers of "Tap any number of untapped creatures you
+    control with total power N or greater" costs (crew): the tap cost pays them itself
+    (``rules.costs``); anywhere else the qualifier is refused."""
+    found: set[int] = set()
+    for item in ability.cost:
+        what = item.arg("what") if isinstance(item, Action) and item.verb == "tap" else None
+        if isinstance(what, Noun) and what.determiners == ("any number of",):
+            found.update(id(q) for q in what.qualifiers if q.verb == TAP_TOTAL_POWER)
+    return found
 
 
 def _instead_sentences(ability: Ability) -> set[int]:

@@ -287,9 +287,13 @@ def _becomes(what: object) -> list[Change]:
         raise EngineError(f"cannot tell what {what.description!r} is")
     qualifiers = {q.verb: q for q in what.qualifiers}
     addition = qualifiers.get("in_addition_to_types") or qualifiers.get("that_is_still")  # 205.1b
+    # 205.1b: an object that becomes an "artifact creature" keeps all its card types and subtypes
+    # (a crewed Vehicle is still a Vehicle)
+    artifact_creature = sorted(found.types) == ["Artifact", "Creature"] and not found.subtypes
     result: list[Change] = []
     if found.types or found.subtypes:
-        op = Op.ADD_TYPES if addition is not None else Op.SET_TYPES if found.types else Op.SET_SUBTYPES
+        kept = addition is not None or artifact_creature
+        op = Op.ADD_TYPES if kept else Op.SET_TYPES if found.types else Op.SET_SUBTYPES
         values = (*found.types, *found.subtypes) if op is not Op.SET_SUBTYPES else found.subtypes
         result.append(Change(Layer.TYPE, op, values))
     if found.colors is not None:

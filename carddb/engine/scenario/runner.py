@@ -81,7 +81,7 @@ VERBS += ("roll_planar_die", "turn_face_up")
 """The action keys: each ``[[do]]`` has exactly one."""
 ACTION_KEYS = {
     "activate": {"player", "ability", "targets", "x", "pay", "mode", "rolls", "choices"},
-    "cast": {"player", "targets", "x", "pay", "mode", "rolls", "choices", "kicked", "face_down"},
+    "cast": {"player", "targets", "x", "pay", "mode", "rolls", "choices", "kicked", "face_down", "convoke"},
     "play": {"player", "rolls", "choices"},
     "advance": {"player", "rolls", "choices"},
     "pass": {"player", "rolls", "choices"},
@@ -299,8 +299,9 @@ def _check_action(path: Path, where: str, action: Mapping[str, Any], names: _Nam
             raise ScenarioError(f"{path}: {where}: targets must be a list of names (or lists of names)")
         for entry in entries:
             names.reference(f"{where} targets", str(entry), player_ok=True)
-    for entry in _name_list(path, f"{where} pay", action.get("pay", [])):
-        names.reference(f"{where} pay", entry)
+    for key in ("pay", "convoke"):
+        for entry in _name_list(path, f"{where} {key}", action.get(key, [])):
+            names.reference(f"{where} {key}", entry)
 
 
 def _check_expect(path: Path, expect: Mapping[str, Any], names: _Names) -> None:
@@ -616,6 +617,11 @@ def _act(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> Non
     for name in (n for entry in action.get("pay", []) for n in _expand(entry)):
         pay.append(_find(game, name, ("battlefield",), player, avoid=pay))
     options: dict[str, Any] = {"x": action.get("x"), "pay_with": pay or None}
+    convoking: list[GameObject] = []
+    for name in (n for entry in action.get("convoke", []) for n in _expand(entry)):
+        convoking.append(_find(game, name, ("battlefield",), player, avoid=[*pay, *convoking]))
+    if convoking:  # convoke (702.51): the creatures tapped to pay part of the cost
+        options["convoking"] = convoking
     if action.get("face_down") is True:  # morph: cast face down (702.37c)
         options["face_down"] = True
     if "mode" in action:
