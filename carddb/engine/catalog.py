@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from carddb.engine.actions import madness as madness_ability
 from carddb.engine.actions import play
+from carddb.engine.actions import suspend as suspend_cast
 from carddb.engine.core.catalog import Catalog
 from carddb.engine.core.state import Game, Player, Step
 from carddb.engine.effects import cards, conditions, damage, life, mana, permanents, tokens
@@ -38,6 +39,7 @@ from carddb.engine.rules import (
     planechase,
     prevention,
     protection,
+    suspend,
     timing,
     triggers,
     ward,
@@ -82,6 +84,8 @@ CATALOG = Catalog.of(
     tokens.SECTION,
     play.SECTION,
     madness_ability.SECTION,
+    suspend.SECTION,
+    suspend_cast.SECTION,
 )
 """Everything the engine executes."""
 

@@ -120,6 +120,8 @@ class GameObject:
     exiled_until: tuple[int, str] | None = None
     """Exiled "until ~ leaves the battlefield" (610.3): that object's id and the zone this one
     returns to when it does."""
+    suspend_haste: LayerEffect | None = None
+    """The haste a creature spell cast with suspend gained (702.62a), until its controller changes."""
     entered_turn: int = 0
     attacked_turn: int = 0
     damaged_turn: int = 0
@@ -465,8 +467,11 @@ class Game:
             _starting_loyalty(obj)
         if zone not in ("stack", "battlefield"):
             obj.kicked = False  # a new object (400.7)
+            obj.effects = []
+            obj.suspend_haste = None
         if obj.zone == "exile" and zone != "exile":
             obj.exiled_until = None
+            obj.counters.clear()  # a new object (400.7): a suspended card's time counters stay behind
         obj.zone = zone
         if zone == "stack":
             return

@@ -390,6 +390,10 @@ NOUN_LIST_VERBS = frozenset({
 names each of its items."""
 
 
+def _with_counters(what: object) -> bool:
+    return isinstance(what, SelfRef) and any(q.verb == "with_counters" for q in what.qualifiers)
+
+
 def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None:
     granted = _granted_problem(node, catalog)
     if granted is not None:
@@ -408,6 +412,8 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         return "a total limit on targets or a number of objects"  # "up to two target … with total …"
     if isinstance(node, SameSubject):  # "… until end of turn and can't be blocked this turn"
         return "subject of the clause before"
+    if isinstance(node, Action) and node.verb == "exile" and _with_counters(node.arg("what")):
+        return "exile with counters"  # "Exile ~ with three time counters on it": no counters are put
     if isinstance(node, Action) and node.verb == "zone" and node.arg("owner") not in ZONE_OWNERS:
         return f"zone of {node.arg('owner')}"
     whose = node.arg("whose") if isinstance(node, Action) else None

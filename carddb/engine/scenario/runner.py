@@ -19,6 +19,7 @@ from carddb.engine.actions import combat as fighting
 from carddb.engine.actions import face_down as faces
 from carddb.engine.actions import planechase as planar
 from carddb.engine.actions import play, turn
+from carddb.engine.actions import suspend as suspension
 from carddb.engine.catalog import CATALOG
 from carddb.engine.core.cards import CardDef, CardPool
 from carddb.engine.core.context import Ref
@@ -77,7 +78,7 @@ FACE_DOWN_KEYS = ("face_down", "cloaked")
 PLAYER_KEYS = {"life", "poison", "energy", "attached", "planar_deck", *FACE_DOWN_KEYS, *ZONE_KEYS}
 CARD_KEYS = {"type", "text", "mana_cost", "power", "toughness", "loyalty", "color_indicator"}
 VERBS: tuple[str, ...] = ("activate", "cast", "play", "advance", "pass", "resolve", "attack", "block")
-VERBS += ("roll_planar_die", "turn_face_up")
+VERBS += ("roll_planar_die", "turn_face_up", "suspend")
 """The action keys: each ``[[do]]`` has exactly one."""
 ACTION_KEYS = {
     "activate": {"player", "ability", "targets", "x", "pay", "mode", "rolls", "choices"},
@@ -90,6 +91,7 @@ ACTION_KEYS = {
     "block": {"player", "rolls", "choices"},
     "roll_planar_die": {"player", "rolls", "choices"},
     "turn_face_up": {"player", "rolls", "choices"},
+    "suspend": {"player", "pay", "rolls", "choices"},
 }
 """The keys each action may carry besides its own."""
 EXPECT_KEYS = {"players", "stack", "permanents", "error", "game", "not_executable"}
@@ -246,7 +248,7 @@ def _check_action(path: Path, where: str, action: Mapping[str, Any], names: _Nam
     if player is not None and player not in names.players:
         raise ScenarioError(f"{path}: {where}: player: no player named {player!r}")
     value = action[verb]
-    if verb in ("activate", "cast", "play", "turn_face_up"):
+    if verb in ("activate", "cast", "play", "turn_face_up", "suspend"):
         if not isinstance(value, str):
             raise ScenarioError(f"{path}: {where}: {verb} must be a card name")
         names.reference(f"{where} {verb}", value)
@@ -635,6 +637,9 @@ def _act(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> Non
         play.cast(game, decider, player, card, targets, kicked=bool(action.get("kicked", False)), **options)
     elif "play" in action:
         play.play_land(game, player, _top_or(game, action["play"], ("hand",), player))
+    elif "suspend" in action:  # suspend's special action (702.62a), from the hand
+        card = _find(game, action["suspend"], ("hand",), player)
+        suspension.suspend(game, decider, player, card, pay_with=pay or None)
     elif "roll_planar_die" in action:
         planar.roll(game, decider, player)
     elif "turn_face_up" in action:
