@@ -19,6 +19,7 @@ from carddb.engine.query import characteristics, executable, nouns
 from carddb.engine.rules import (
     attachments,
     casting,
+    choices,
     combat,
     continuous,
     convoke,
@@ -51,6 +52,7 @@ CATALOG = Catalog.of(
     nouns.SECTION,
     attachments.SECTION,
     casting.SECTION,
+    choices.SECTION,
     combat.SECTION,
     continuous.SECTION,
     convoke.SECTION,

@@ -29,6 +29,7 @@ from carddb.engine.rules.face_down import MORPH_CAST, manifested, morph_cost, tu
 from carddb.engine.rules.flashback import flashback_cost
 from carddb.engine.rules.kicker import kicker_cost
 from carddb.engine.rules.planechase import may_play_from_top
+from carddb.engine.rules.suspend import no_mana_cost
 from carddb.engine.rules.targets import (
     choose_targets,
     chosen_steps,
@@ -157,7 +158,7 @@ def cast(
             raise CostError(f"{obj.name}: X is 0 when the alternative cost has no X (601.2f, 107.3)")
         if "Land" in card.types:
             raise IllegalActionError(f"{obj.name} is a land: play it, don't cast it")
-        if cost is None and not card.mana_cost:  # 118.6: no mana cost is an unpayable cost
+        if cost is None and no_mana_cost(card):  # 118.6: no mana cost is an unpayable cost
             raise CostError(f"{obj.name} has no mana cost: it is cast only for an alternative cost")
         split_second(game, "spell cast")
         if alternative is None and "Instant" not in card.types and "flash" not in keywords_of(obj):

@@ -120,6 +120,9 @@ class GameObject:
     exiled_until: tuple[int, str] | None = None
     """Exiled "until ~ leaves the battlefield" (610.3): that object's id and the zone this one
     returns to when it does."""
+    chosen: tuple[tuple[str, str], ...] = ()
+    """What it chose as it entered the battlefield ("As ~ enters, choose a creature type": 607.2d),
+    as (what, answer) pairs; a new object remembers nothing (400.7)."""
     suspend_haste: LayerEffect | None = None
     """The haste a creature spell cast with suspend gained (702.62a), until its controller changes."""
     entered_turn: int = 0
@@ -459,6 +462,7 @@ class Game:
             obj.control_effects = []  # a new object: the effects on the old one do not apply (400.7)
             obj.attacked_turn = obj.damaged_turn = 0
             obj.attached_to = None
+            obj.chosen = ()
             if self.combat is not None:
                 self.combat.remove(obj.id)
         if zone == "battlefield" and obj.zone != "battlefield":

@@ -19,6 +19,7 @@ from carddb.engine.core.errors import NotExecutableError
 from carddb.engine.core.forms import is_form, written
 from carddb.engine.core.state import GameObject
 from carddb.engine.query.abilities import keyword_list
+from carddb.engine.query.choices import entering_choice, reads_chosen_type
 from carddb.engine.query.keyword_abilities import stands_for
 from carddb.engine.query.nouns import (
     AMONG_LOOKED,
@@ -186,6 +187,8 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     elif ability.kind is Kind.REPLACEMENT:
         if exiled_instead(ability):
             return []  # rules.instead applies it
+        if entering_choice(ability) is not None:
+            return []  # rules.choices makes the choice as the permanent enters
         verbs = {n.verb for step in ability.effects for n in walk(step) if isinstance(n, Action)}
         if not verbs & catalog.replacements:
             return ["replacement effect"]
@@ -267,6 +270,7 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     # a delayed ability's moment is checked as such (DELAYED), not as a condition to evaluate
     moments = {id(n.condition) for n in nodes if isinstance(n, Conditional) and n.word == "at"}
     moments |= _paid_totals(ability)  # "with total power N or greater" of a tap cost: the cost reads it
+    moments |= {id(noun) for n in nodes if (noun := reads_chosen_type(n)) is not None}  # "the chosen type"
     for root in roots:
         for node in walk(root):
             if static and isinstance(node, Conditional) and node.word == "as long as":

@@ -44,6 +44,13 @@ def suspend_of(card: CardDef) -> tuple[int, tuple[str, ...]] | None:
     return None
 
 
+def no_mana_cost(card: CardDef) -> bool:
+    """A card with suspend and no mana cost (Lotus Bloom, Ancestral Vision): its mana cost is
+    unpayable (118.6), so it is cast only without paying it. (The engine's card definitions leave
+    the mana cost empty when it is not given, so only these cards are known to have none.)"""
+    return not card.mana_cost and suspend_of(card) is not None
+
+
 def _keyword_problems(keyword: Keyword, catalog: Catalog) -> list[str]:
     parameter = (keyword.parameter or "").strip()
     if keyword.name.lower() != "suspend" or keyword.long_cost or not _PARAMETER.match(parameter):

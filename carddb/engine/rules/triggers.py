@@ -29,6 +29,7 @@ from carddb.engine.query.nouns import (
 )
 from carddb.engine.query.planar import is_planar, planar_controller, planar_objects
 from carddb.engine.rules.attachments import enter_attached
+from carddb.engine.rules.choices import choose_as_entering
 from carddb.engine.rules.continuous import on_enter
 from carddb.engine.rules.layers import refresh
 from carddb.engine.rules.sba import state_based_actions
@@ -430,6 +431,7 @@ def settle(game: Game, decider: Decider | None) -> None:
         for event in events:
             if _entered(event) and event.obj is not None and event.obj.zone == "battlefield":
                 on_enter(game, event.obj, decider)
+                choose_as_entering(game, event.obj, decider)  # "As ~ enters, choose a creature type"
                 enter_attached(game, decider, event.obj)  # an Aura not cast: what it enchants
         refresh(game)
         for event in events:
