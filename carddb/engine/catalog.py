@@ -15,6 +15,7 @@ from carddb.engine.core.catalog import Catalog
 from carddb.engine.core.state import Game, Player, Step
 from carddb.engine.effects import cards, conditions, damage, life, mana, permanents, tokens
 from carddb.engine.effects import characteristics as characteristic_effects
+from carddb.engine.effects import choices as choice_effects
 from carddb.engine.query import characteristics, executable, nouns
 from carddb.engine.rules import (
     attachments,
@@ -77,6 +78,7 @@ CATALOG = Catalog.of(
     madness.SECTION,
     planechase.SECTION,
     cards.SECTION,
+    choice_effects.SECTION,
     characteristic_effects.SECTION,
     conditions.SECTION,
     damage.SECTION,

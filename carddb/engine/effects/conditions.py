@@ -630,7 +630,7 @@ SECTION = Section(
         ),
         "in_zone": named(
             "in_zone", "in_zone", "from_zone", "from_a_graveyard", "in_a_graveyard", "in_any_graveyard",
-            "from_any_graveyard", "in_exile", "from_among_them", "from_among_those",
+            "from_any_graveyard", "in_exile", "from_among_them", "from_among_those", "from_it",
         ),
         "with_power": named(
             "with_power", *WITH_STAT, "greatest_power", "mana_value_x_or_less", "mana_value_exactly"

@@ -8,6 +8,7 @@ choice both need the same recognizer and the same options, and neither executes 
 
 from __future__ import annotations
 
+from carddb.engine.core.forms import written
 from carddb.oracle.model import Ability, Action, Clause, Conditional, Kind, Noun, SelfRef
 
 CREATURE_TYPE = "creature type"
@@ -85,3 +86,32 @@ def reads_chosen_type(node: object) -> Noun | None:
     if isinstance(what, Noun) and what.description == CHOSEN_TYPE and not what.qualifiers:
         return what
     return None
+
+
+YOUR_CHOICE = "of your choice"
+
+
+def chosen_color(what: object) -> bool:
+    """ "… becomes the color of your choice": a colour its controller chooses as the effect begins."""
+    if not (isinstance(what, Noun) and what.description == "color" and what.determiners == ("the",)):
+        return False
+    return len(what.qualifiers) == 1 and written(what.qualifiers[0]) == YOUR_CHOICE
+
+
+def color_choices(nodes: list[object]) -> set[int]:
+    """The nodes of "[permanents] become(s) the color of your choice" (its noun and qualifier) that
+    the layer change reads itself (``rules.layers.changes``); not for a spell ("Target spell or
+    permanent becomes …": a colour change applies to permanents only here)."""
+    found: set[int] = set()
+    for clause in nodes:
+        if not isinstance(clause, Clause):
+            continue
+        subject = clause.subject
+        if isinstance(subject, Noun) and "spell" in subject.description.lower():
+            continue
+        for predicate in clause.predicates:
+            becomes = isinstance(predicate, Action) and predicate.verb == "becomes"
+            what = predicate.arg("what") if isinstance(predicate, Action) and becomes else None
+            if isinstance(what, Noun) and chosen_color(what):
+                found.update((id(what), id(what.qualifiers[0])))
+    return found

@@ -19,7 +19,7 @@ from carddb.engine.core.errors import NotExecutableError
 from carddb.engine.core.forms import is_form, written
 from carddb.engine.core.state import GameObject
 from carddb.engine.query.abilities import keyword_list
-from carddb.engine.query.choices import entering_choice, reads_chosen_type
+from carddb.engine.query.choices import color_choices, entering_choice, reads_chosen_type
 from carddb.engine.query.keyword_abilities import stands_for
 from carddb.engine.query.nouns import (
     AMONG_LOOKED,
@@ -238,7 +238,10 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         problems.append("'this way' of a cost")
     looks = any(
         isinstance(n, Action)
-        and (n.verb == "look_at" or (n.verb == "reveal" and isinstance(n.arg("what"), Action)))
+        and (
+            n.verb in ("look_at", "reveal_hand", "look_at_hand")  # "… reveals their hand. … from it."
+            or (n.verb == "reveal" and isinstance(n.arg("what"), Action))
+        )
         for n in nodes
     )
     for node in nodes:  # "the rest", "from among them": the cards an earlier step looked at
@@ -254,6 +257,7 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         problems.append("'if … does' with no choice before it")
     if not _otherwise_follows_if(ability):
         problems.append("'otherwise' clause")
+    problems.extend(p for p in _choice_problems(nodes) if p not in problems)
     read_with = _instead_sentences(ability)
     for node in nodes:
         if isinstance(node, Action) and node.verb == "deal_that_much_damage" and not _counts_event(ability):
@@ -271,6 +275,7 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     moments = {id(n.condition) for n in nodes if isinstance(n, Conditional) and n.word == "at"}
     moments |= _paid_totals(ability)  # "with total power N or greater" of a tap cost: the cost reads it
     moments |= {id(noun) for n in nodes if (noun := reads_chosen_type(n)) is not None}  # "the chosen type"
+    moments |= color_choices(nodes)  # "becomes the color of your choice": chosen as it resolves
     for root in roots:
         for node in walk(root):
             if static and isinstance(node, Conditional) and node.word == "as long as":
@@ -298,6 +303,30 @@ def _paid_totals(ability: Ability) -> set[int]:
         if isinstance(what, Noun) and what.determiners == ("any number of",):
             found.update(id(q) for q in what.qualifiers if q.verb == TAP_TOTAL_POWER)
     return found
+
+
+def _choice_problems(nodes: list[object]) -> list[str]:
+    """Who chooses ("Target opponent chooses a creature they control") must be one player the
+    engine knows — you or a target player; not "an opponent" (which one?) nor "each opponent"
+    (what "those cards" names then is not kept per player) —, and "other" after a choice
+    means other than the chosen one ("Choose a creature, then destroy all other creatures"), which
+    the engine does not read."""
+    clauses = [
+        n for n in nodes
+        if isinstance(n, Clause) and any(isinstance(p, Action) and p.verb == "choose" for p in n.predicates)
+    ]  # fmt: skip
+    if not clauses:
+        return []
+    problems: list[str] = []
+    for clause in clauses:
+        subject = clause.subject
+        single = subject is None or (isinstance(subject, Pronoun) and subject.word == "you")
+        single = single or (isinstance(subject, Noun) and subject.determiners == ("target",))
+        if not single:
+            problems.append("who chooses")
+    if any(isinstance(n, Noun) and "other" in n.description.lower().split() for n in nodes):
+        problems.append("'other' after a choice")
+    return problems
 
 
 def _instead_sentences(ability: Ability) -> set[int]:

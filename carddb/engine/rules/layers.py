@@ -29,6 +29,7 @@ from carddb.engine.core.forms import is_form
 from carddb.engine.core.layers import Layer, LayerEffect, Op, split_keywords
 from carddb.engine.core.state import Game, GameObject
 from carddb.engine.query.abilities import active_abilities
+from carddb.engine.query.choices import chosen_color
 from carddb.engine.query.nouns import candidates_for, counter_kind, matches, objects, resolve, value
 from carddb.engine.rules.continuous import NO_DECISIONS, applying_clauses, is_applied_static
 from carddb.oracle.model import Ability, Action, Clause, Kind, Noun, X
@@ -130,6 +131,8 @@ def problem(action: Action, catalog: Catalog) -> str | None:
         return f"base power and toughness {action.arg('pt')}"
     if verb == "becomes" and action.arg("color") is not None:
         return None if _colors(str(action.arg("color"))) is not None else f"becomes {action.arg('color')}"
+    if verb == "becomes" and chosen_color(action.arg("what")):
+        return None  # chosen as it resolves (changes)
     if verb in ("becomes", "is_a_creature"):
         what = action.arg("what")
         if not isinstance(what, Noun):
@@ -211,6 +214,9 @@ def changes(ctx: Context, action: Action) -> list[Change]:
         if colors is None:
             raise EngineError(f"cannot tell the colour {action.arg('color')!r}")
         return [Change(Layer.COLOR, Op.SET_COLORS, colors)]
+    if verb == "becomes" and chosen_color(action.arg("what")):  # "becomes the color of your choice"
+        name = ctx.decider.choose(f"{ctx.controller}: which color?", list(COLOR_LETTERS))
+        return [Change(Layer.COLOR, Op.SET_COLORS, (COLOR_LETTERS[name],))]
     if verb in ("becomes", "is_a_creature"):
         found = _becomes(action.arg("what"))
         pt = action.arg("pt")
