@@ -26,7 +26,7 @@ from carddb.engine.query.nouns import (
 )
 from carddb.engine.rules import draws
 from carddb.engine.rules.zones import put
-from carddb.oracle.model import Action, Noun, X
+from carddb.oracle.model import Action, Noun, Pronoun, X
 
 
 def draw(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -52,7 +52,17 @@ def _from_top(ctx: Context, subject: list[Ref], action: Action, zone: str) -> No
 
 
 def discard(ctx: Context, subject: list[Ref], action: Action) -> None:
-    count = amount_of(ctx, action.arg("what"))
+    what = action.arg("what")
+    if (isinstance(what, Noun) and {"that", "those"} & set(what.determiners)) or isinstance(what, Pronoun):
+        # "That player discards that card": the card(s) named before (one chosen from the hand)
+        for player in players(ctx, subject):
+            for obj in objects(resolve(ctx, what)):
+                if obj.zone == "hand" and obj.owner == player:
+                    put(ctx.game, obj, "graveyard", cause="discard", decider=ctx.decider)
+                    ctx.discarded.append(obj.id)
+                    did(ctx, "discarded", obj)
+        return
+    count = amount_of(ctx, what)
     for player in players(ctx, subject):
         for _ in range(count):
             hand = ctx.game.in_zone("hand", player)

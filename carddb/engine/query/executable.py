@@ -19,6 +19,7 @@ from carddb.engine.core.errors import NotExecutableError
 from carddb.engine.core.forms import is_form, written
 from carddb.engine.core.state import GameObject
 from carddb.engine.query.abilities import keyword_list
+from carddb.engine.query.choices import color_choices, entering_choice, reads_chosen_type
 from carddb.engine.query.keyword_abilities import stands_for
 from carddb.engine.query.nouns import (
     AMONG_LOOKED,
@@ -262,6 +263,8 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         if damage is not None:  # rules.modified_damage applies it, to what its phrases describe
             condition = damage[0]
             return _described_problems((condition.arg("what"), condition.arg("to")), catalog)
+        if entering_choice(ability) is not None:
+            return []  # rules.choices makes the choice as the permanent enters
         verbs = {n.verb for step in ability.effects for n in walk(step) if isinstance(n, Action)}
         if not verbs & catalog.replacements:
             return ["replacement effect"]
@@ -314,7 +317,10 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         problems.append("'this way' of a cost")
     looks = any(
         isinstance(n, Action)
-        and (n.verb == "look_at" or (n.verb == "reveal" and isinstance(n.arg("what"), Action)))
+        and (
+            n.verb in ("look_at", "reveal_hand", "look_at_hand")  # "… reveals their hand. … from it."
+            or (n.verb == "reveal" and isinstance(n.arg("what"), Action))
+        )
         for n in nodes
     )
     for node in nodes:  # "the rest", "from among them": the cards an earlier step looked at
@@ -330,6 +336,7 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         problems.append("'if … does' with no choice before it")
     if not _otherwise_follows_if(ability):
         problems.append("'otherwise' clause")
+    problems.extend(p for p in _choice_problems(nodes) if p not in problems)
     read_with = _instead_sentences(ability)
     for node in nodes:
         if isinstance(node, Conditional) and would_condition(node.condition):
@@ -355,6 +362,9 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     # a delayed ability's moment is checked as such (DELAYED), not as a condition to evaluate
     moments = {id(n.condition) for n in nodes if isinstance(n, Conditional) and n.word == "at"}
     read_by_verb = _read_by_their_verb(nodes)
+    moments |= _paid_totals(ability)  # "with total power N or greater" of a tap cost: the cost reads it
+    moments |= {id(noun) for n in nodes if (noun := reads_chosen_type(n)) is not None}  # "the chosen type"
+    moments |= color_choices(nodes)  # "becomes the color of your choice": chosen as it resolves
     for root in roots:
         for node in walk(root):
             if static and isinstance(node, Conditional) and node.word == "as long as":
@@ -379,6 +389,45 @@ def _read_by_their_verb(nodes: list[object]) -> set[int]:
         if condition is not None and isinstance(node, Action):
             found |= {id(condition), id(node.arg("action")), id(chosen_source(condition.arg("what")))}
     return found
+
+
+TAP_TOTAL_POWER = "with_total_power"
+
+
+def _paid_totals(ability: Ability) -> set[int]:
+    """The "with total power N or greater" qualifiers of "Tap any number of untapped creatures you
+    control with total power N or greater" costs (crew): the tap cost pays them itself
+    (``rules.costs``); anywhere else the qualifier is refused."""
+    found: set[int] = set()
+    for item in ability.cost:
+        what = item.arg("what") if isinstance(item, Action) and item.verb == "tap" else None
+        if isinstance(what, Noun) and what.determiners == ("any number of",):
+            found.update(id(q) for q in what.qualifiers if q.verb == TAP_TOTAL_POWER)
+    return found
+
+
+def _choice_problems(nodes: list[object]) -> list[str]:
+    """Who chooses ("Target opponent chooses a creature they control") must be one player the
+    engine knows — you or a target player; not "an opponent" (which one?) nor "each opponent"
+    (what "those cards" names then is not kept per player) —, and "other" after a choice
+    means other than the chosen one ("Choose a creature, then destroy all other creatures"), which
+    the engine does not read."""
+    clauses = [
+        n for n in nodes
+        if isinstance(n, Clause) and any(isinstance(p, Action) and p.verb == "choose" for p in n.predicates)
+    ]  # fmt: skip
+    if not clauses:
+        return []
+    problems: list[str] = []
+    for clause in clauses:
+        subject = clause.subject
+        single = subject is None or (isinstance(subject, Pronoun) and subject.word == "you")
+        single = single or (isinstance(subject, Noun) and subject.determiners == ("target",))
+        if not single:
+            problems.append("who chooses")
+    if any(isinstance(n, Noun) and "other" in n.description.lower().split() for n in nodes):
+        problems.append("'other' after a choice")
+    return problems
 
 
 def _instead_sentences(ability: Ability) -> set[int]:
@@ -500,6 +549,10 @@ NOUN_LIST_VERBS = frozenset({
 names each of its items."""
 
 
+def _with_counters(what: object) -> bool:
+    return isinstance(what, SelfRef) and any(q.verb == "with_counters" for q in what.qualifiers)
+
+
 def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None:
     granted = _granted_problem(node, catalog)
     if granted is not None:
@@ -518,6 +571,8 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         return "a total limit on targets or a number of objects"  # "up to two target … with total …"
     if isinstance(node, SameSubject):  # "… until end of turn and can't be blocked this turn"
         return "subject of the clause before"
+    if isinstance(node, Action) and node.verb == "exile" and _with_counters(node.arg("what")):
+        return "exile with counters"  # "Exile ~ with three time counters on it": no counters are put
     if isinstance(node, Action) and node.verb == "zone" and node.arg("owner") not in ZONE_OWNERS:
         return f"zone of {node.arg('owner')}"
     whose = node.arg("whose") if isinstance(node, Action) else None

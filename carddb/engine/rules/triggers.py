@@ -30,6 +30,7 @@ from carddb.engine.query.nouns import (
 from carddb.engine.query.planar import is_planar, planar_controller, planar_objects
 from carddb.engine.rules.attachments import enter_attached
 from carddb.engine.rules.conditions import evaluate
+from carddb.engine.rules.choices import choose_as_entering
 from carddb.engine.rules.continuous import on_enter
 from carddb.engine.rules.layers import refresh
 from carddb.engine.rules.sba import state_based_actions
@@ -403,6 +404,8 @@ def _delayed(game: Game, event: Event) -> None:
 def collect(game: Game, decider: Decider, event: Event) -> None:
     """Abilities that ``event`` triggers wait in ``game.pending``."""
     _delayed(game, event)
+    for rule_trigger in game.catalog.rule_triggers:  # keywords' rules: echo, cumulative upkeep…
+        game.pending.extend(rule_trigger(game, event))
     for source in _watchers(game, event):
         leaving = source is event.obj and event.kind == "move" and event.from_zone == "battlefield"
         controller = event.player if leaving else source.controller
@@ -458,6 +461,7 @@ def settle(game: Game, decider: Decider | None) -> None:
         for event in events:
             if _entered(event) and event.obj is not None and event.obj.zone == "battlefield":
                 on_enter(game, event.obj, decider)
+                choose_as_entering(game, event.obj, decider)  # "As ~ enters, choose a creature type"
                 enter_attached(game, decider, event.obj)  # an Aura not cast: what it enchants
         refresh(game)
         for event in events:
