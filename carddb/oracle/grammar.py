@@ -77,6 +77,9 @@ _PROTECTION_CHOICE = re.compile(r"protection from ((?:(?! and |,).)+? or from (?
 _MULTIWORD = re.compile(r'"([^"\s]+(?: [^"\s]+)+|, [^"\s]+)"')
 """The frame's literal tokens of several words: "this turn", "as long as", ", then"."""
 
+_ZONE_NAMES = re.compile(r"graveyard|hand|library")
+"""The zones of a frame ZONE_LIST ("graveyard, hand, and/or library"), in their order."""
+
 
 START = ("costs", "effects", "condition")
 """The grammar's start rules: an activated ability's cost, sentences, a trigger condition."""
@@ -533,8 +536,10 @@ class ToModel(Transformer[Token, Any]):
         return Action("zone", (("owner", owner), ("zone", str(zone))))
 
     def zone_list(self, owner: str, zones: Token) -> Action:
-        """ "your graveyard, hand, and/or library": several zones of one player, searched together."""
-        return Action("zones", (("owner", owner), ("zones", str(zones))))
+        """ "your graveyard, hand, and/or library": several zones of one player, searched together;
+        ``each`` names every one of them (all that ``owner``'s), ``zones`` is the list as written."""
+        each = tuple(_ZONE_NAMES.findall(str(zones)))
+        return Action("zones", (("owner", owner), ("zones", str(zones)), ("each", each)))
 
     def zone_of_all(self, determiner: Token, zone: Token) -> Action:
         """ "all graveyards": every player's zone of that kind."""

@@ -13,6 +13,10 @@ from enum import StrEnum
 
 from carddb.oracle import phrases
 
+OMIT_DEFAULT = {"omit_default": True}
+"""Field metadata: the field is left out of a node's JSON (``carddb parse --json``, the golden
+files) while it has its default value."""
+
 
 @dataclass(frozen=True, slots=True)
 class Span:
@@ -68,7 +72,7 @@ class Pronoun:
     word: str
     slot: int | None = None
     """For "any target": the :class:`TargetSlot` it names."""
-    antecedents: tuple[object, ...] = ()
+    antecedents: tuple[object, ...] = field(default=(), metadata=OMIT_DEFAULT)
     """What it names when the sentence says so: "both creatures" after "as long as ~ is paired
     with another creature" names ~ and the creature it is paired with (702.95)."""
 
@@ -95,7 +99,7 @@ class Noun:
     """The one alternative of the description that its keyword qualifiers describe, when the others
     cannot have them: "creature" in "artifact, enchantment, or creature with flying" (the other
     qualifiers, "you control", describe every alternative)."""
-    antecedents: tuple[object, ...] = ()
+    antecedents: tuple[object, ...] = field(default=(), metadata=OMIT_DEFAULT)
     """What an anaphoric noun names when the sentence says so: "each of those creatures" after "as
     long as ~ is paired with another creature" names ~ and the creature it is paired with."""
 
@@ -267,7 +271,7 @@ class Clause:
     duration: str | Action | None = None
     for_each: NounPhrase | None = None
     """"… until end of turn for each creature blocking it": the predicates count once per object."""
-    duration_after: int | None = None
+    duration_after: int | None = field(default=None, metadata=OMIT_DEFAULT)
     """Where the duration is written when not at the end: after that many predicates. It still
     covers every predicate: "You may cast that card for as long as it remains exiled, and you may
     spend mana as though it were mana of any color to cast that spell" is one permission with one
@@ -418,11 +422,6 @@ class Limit(StrEnum):
     YOUR_UPKEEP = "only during your upkeep"
 
 
-OMIT_DEFAULT = {"omit_default": True}
-"""Field metadata: the field is left out of a node's JSON (``carddb parse --json``, the golden
-files) while it has its default value."""
-
-
 @dataclass(frozen=True, slots=True)
 class Keyword:
     """A keyword ability from the keyword table, with its parameter in canonical text form:
@@ -449,7 +448,7 @@ class Ability:
     """For triggered abilities, the trigger condition: a phrase of the condition table."""
     trigger_word: str | None = None
     """``When``, ``Whenever`` or ``At``."""
-    intervening_if: object = None
+    intervening_if: object = field(default=None, metadata=OMIT_DEFAULT)
     """An intervening "if" clause (603.4), part of the trigger: "When an opponent casts a creature
     spell, if ~ is an enchantment, …" triggers only if the condition holds when the event happens,
     and does nothing unless it still holds as the ability resolves. The sentence's effect is the

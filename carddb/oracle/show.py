@@ -9,9 +9,6 @@ from typing import Any
 from carddb.oracle.model import Ability, ParsedFace, TargetSlot
 from carddb.oracle.render import render_ability
 
-_ONLY_WHEN_GIVEN = frozenset({"intervening_if", "duration_after", "antecedents"})
-"""Fields shown only when they say something (most abilities have no intervening "if")."""
-
 
 def _plain(value: Any) -> Any:
     """Model values as JSON-ready data, each node tagged with its type."""
@@ -23,8 +20,6 @@ def _plain(value: Any) -> Any:
             item = getattr(value, field.name)
             if field.name == "slot" and item is None and not isinstance(value, TargetSlot):
                 continue  # only the nodes that name a target say which
-            if field.name in _ONLY_WHEN_GIVEN and item in (None, ()):
-                continue
             if field.metadata.get("omit_default") and item == field.default:
                 continue  # a rarely used field, said only where it is used
             data[field.name] = _plain(item)

@@ -29,8 +29,8 @@ from carddb.engine.query.nouns import (
 )
 from carddb.engine.query.planar import is_planar, planar_controller, planar_objects
 from carddb.engine.rules.attachments import enter_attached
-from carddb.engine.rules.conditions import evaluate
 from carddb.engine.rules.choices import choose_as_entering
+from carddb.engine.rules.conditions import evaluate
 from carddb.engine.rules.continuous import on_enter
 from carddb.engine.rules.layers import refresh
 from carddb.engine.rules.sba import state_based_actions
