@@ -5,7 +5,7 @@ anaphoric noun names its antecedents, and a card name is a name."""
 from __future__ import annotations
 
 from carddb.oracle import parse_oracle
-from carddb.oracle.model import Action, Clause, Noun, Pronoun, SelfRef, walk
+from carddb.oracle.model import Action, Clause, Kind, Noun, Pronoun, SelfRef, walk
 from carddb.oracle.render import render
 
 
@@ -89,3 +89,12 @@ def test_a_card_name_after_a_noun_is_a_name_not_a_subtype() -> None:
     what = face.abilities[0].effects[0].predicates[0].arg("what")  # type: ignore[union-attr]
     assert isinstance(what, Noun) and what.description == "permanents"
     assert [q.verb for q in what.qualifiers] == ["named"]
+
+
+def test_a_sorcerys_if_would_instead_is_a_step_of_the_spell_not_a_replacement_ability() -> None:
+    text = (
+        "~ deals X damage to any target. If a creature dealt damage this way would die this turn, "
+        "exile it instead."
+    )
+    face = parse_oracle(text, "Demonfire", "Sorcery")
+    assert face.abilities[0].kind is Kind.SPELL
