@@ -85,3 +85,9 @@ def test_a_cost_increase_is_not_a_reduction() -> None:
 def test_a_requirement_to_block_is_not_one_to_attack() -> None:
     verbs = _verbs("~ blocks each combat if able.")
     assert "blocks_each_combat" in verbs and "attacks_each_combat" not in verbs
+
+
+def test_what_a_player_could_not_do_is_not_what_they_chose_not_to() -> None:
+    text = "At the beginning of your upkeep, exile two cards from your graveyard. If you can't, sacrifice ~."
+    verbs = _verbs(text)
+    assert "player_cant" in verbs and "player_did" not in verbs

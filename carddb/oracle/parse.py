@@ -240,8 +240,8 @@ def _is_replacement(steps: list[Step], spell: bool = False) -> bool:
             form = find(node.verb, node.form) if isinstance(node, Action) else None
             # "If you would roll …, instead …": a condition about what would happen (a
             # prevention effect's "damage that would be dealt" is no replacement ability)
-            if form is not None and form.family == "cond" and " would " in f" {form.text} ":
-                return True
+            if not spell and form is not None and form.family == "cond" and " would " in f" {form.text} ":
+                return True  # a spell's "If … would …, … instead" is an effect of its resolution
     return False
 
 
