@@ -262,8 +262,8 @@ def _left_check(condition: Action, catalog: Catalog) -> str | None:
 
 def _that_attacked(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     """ "creature that attacked this turn", "that's attacking", "attacking you", "that was dealt
-    damage this turn", "that entered the battlefield this turn", "that isn't enchanted", "other
-    than ~"… (the forms with a noun of their own are refused, :func:`_that_attacked_check`)."""
+    damage this turn", "that entered the battlefield this turn", "that isn't enchanted"… (the forms with
+    a noun of their own are refused, :func:`_that_attacked_check`)."""
     if isinstance(ref, str):
         return False
     game, text = ctx.game, written(qualifier)
@@ -281,7 +281,6 @@ def _that_attacked(ctx: Context, ref: Ref, qualifier: Action) -> bool:
         "that isn't enchanted": lambda obj: not any(
             other.attached_to == obj.id and other.is_a("Aura") for other in game.permanents()
         ),
-        "other than ~": lambda obj: obj is not ctx.source,
     }
     return checks[text](ref)
 
@@ -289,8 +288,17 @@ def _that_attacked(ctx: Context, ref: Ref, qualifier: Action) -> bool:
 THAT_ATTACKED = frozenset({
     "that attacked this turn", "that's attacking", "that's blocking", "that isn't attacking", "attacking you",
     "that was dealt damage this turn", "dealt damage this turn", "that's tapped",
-    "that entered the battlefield this turn", "that isn't enchanted", "other than ~",
+    "that entered the battlefield this turn", "that isn't enchanted",
 })  # fmt: skip
+
+
+def _other_than(ctx: Context, ref: Ref, qualifier: Action) -> bool:
+    """ "another target creature other than ~" (the other forms are refused, :func:`_other_than_check`)."""
+    return ref is not ctx.source
+
+
+def _other_than_check(qualifier: Action, catalog: Catalog) -> str | None:
+    return None if isinstance(qualifier.arg("what"), SelfRef) else f"qualifier {written(qualifier)!r}"
 
 
 def _that_attacked_check(qualifier: Action, catalog: Catalog) -> str | None:
@@ -616,6 +624,7 @@ SECTION = Section(
         "player_did": _player_did_check,
         "with_name": _with_name_check,
         "named": _named_check,
+        "other_than": _other_than_check,
     },
     qualifiers={
         "you_controlled": _you_controlled,
@@ -627,6 +636,7 @@ SECTION = Section(
         "with_total": _with_total,
         "with_counters": _with_counters,
         "named": _named,
+        "other_than": _other_than,
         ORIGINALLY_PRINTED: originally_printed,
         "that_targets": _that_targets,
     },
