@@ -515,6 +515,17 @@ class ToModel(Transformer[Token, Any]):
         qualifiers = _attach_control(tuple(p for p in parts if isinstance(p, Action)))
         return Noun(determiners, description, qualifiers, narrowed=_narrowed(description, qualifiers))
 
+    def lone_noun(self, *parts: Any) -> Noun:
+        """A ``{what:lone_np}`` slot: determiners and a description, no qualifiers ("a basic land card")."""
+        return self.noun(*parts)
+
+    def and_life(self, _and: Token, amount: Any) -> Any:
+        """An ``{amount:and_life}`` slot ("pay {1} and 1 life"): the life paid beside the mana."""
+        return amount
+
+    def lone_self(self, _self: Token) -> SelfRef:
+        return SelfRef(())
+
     def this_noun(self, description: Token) -> Noun:
         return Noun(("this",), str(description))
 

@@ -56,7 +56,8 @@ _LOYALTY = re.compile(r"^(\[[+-]?(?:\d+|X)\]|[+-]?(?:\d+|X)): (.+)$")
 _TRIGGER = re.compile(r"^(When|Whenever|At) (.+)$")
 _ABILITY_WORD = re.compile(r"^([A-Z][^—:•|]{1,40}?) — (.+)$")
 _CHOOSE = re.compile(
-    r"^([Cc]hoose (?:one|two|three|four|five|one or both|one or more|any number|up to (?:one|two|three|four)"
+    r"^((?:[Cc]hoose|An opponent chooses) (?:one|two|three|four|five|one or both|one or more|any number"
+    r"|up to (?:one|two|three|four)"
     r"|one or two|one that hasn't been chosen|one that hasn't been chosen this turn"
     r"|one\. You may choose the same mode more than once"
     r"|one or more\. Each mode must target a different player)) —$"

@@ -76,12 +76,15 @@ SLOT_TYPES = frozenset(
         "die",
         "set_name",
         "card_name",
+        "lone_np",
+        "and_life",
     }
 )
 """Slot types: rules of the frame grammar (``np`` noun phrase, ``n`` a number in digits or X,
 ``nw`` one in words, ``both`` two noun phrases joined by "and each", ``die`` a kind of die: "d20"…,
 ``set_name`` an expansion's name: "Antiquities", ``card_name`` another card's name, or two joined by
-"and"/"or": "Nicol Bolas, the Deceiver") or a family (``pred``, ``cond``)."""
+"and"/"or": "Nicol Bolas, the Deceiver", ``lone_np`` a noun phrase without qualifiers: "a basic land
+card", ``and_life`` "and 2 life" after a mana payment) or a family (``pred``, ``cond``)."""
 
 _TOKEN = re.compile(r"\{[^}]*\}|\[[^\]]*\]|,|[^\s,{\[]+")
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")

@@ -87,7 +87,7 @@ def noun_phrase(value: object) -> str:
 
 def _slot(slot: Slot, value: object) -> str:
     kind = slot.type
-    if kind == "np":
+    if kind in ("np", "lone_np"):
         return noun_phrase(value)
     if kind == "n":
         return quantity(value)
@@ -103,6 +103,8 @@ def _slot(slot: Slot, value: object) -> str:
         return "".join(value.symbols)
     if kind == "pred" and isinstance(value, Clause | Sequence):  # "… rather than pay ~'s mana cost"
         return step(value)
+    if kind == "and_life":
+        return f"and {quantity(value)} life"
     if kind == "and_quoted":
         return "and " + _slot(Slot(slot.role, "quoted"), value)
     if kind == "quoted":

@@ -264,7 +264,7 @@ def _that_attacked(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     """ "creature that attacked this turn", "that's attacking", "attacking you" (``that_attacked``),
     and the other states a qualifier names by its words (:data:`STATE_QUALIFIERS`): "that's
     blocking", "that was dealt damage this turn", "that entered the battlefield this turn", "that
-    isn't enchanted", "other than ~"… (the forms with a noun of their own are refused,
+    isn't enchanted"… (the forms with a noun of their own are refused,
     :func:`_that_attacked_check`)."""
     if isinstance(ref, str):
         return False
@@ -283,7 +283,6 @@ def _that_attacked(ctx: Context, ref: Ref, qualifier: Action) -> bool:
         "that isn't enchanted": lambda obj: not any(
             other.attached_to == obj.id and other.is_a("Aura") for other in game.permanents()
         ),
-        "other than ~": lambda obj: obj is not ctx.source,
     }
     return checks[text](ref)
 
@@ -291,15 +290,24 @@ def _that_attacked(ctx: Context, ref: Ref, qualifier: Action) -> bool:
 THAT_ATTACKED = frozenset({
     "that attacked this turn", "that's attacking", "that's blocking", "that isn't attacking", "attacking you",
     "that was dealt damage this turn", "dealt damage this turn", "that's tapped",
-    "that entered the battlefield this turn", "that isn't enchanted", "other than ~",
+    "that entered the battlefield this turn", "that isn't enchanted",
 })  # fmt: skip
 
 
 STATE_QUALIFIERS = frozenset({
     "that_attacked", "that_isnt_attacking", "that_is_blocking", "blocked_by", "blocking_or_blocked_by",
-    "dealt_damage_this_turn", "that_is_tapped", "that_entered_this_turn", "that_isnt_enchanted", "other_than",
+    "dealt_damage_this_turn", "that_is_tapped", "that_entered_this_turn", "that_isnt_enchanted",
 })  # fmt: skip
 """The qualifier entries :func:`_that_attacked` reads by their words."""
+
+
+def _other_than(ctx: Context, ref: Ref, qualifier: Action) -> bool:
+    """ "another target creature other than ~" (the other forms are refused, :func:`_other_than_check`)."""
+    return ref is not ctx.source
+
+
+def _other_than_check(qualifier: Action, catalog: Catalog) -> str | None:
+    return None if isinstance(qualifier.arg("what"), SelfRef) else f"qualifier {written(qualifier)!r}"
 
 
 def _that_attacked_check(qualifier: Action, catalog: Catalog) -> str | None:
@@ -618,6 +626,7 @@ SECTION = Section(
         "done_this_way": _done_check,
         "with_name": _with_name_check,
         "named": _named_check,
+        "other_than": _other_than_check,
     },
     qualifiers={
         "you_controlled": _you_controlled,
@@ -631,6 +640,7 @@ SECTION = Section(
         "with_total": _with_total,
         "with_counters": _with_counters,
         "named": _named,
+        "other_than": _other_than,
         ORIGINALLY_PRINTED: originally_printed,
         "that_targets": _that_targets,
     },

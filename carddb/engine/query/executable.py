@@ -277,6 +277,8 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         problems.append(f"{ability.kind.value} ability")
     if ability.choose and not ability.modes:
         problems.append("modes")
+    if ability.choose and not ability.choose.lower().startswith("choose"):  # "An opponent chooses one —"
+        problems.append(f"modes chosen by another player ({ability.choose!r})")
     for slot in ability.targets:  # the grammar's target slots (115, 601.2c-d)
         if slot.divided or slot.variable or slot.reflexive:
             kind = "divided" if slot.divided else "X" if slot.variable else "reflexive"
