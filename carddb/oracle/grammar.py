@@ -248,6 +248,12 @@ class ToModel(Transformer[Token, Any]):
         """ "For each opponent, you create …": the body once per object or player."""
         return Conditional("for each", each, body)
 
+    def for_each_damage_first(self, amount: Token, *rest: Any) -> Conditional:
+        """ "For each 1 damage prevented this way, put a +1/+1 counter on that creature": the body
+        once per point of damage the qualifiers count."""
+        *qualifiers, body = rest
+        return Conditional("for each", self.damage_noun(amount, *qualifiers), body)
+
     def life_noun(self, amount: Token, *qualifiers: Action) -> Noun:
         """ "1 life you gained this turn": life counted by what happened to it."""
         return Noun((str(amount),), "life", qualifiers)
@@ -277,6 +283,11 @@ class ToModel(Transformer[Token, Any]):
         if isinstance(duration, Action):
             return Conditional("for as long as", duration.arg("condition"), body)
         return Conditional(duration, None, body)
+
+    def duration_first_where_x(self, duration: str | Action, body: Any, value: Any) -> Conditional:
+        """ "Until end of turn, …, where X is …": the duration covers the clauses, X is bound for the
+        whole sentence (as after any other sentence)."""
+        return Conditional("where X is", value, self.duration_first(duration, body), after=True)
 
     def sequence(self, *steps: Any) -> Sequence | Conditional:
         """ "scry 2, then draw two cards". "You may" covers the instructions it introduces through

@@ -22,6 +22,7 @@ from carddb.engine.query.nouns import (
 )
 from carddb.engine.rules import combat
 from carddb.oracle.model import Action, Pronoun
+from carddb.oracle.phrases import form_names
 
 
 def _keys(refs: list[Ref]) -> list[int | str]:
@@ -137,5 +138,12 @@ SECTION = Section(
         "deal_damage_to_both": deal_damage_to_both,
         "deal_damage_equal": deal_damage_equal,
         "fight": fight,
+    },
+    forms={
+        # a shield on any damage dealt to something: not one on combat damage only, or on a source's damage
+        "prevent_next_damage": frozenset({"to", "this_turn_to"}),
+        # the shields know combat damage, not noncombat damage only
+        "prevent_all_damage": frozenset(form_names("prevent_all_damage"))
+        - {"noncombat_to", "noncombat_to_this_turn"},
     },
 )
