@@ -408,3 +408,24 @@ def test_protection_from_a_colour_stops_its_targeting_and_damage() -> None:
     with pytest.raises(IllegalActionError, match="not a legal target"):
         play.cast(game, ScriptedDecider(), "Alice", spell, [[knight]])
     assert face_missing(KNIGHT.parsed) == []
+
+
+def test_a_trigger_that_returns_the_card_from_its_graveyard_is_refused() -> None:
+    """It triggers while the card is in the graveyard (113.6), which the engine does not watch."""
+    detective = CardDef(
+        "Dogged Detective",
+        "Creature — Human Rogue",
+        "Whenever an opponent draws their second card each turn, you may return Dogged Detective from your"
+        " graveyard to your hand.",
+    )
+    assert face_missing(detective.parsed) == ["ability of a card in another zone"]
+
+
+def test_a_shield_against_combat_damage_only_is_refused() -> None:
+    """The engine's shields prevent any damage: "the next 1 combat damage" is not one of them."""
+    griffin = CardDef(
+        "Decorated Griffin",
+        "Creature — Griffin",
+        "{1}{W}: Prevent the next 1 combat damage that would be dealt to you this turn.",
+    )
+    assert face_missing(griffin.parsed) == ["pred 'prevent_next_damage' form combat_to"]

@@ -27,20 +27,22 @@ CONTINUATIONS = {
     "other",
     ", except",
     "this turn",
+    "minus",
 }
 """Words that go on with a longer phrase of the tables ("… instead", "… rather than pay …", "cast …
 as though it had flash if …", "its activated abilities", "their mana abilities", "its controller's
 next untap step", "the other into your graveyard" before "the other target creature", "becomes a
-copy of …, except it has this ability", "dies this turn"): shifting them keeps the longest phrase.
+copy of …, except it has this ability", "dies this turn", "the number of cards in their hand
+minus 4"): shifting them keeps the longest phrase.
 A new word here needs a look at the phrase that causes it."""
 INNER_SENTENCE = ("body :", "chain :", "subject_chain :")
 """The body of a delayed triggered ability ("Whenever a creature dies this turn, draw a card, then
 discard a card") goes on as long as it can: ", then", "unless", "if", ", where X is" belong to it; so
 does what a leading "instead" says happens ("instead that player reveals their hand, …, then that
 player discards those cards")."""
-NOUN_LIST = ("(?:,? and\\/or|,? and|,)", "(?<=\\byou )or")
-"""The start of the AND_NP and OR_NP terminals ("target creature and target land", "you or a
-creature you control"): a list of noun phrases
+NOUN_LIST = ("(?:,? and\\/or|,? and|,)", "(?<=\\byou )or", "(?<=\\byou )and")
+"""The start of the AND_NP, OR_NP and AND_YOU terminals ("target creature and target land", "you or a
+creature you control", "you and creatures you control"): a list of noun phrases
 attaches to the nearest noun phrase, as a qualifier does ("with the same name as that creature and
 …")."""
 

@@ -16,6 +16,54 @@ from carddb.oracle.normalize import normalize_oracle
 SAME_CARD = [
     # (name, type line, 2022 text, the other era's text)
     (
+        "Raid Bombardment",
+        "Enchantment",
+        "Whenever a creature you control with power 2 or less attacks, Raid Bombardment deals 1 damage to"
+        " the player or planeswalker that creature is attacking.",
+        "Whenever a creature you control with power 2 or less attacks, this enchantment deals 1 damage to"
+        " the player or planeswalker that creature is attacking.",
+    ),
+    (
+        "Goblin Furrier",
+        "Creature — Goblin Warrior",
+        "Prevent all damage that Goblin Furrier would deal to snow creatures.",
+        "Prevent all damage that this creature would deal to snow creatures.",
+    ),
+    (
+        "Barbed Wire",
+        "Artifact",
+        "At the beginning of each player's upkeep, Barbed Wire deals 1 damage to that player.\n"
+        "{2}: Prevent the next 1 damage that would be dealt by Barbed Wire this turn.",
+        "At the beginning of each player's upkeep, this artifact deals 1 damage to that player.\n"
+        "{2}: Prevent the next 1 damage that would be dealt by this artifact this turn.",
+    ),
+    (
+        "Martyr's Bond",
+        "Enchantment",
+        "Whenever Martyr's Bond or another nonland permanent you control is put into a graveyard from the"
+        " battlefield, each opponent sacrifices a permanent that shares a card type with it.",
+        "Whenever this enchantment or another nonland permanent you control is put into a graveyard from the"
+        " battlefield, each opponent sacrifices a permanent that shares a card type with it.",
+    ),
+    (
+        "Black Vise",
+        "Artifact",
+        "As Black Vise enters the battlefield, choose an opponent.\n"
+        "At the beginning of the chosen player's upkeep, Black Vise deals X damage to that player, where X is"
+        " the number of cards in their hand minus 4.",
+        "As this artifact enters, choose an opponent.\n"
+        "At the beginning of the chosen player's upkeep, this artifact deals X damage to that player, where X"
+        " is the number of cards in their hand minus 4.",
+    ),
+    (
+        "Steel Squirrel",
+        "Artifact Creature — Squirrel",
+        "Whenever you roll a 5 or higher on a die, Steel Squirrel gets +X/+X until end of turn, where X is"
+        " the result.\n{6}: Roll a six-sided die.",
+        "Whenever you roll a 5 or higher on a die, this creature gets +X/+X until end of turn, where X is the"
+        " result.\n{6}: Roll a d6.",
+    ),
+    (
         "Elvish Visionary",
         "Creature — Elf Shaman",
         "When Elvish Visionary enters the battlefield, draw a card.",

@@ -262,6 +262,12 @@ class ToModel(Transformer[Token, Any]):
         """ "For each opponent, you create …": the body once per object or player."""
         return Conditional("for each", each, body)
 
+    def for_each_damage_first(self, amount: Token, *rest: Any) -> Conditional:
+        """ "For each 1 damage prevented this way, put a +1/+1 counter on that creature": the body
+        once per point of damage the qualifiers count."""
+        *qualifiers, body = rest
+        return Conditional("for each", self.damage_noun(amount, *qualifiers), body)
+
     def life_noun(self, amount: Token, *qualifiers: Action) -> Noun:
         """ "1 life you gained this turn": life counted by what happened to it."""
         return Noun((str(amount),), "life", qualifiers)

@@ -21,6 +21,7 @@ Quoted abilities ("… has \\"{T}: Tap target creature.\\"") keep their own targ
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Sequence
 from typing import cast
 
@@ -46,8 +47,10 @@ from carddb.oracle.render import noun_phrase
 
 _PLAYERS = frozenset({"player", "players", "opponent", "opponents"})
 _COUNT_WORDS = frozenset({"up to", "X", "any number of", "target", "a", "an", "the", "each of"})
+_EACH_OF_TARGETS = re.compile(r"^each of (up to )?(\w+) targets$")
+"""The pronoun "each of two targets", "each of up to X targets" (the grammar's EACH_OF_TARGETS)."""
 _ROLES = ("'s controller", "'s owner", "'s controllers", "'s owners", "s' controller", "s' owner")
-DIVIDED = frozenset({"deal_damage_divided", "distribute_counters"})
+DIVIDED = frozenset({"deal_damage_divided", "distribute_counters", "prevent_next_damage_divided"})
 """The phrases of 601.2d: an amount divided among targets as the ability is put on the stack."""
 
 
@@ -82,6 +85,12 @@ class _Finder:
         if isinstance(node, Pronoun):
             if node.word in ("any target", "another target"):
                 return dataclasses.replace(node, slot=self.add(node.word, TargetKind.ANY))
+            each = _EACH_OF_TARGETS.match(node.word)
+            if each is not None:  # "each of up to two targets": one slot of any targets
+                high = _number(each.group(2))
+                low = 0 if each.group(1) else (high if high is not None else 1)
+                slot = self.add("any target", TargetKind.ANY, low, high, variable=high is None)
+                return dataclasses.replace(node, slot=slot)
             return node
         if isinstance(node, Action):
             return self.action(node)

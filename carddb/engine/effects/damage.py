@@ -27,6 +27,7 @@ from carddb.engine.query.nouns import (
 from carddb.engine.query.replacing import chosen_source, next_time_prevention
 from carddb.engine.rules import combat
 from carddb.oracle.model import Action, Noun, Pronoun
+from carddb.oracle.phrases import form_names
 
 
 def _keys(refs: list[Ref]) -> list[int | str]:
@@ -199,4 +200,11 @@ SECTION = Section(
     },
     checks={"next_time": _next_time_check},
     qualifiers={"dealt_damage_this_way": _dealt_damage_this_way},
+    forms={
+        # a shield on any damage dealt to something: not one on combat damage only, or on a source's damage
+        "prevent_next_damage": frozenset({"to", "this_turn_to"}),
+        # the shields know combat damage, not noncombat damage only
+        "prevent_all_damage": frozenset(form_names("prevent_all_damage"))
+        - {"noncombat_to", "noncombat_to_this_turn"},
+    },
 )

@@ -156,6 +156,19 @@ def joined_spell(abilities: tuple[Ability, ...]) -> Ability | None:
     return Ability(Kind.SPELL, spells[0].span, effects=effects, targets=targets, restrictions=restrictions)
 
 
+def _from_graveyard(node: object) -> bool:
+    """The card itself named in a graveyard ("~ from your graveyard")."""
+    return isinstance(node, SelfRef) and any(
+        isinstance(q, Action)
+        and q.verb == "in_zone"
+        and any(
+            isinstance(zone, Action) and zone.verb == "zone" and zone.arg("zone") == "graveyard"
+            for _, zone in q.args
+        )
+        for q in node.qualifiers
+    )
+
+
 def face_missing(face: ParsedFace, catalog: Catalog) -> list[str]:
     """What keeps a whole face from executing: every ability must (empty: it does); an instant's
     or sorcery's spell lines are one spell ability, as they are cast (:func:`joined_spell`)."""
@@ -296,6 +309,10 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
                 problems.append(f"trigger {trigger.verb!r} form {trigger.form_name or trigger.form}")
             elif found is not None:
                 problems.append(found)
+        if any(_from_graveyard(node) for step in ability.effects for node in walk(step)):
+            # "Whenever …, you may return ~ from your graveyard to your hand": it triggers while the card
+            # is in its owner's graveyard (113.6), which the engine does not watch
+            problems.append("ability of a card in another zone")
     for item in ability.cost:
         if isinstance(item, Action) and item.verb not in catalog.costs:
             problems.append(f"cost {item.verb!r}")
