@@ -75,6 +75,11 @@ SLOT_TYPES = frozenset(
         "and_quoted",
         "die",
         "set_name",
+        "token_name",
+        "that_many",
+        "token_list",
+        "placements",
+        "counters_list",
     }
 )
 """Slot types: rules of the frame grammar (``np`` noun phrase, ``n`` a number in digits or X,
