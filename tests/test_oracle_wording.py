@@ -217,6 +217,44 @@ SAME_CARD = [
         "Search your library for a card, then shuffle your library and put that card on top of it. You lose 2"
         " life.",
     ),
+    # instructions.toml (gact): the 2024 self-references and "enters" in the new instruction templates
+    (
+        "Reckless Amplimancer",
+        "Creature — Elf Druid",
+        "{4}{G}: Double Reckless Amplimancer's power and toughness until end of turn.",
+        "{4}{G}: Double this creature's power and toughness until end of turn.",
+    ),
+    (
+        "Quest for the Gravelord",
+        "Enchantment",
+        "Whenever a creature dies, you may put a quest counter on Quest for the Gravelord.\nRemove three"
+        " quest counters from Quest for the Gravelord and sacrifice it: Create a 5/5 black Zombie Giant"
+        " creature token.",
+        "Whenever a creature dies, you may put a quest counter on this enchantment.\nRemove three quest"
+        " counters from this enchantment and sacrifice it: Create a 5/5 black Zombie Giant creature token.",
+    ),
+    (
+        "Specimen Collector",
+        "Creature — Vedalken Wizard",
+        "When Specimen Collector enters the battlefield, create a 1/1 green Squirrel creature token and a 0/3"
+        " blue Crab creature token.",
+        "When this creature enters, create a 1/1 green Squirrel creature token and a 0/3 blue Crab creature"
+        " token.",
+    ),
+    (
+        "Living Hive",
+        "Creature — Elemental Insect",
+        "Trample\nWhenever Living Hive deals combat damage to a player, create that many 1/1 green Insect"
+        " creature tokens.",
+        "Trample\nWhenever this creature deals combat damage to a player, create that many 1/1 green Insect"
+        " creature tokens.",
+    ),
+    (
+        "Tree of Redemption",
+        "Creature — Plant",
+        "Defender\n{T}: Exchange your life total with Tree of Redemption's toughness.",
+        "Defender\n{T}: Exchange your life total with this creature's toughness.",
+    ),
 ]
 
 

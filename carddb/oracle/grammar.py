@@ -57,8 +57,8 @@ def grammar_text() -> str:
     word = rf"(?:{adjective}|{noun}|{subtype})(?![\w'-])"
     head = rf"(?:{noun}|{subtype})(?![\w'-])"
     negated = "|".join(words["adjective_patterns"])
-    # "attacking or blocking creature", "noncreature, nonland card"
-    item = rf"(?:(?:{negated})(?![\w'-]), )*(?:{word} (?:(?:or|and) )?)*{head}"
+    # "attacking or blocking creature", "noncreature, nonland card", "green and/or blue creatures"
+    item = rf"(?:(?:{negated})(?![\w'-]), )*(?:{word} (?:(?:or|and|and/or) )?)*{head}"
     desc = rf"{item}(?:(?:, {item})*,? (?:or|and|and/or) {item})?"
     desc_poss = rf"(?:{word} )*(?:{noun}|{subtype})(?:'s|s')"
     names = [spec.name.lower() for spec in KEYWORDS if spec.shape is Shape.NONE and not spec.pattern]
@@ -382,7 +382,7 @@ class ToModel(Transformer[Token, Any]):
             return (replace(predicates[0], args=(("action", rather),)),), ()
         return predicates, joins
 
-    def and_join(self) -> str:
+    def and_join(self, *_written: Token) -> str:
         return " and "
 
     def comma_and_join(self) -> str:
@@ -588,6 +588,36 @@ class ToModel(Transformer[Token, Any]):
     def counters(self, amount: Any, kind: Token) -> Action:
         return Action("counters", (("amount", amount), ("kind", str(kind))))
 
+    def token_name(self, token: Token) -> str:
+        """A legendary token's name, kept as written: "Voja, Friend to Elves", "~'s Notebook"."""
+        return str(token)
+
+    def that_many(self, token: Token) -> str:
+        return str(token)
+
+    def cost_and(self, first: Any, _and: Token, second: Any) -> Action:
+        """ "Remove three quest counters from ~ and sacrifice it": two costs joined by "and"."""
+        return Action("cost_and", (("first", first), ("second", second)))
+
+    def token_item(self, amount: Any, pt: str, what: Any) -> Action:
+        """One kind of token of a list: "a 1/1 green Squirrel creature token"."""
+        return Action("token_item", (("amount", amount), ("pt", pt), ("what", what)))
+
+    def token_list(self, *parts: Any) -> Action:
+        """ "a 1/1 … token and a 0/3 … token": the items and the joins between them."""
+        return _listed("token_list", parts)
+
+    def placement(self, counters: Action, what: Any) -> Action:
+        """ "a +1/+1 counter on each creature you control": what is put on what."""
+        return Action("placement", (("counters", counters), ("what", what)))
+
+    def placements(self, *parts: Any) -> Action:
+        return _listed("placements", parts)
+
+    def counters_list(self, *parts: Any) -> Action:
+        """ "a +1/+1 counter and a lifelink counter", "a +0/+1 counter or a +1/+0 counter"."""
+        return _listed("counters_list", parts)
+
     def counters_determined(self, determiner: Token, kind: Token) -> Action:
         """ "all -1/-1 counters", "any number of storage counters", "that many +1/+1 counters"."""
         return Action("counters", (("amount", None), ("kind", str(kind)), ("determiner", str(determiner))))
@@ -660,6 +690,15 @@ class ToModel(Transformer[Token, Any]):
 
 
 @cache
+def _listed(verb: str, parts: tuple[Any, ...]) -> Action:
+    """A list of a frame rule ``item (AND_ITEM item)+``: its items and the joins as printed between
+    them (" and ", ", and ", ", ", " or ")."""
+    items = parts[0::2]
+    written = (str(join).strip() for join in parts[1::2])
+    joins = tuple((join if join.startswith(",") else " " + join) + " " for join in written)
+    return Action(verb, (("items", items), ("joins", joins)))
+
+
 def _phrase_rule(rule: str) -> tuple[str, tuple[str, ...], int] | None:
     """The verb, slot roles and form of the phrase-table rule named ``rule`` (None: no phrase's)."""
     found: Template | None = by_rule().get(rule)

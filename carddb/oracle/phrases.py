@@ -78,6 +78,11 @@ SLOT_TYPES = frozenset(
         "card_name",
         "lone_np",
         "and_life",
+        "token_name",
+        "that_many",
+        "token_list",
+        "placements",
+        "counters_list",
     }
 )
 """Slot types: rules of the frame grammar (``np`` noun phrase, ``n`` a number in digits or X,

@@ -150,6 +150,26 @@ def _cards(amount: object) -> str:
     return f"{in_words(amount)} cards"
 
 
+def _listed(value: Action) -> str:
+    """A token_list, placements or counters_list: the items with the joins written between them."""
+    items = value.arg("items")
+    joins = value.arg("joins")
+    assert isinstance(items, tuple) and isinstance(joins, tuple)
+    text = _item(items[0])
+    for join, item in zip(joins, items[1:], strict=True):
+        text += str(join) + _item(item)
+    return text
+
+
+def _item(value: object) -> str:
+    item = _action(value)
+    if item.verb == "token_item":
+        return f"{in_words(item.arg('amount'))} {item.arg('pt')} {noun_phrase(item.arg('what'))}"
+    if item.verb == "placement":
+        return f"{_counters(_action(item.arg('counters')))} on {noun_phrase(item.arg('what'))}"
+    return action(item)
+
+
 _FRAME: dict[str, Callable[[Action], str]] = {
     "counters": _counters,
     "zone": lambda a: f"{a.arg('owner')} {a.arg('zone')}",
@@ -170,6 +190,10 @@ _FRAME: dict[str, Callable[[Action], str]] = {
     "during_this_turn": lambda a: f"{step(a.arg('condition'))} this turn",
     "x_means": lambda a: f"X is {step(a.arg('value'))}",
     "part_of": lambda a: f"{_part(a)} {noun_phrase(a.arg('of'))}",
+    "token_list": _listed,
+    "cost_and": lambda a: f"{action(_action(a.arg('first')))} and {action(_action(a.arg('second')))}",
+    "placements": _listed,
+    "counters_list": _listed,
 }
 """Frame-grammar values that print without a phrase-table template (slot spacing in _slot)."""
 

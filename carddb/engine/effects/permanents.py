@@ -3,7 +3,7 @@ destroying, exiling, returning, sacrificing, countering."""
 
 from __future__ import annotations
 
-from carddb.engine.core.catalog import Handler, Section
+from carddb.engine.core.catalog import Catalog, Handler, Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError
 from carddb.engine.core.forms import is_form, named
@@ -217,6 +217,20 @@ def sacrificed_by_controller(ctx: Context, subject: list[Ref], action: Action) -
             did(ctx, "sacrificed", obj)
 
 
+KEYWORD_COUNTERS = frozenset({
+    "flying", "first strike", "double strike", "deathtouch", "haste", "hexproof", "indestructible",
+    "lifelink", "menace", "reach", "trample", "vigilance", "shadow",
+})  # fmt: skip
+"""Counters that give the permanent the keyword they name (122.1b): "Put a first strike counter on
+it." The engine does not grant them, so such a phrase is refused rather than half done."""
+
+
+def _counters_check(action: Action, catalog: Catalog) -> str | None:
+    spec = action.arg("counters")
+    kind = counter_kind(spec.arg("kind")) if isinstance(spec, Action) else None
+    return f"{kind} counters (122.1b)" if kind in KEYWORD_COUNTERS else None
+
+
 SECTION = Section(
     "effects.permanents",
     verbs={
@@ -253,5 +267,6 @@ SECTION = Section(
             "their_controllers_next_steps",
         ),
     },
+    checks={"put_counters": _counters_check, "remove_counters": _counters_check},
     static_verbs=frozenset({"doesnt_untap"}),
 )
