@@ -90,7 +90,7 @@ def exile_until_handler(ctx: Context, subject: list[Ref], action: Action) -> Non
 
 def destroy_handler(ctx: Context, subject: list[Ref], action: Action) -> None:
     for obj in target_objects(ctx, action):
-        if destroy(ctx.game, obj, regenerate=not ctx.no_regeneration):
+        if destroy(ctx.game, obj, regenerate=not ctx.no_regeneration, decider=ctx.decider):
             did(ctx, "destroyed", obj)
 
 

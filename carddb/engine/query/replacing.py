@@ -40,6 +40,28 @@ def exiles_it_instead(body: object) -> bool:
     return exiled and isinstance(what, Pronoun) and what.word == "it"
 
 
+def put_instead(body: object) -> tuple[str, int | None] | None:
+    """Where the body puts the event's object instead: "exile it instead" (``("exile", None)``),
+    "put ~ on top of its owner's library instead" (``("library", 0)``), "put it on the bottom of
+    its owner's library instead" (``("library", None)``). None: another body."""
+    if exiles_it_instead(body):
+        return "exile", None
+    if not isinstance(body, Clause) or body.subject is not None or len(body.predicates) != 1:
+        return None
+    instead = body.predicates[0]
+    if not (isinstance(instead, Action) and instead.verb == "instead" and instead.form == 0):
+        return None
+    action = instead.arg("action")
+    if not (isinstance(action, Action) and action.verb == "put_into_library" and len(action.args) == 2):
+        return None
+    what, to = action.arg("what"), action.arg("to")
+    itself = isinstance(what, SelfRef) or (isinstance(what, Pronoun) and what.word == "it")
+    owners = isinstance(to, Action) and to.verb == "zone" and to.arg("owner") == "its owner's"
+    if not (itself and owners) or action.form_name not in ("top", "bottom"):
+        return None
+    return "library", 0 if action.form_name == "top" else None
+
+
 def dies_this_turn_instead(step: object) -> object | None:
     """ "If that creature would die this turn, exile it instead." (and "If a creature dealt damage
     this way would die this turn, …", "If a creature would die this turn, …"), a step of a
@@ -132,9 +154,11 @@ MODIFIED_DAMAGE = {
 def modified_damage(ability: object) -> tuple[Action, str, Action] | None:
     """ "If a source would deal damage to a permanent or player, it deals double that damage to
     that permanent or player instead." (Furnace of Rath; "… that much damage plus 1 …", "…
-    minus 1 …", "triple"), a permanent's replacement ability on damage: its condition (``what``
-    the source, ``to`` what is dealt damage), how it changes the damage and the phrase that says
-    so. None: another shape (a spell as source, "would deal damage this turn", another recipient)."""
+    minus 1 …", "triple") and "If a red source would deal damage to you, prevent 2 of that
+    damage." (Sphere of Law: "prevent"), a permanent's replacement or prevention ability on
+    damage: its condition (``what`` the source, ``to`` what is dealt damage), how it changes the
+    damage and the phrase that says so. None: another shape (a spell as source, "would deal
+    damage this turn", another recipient)."""
     if not (isinstance(ability, Ability) and ability.kind is Kind.REPLACEMENT and len(ability.effects) == 1):
         return None
     step = ability.effects[0]
@@ -148,6 +172,11 @@ def modified_damage(ability: object) -> tuple[Action, str, Action] | None:
     what, to = condition.arg("what"), condition.arg("to")
     if not (isinstance(what, Noun) and not what.targeted and _names_a_source(what)):
         return None
+    if not (isinstance(to, Pronoun | SelfRef) or (isinstance(to, Noun) and not to.targeted)):
+        return None
+    prevented = _prevents_some(body)
+    if prevented is not None:  # "If a red source would deal damage to you, prevent 2 of that damage."
+        return condition, "prevent", prevented
     if not (isinstance(body, Clause) and body.subject == Pronoun("it") and len(body.predicates) == 1):
         return None
     instead = body.predicates[0]
@@ -160,6 +189,16 @@ def modified_damage(ability: object) -> tuple[Action, str, Action] | None:
     if how is None or not _same_recipient(to, action.arg("to")):
         return None
     return condition, how, action
+
+
+def _prevents_some(body: object) -> Action | None:
+    """The body "prevent N of that damage" (615: a prevention effect on each such damage)."""
+    if not (isinstance(body, Clause) and body.subject is None and len(body.predicates) == 1):
+        return None
+    prevent = body.predicates[0]
+    if not (isinstance(prevent, Action) and prevent.verb == "prevent_that_damage"):
+        return None
+    return prevent if written(prevent) == "prevent {amount:n} of that damage" else None
 
 
 def _names_a_source(noun: Noun) -> bool:
@@ -183,3 +222,31 @@ def _same_recipient(to: object, again: object) -> bool:
         and again.description.split()[-1] == to.description.split()[-1]
         and not again.qualifiers
     )
+
+
+def redirected_damage(ability: object) -> tuple[object, object] | None:
+    """ "All damage that would be dealt to you is dealt to ~ instead." (Empyrial Archangel; "… to
+    enchanted creature …", Pariah; "… to equipped creature …", Pariah's Shield), a redirection
+    (614.9): what would be dealt damage (you) and what is dealt it instead (~, or the creature its
+    source is attached to). None: another shape."""
+    if not (isinstance(ability, Ability) and ability.kind is Kind.REPLACEMENT and len(ability.effects) == 1):
+        return None
+    step = ability.effects[0]
+    if not (isinstance(step, Clause) and step.subject is None and len(step.predicates) == 1):
+        return None
+    instead = step.predicates[0]
+    if not (isinstance(instead, Action) and instead.verb == "instead" and instead.form == 0):
+        return None
+    action = instead.arg("action")
+    if not (isinstance(action, Action) and action.verb == "redirect_damage"):
+        return None
+    if written(action) != "all damage that would be dealt to {to:np} is dealt to {redirect:np}":
+        return None
+    to, redirect = action.arg("to"), action.arg("redirect")
+    attached = isinstance(redirect, Noun) and not redirect.determiners and redirect.description in (
+        "enchanted creature",
+        "equipped creature",
+    )
+    if to != Pronoun("you") or not (isinstance(redirect, SelfRef) or attached):
+        return None
+    return to, redirect
