@@ -30,8 +30,9 @@ from carddb.oracle.model import Action, Noun, Pronoun, SelfRef
 
 
 def cant_this_turn(ctx: Context, subject: list[Ref], action: Action) -> None:
-    """ "Target creature can't block this turn.": until end of turn (the clause's duration; the
-    forms with an object, "can't block creatures with flying", are not executable)."""
+    """ "Target creature can't block this turn.", "~ assigns no combat damage this turn.": until
+    end of turn (the clause's duration; the forms with an object, "can't block creatures with
+    flying", are not executable)."""
     for obj in objects(subject):
         obj.restrictions_until_end_of_turn.append(action.verb)
 
@@ -221,6 +222,7 @@ SECTION = Section(
         "cant_block": cant_this_turn,
         "cant_attack": cant_this_turn,
         "cant_be_blocked": cant_this_turn,
+        "assigns_no_combat_damage": cant_this_turn,  # "… assigns no combat damage this turn"
         "doesnt_untap": doesnt_untap,
         "doesnt_untap_their_controller": doesnt_untap,
         "gain_control": gain_control,

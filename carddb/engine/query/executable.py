@@ -33,6 +33,7 @@ from carddb.engine.query.nouns import (
 )
 from carddb.engine.query.replacing import (
     chosen_source,
+    counters_instead_of_damage,
     dies_this_turn_instead,
     gains_more_instead,
     modified_damage,
@@ -93,7 +94,7 @@ SUPPORTED_DURATIONS: frozenset[object] = frozenset({"until end of turn", "this t
 UNTIL_END_OF_TURN = {
     "gets", "gains", "cant_block", "cant_attack", "cant_be_blocked", "gain_control", "prevent_next_damage",
     "prevent_all_damage", "has_ability", "cant_be_regenerated", "gets_each", "loses", "has_base_pt",
-    "is_a_creature", "becomes", "switch_pt", "attacks", "block",
+    "is_a_creature", "becomes", "switch_pt", "attacks", "block", "assigns_no_combat_damage",
 }  # fmt: skip
 """The verbs whose handlers last until end of turn: the only ones a duration may go with (those
 that change characteristics are layer effects that end at cleanup, :mod:`carddb.engine.rules.layers`)."""
@@ -257,7 +258,7 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
             return _described_problems(exiled[1], catalog)
         if gains_more_instead(ability) is not None:
             return []  # rules.life_gain applies it
-        if redirected_damage(ability) is not None:
+        if redirected_damage(ability) is not None or counters_instead_of_damage(ability) is not None:
             return []  # rules.modified_damage applies it
         damage = modified_damage(ability)
         if damage is not None:  # rules.modified_damage applies it, to what its phrases describe

@@ -250,3 +250,32 @@ def redirected_damage(ability: object) -> tuple[object, object] | None:
     if to != Pronoun("you") or not (isinstance(redirect, SelfRef) or attached):
         return None
     return to, redirect
+
+
+def counters_instead_of_damage(ability: object) -> Action | None:
+    """ "If damage would be dealt to ~, put that many +1/+1 counters on it instead." (Phytohydra;
+    "-1/-1 counters", Lichenthrope), the object's own replacement ability: the counters phrase."""
+    if not (isinstance(ability, Ability) and ability.kind is Kind.REPLACEMENT and len(ability.effects) == 1):
+        return None
+    step = ability.effects[0]
+    if not (isinstance(step, Conditional) and step.word == "if" and not step.after):
+        return None
+    condition, body = step.condition, step.body
+    if not (isinstance(condition, Action) and condition.verb == "would_deal_damage"):
+        return None
+    to_itself = isinstance(condition.arg("to"), SelfRef)
+    if written(condition) != "damage would be dealt to {to:np}" or not to_itself:
+        return None
+    if not (isinstance(body, Clause) and body.subject is None and len(body.predicates) == 1):
+        return None
+    instead = body.predicates[0]
+    if not (isinstance(instead, Action) and instead.verb == "instead" and instead.form == 0):
+        return None
+    action = instead.arg("action")
+    on_it = isinstance(action, Action) and action.arg("what") == Pronoun("it")
+    if not (isinstance(action, Action) and action.verb == "put_counters" and on_it):
+        return None
+    counters = action.arg("counters")
+    if not (isinstance(counters, Action) and counters.arg("determiner") == "that many"):
+        return None
+    return counters if counters.arg("kind") in ("+1/+1 counters", "-1/-1 counters") else None

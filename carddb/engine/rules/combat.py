@@ -333,6 +333,8 @@ def _combat_damage(game: Game, decider: Decider, *, first: bool) -> None:
         return
 
     def strikes(obj: GameObject) -> bool:
+        if restrictions(game, obj, "assigns_no_combat_damage"):  # "~ assigns no combat damage this
+            return False  # turn" (510.1: it assigns none, blocked or not)
         keywords = keywords_of(obj)
         if first:
             return bool(keywords & {"first strike", "double strike"})

@@ -18,7 +18,7 @@ from carddb.engine.core.proposed import Proposed, Replacement
 from carddb.engine.core.state import Game, GameObject
 from carddb.engine.query.abilities import active_abilities
 from carddb.engine.query.nouns import matches, value
-from carddb.engine.query.replacing import modified_damage, redirected_damage
+from carddb.engine.query.replacing import counters_instead_of_damage, modified_damage, redirected_damage
 from carddb.engine.rules.continuous import NO_DECISIONS
 from carddb.oracle.model import Noun, Pronoun, SelfRef
 
@@ -68,6 +68,29 @@ def redirections(game: Game, event: Proposed) -> list[Replacement]:
     return found
 
 
+def counters_instead(game: Game, event: Proposed) -> list[Replacement]:
+    """ "If damage would be dealt to ~, put that many +1/+1 counters on it instead." (Phytohydra):
+    no damage is dealt (no lifelink, no "is dealt damage" trigger); the counters are put on it."""
+    obj = event.target
+    if event.kind != "damage" or event.amount <= 0 or not isinstance(obj, GameObject):
+        return []
+    found: list[Replacement] = []
+    for index, ability in active_abilities(obj):
+        counters = counters_instead_of_damage(ability)
+        if counters is not None:
+            kind = "+1/+1" if counters.arg("kind") == "+1/+1 counters" else "-1/-1"
+            name = f"{obj.name}: {kind} counters instead"
+            key = ("counters instead of damage", obj.id, index)
+            found.append(Replacement(name, key, partial(_put_counters, obj, kind), commutes=False))
+    return found
+
+
+def _put_counters(obj: GameObject, kind: str, event: Proposed) -> Proposed:
+    obj.counters[kind] = obj.counters.get(kind, 0) + event.amount
+    event.amount, event.kind = 0, "replaced"
+    return event
+
+
 def _redirect(new: GameObject, event: Proposed) -> Proposed:
     event.target, event.player = new, new.controller
     return event
@@ -93,4 +116,6 @@ def _modify(how: str, amount: int, event: Proposed) -> Proposed:
     return event
 
 
-SECTION = Section("rules.modified_damage", replacement_effects=(modifications, redirections))
+SECTION = Section(
+    "rules.modified_damage", replacement_effects=(modifications, redirections, counters_instead)
+)
