@@ -35,6 +35,7 @@ from carddb.engine.query.replacing import (
     chosen_source,
     counters_instead_of_damage,
     dies_this_turn_instead,
+    doubles_tokens,
     gains_more_instead,
     modified_damage,
     next_time_prevention,
@@ -260,6 +261,8 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
             return []  # rules.life_gain applies it
         if redirected_damage(ability) is not None or counters_instead_of_damage(ability) is not None:
             return []  # rules.modified_damage applies it
+        if doubles_tokens(ability):
+            return []  # rules.doubling applies it
         damage = modified_damage(ability)
         if damage is not None:  # rules.modified_damage applies it, to what its phrases describe
             condition = damage[0]

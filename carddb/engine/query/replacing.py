@@ -279,3 +279,36 @@ def counters_instead_of_damage(ability: object) -> Action | None:
     if not (isinstance(counters, Action) and counters.arg("determiner") == "that many"):
         return None
     return counters if counters.arg("kind") in ("+1/+1 counters", "-1/-1 counters") else None
+
+
+TOKENS_CREATED = frozenset({
+    "{what:np} would be created under your control", "an effect would create {what:np} under your control",
+})  # fmt: skip
+TWICE_THOSE_TOKENS = frozenset({
+    "twice that many of those tokens are created", "creates twice that many of those tokens",
+})  # fmt: skip
+
+
+def doubles_tokens(ability: object) -> bool:
+    """ "If an effect would create one or more tokens under your control, it creates twice that
+    many of those tokens instead." (Parallel Lives; "If one or more tokens would be created under
+    your control, twice that many of those tokens are created instead.", Adrix and Nev)."""
+    if not (isinstance(ability, Ability) and ability.kind is Kind.REPLACEMENT and len(ability.effects) == 1):
+        return False
+    step = ability.effects[0]
+    if not (isinstance(step, Conditional) and step.word == "if" and not step.after):
+        return False
+    condition, body = step.condition, step.body
+    if not (isinstance(condition, Action) and condition.verb == "would_be_created"):
+        return False
+    what = condition.arg("what")
+    tokens = isinstance(what, Noun) and what.determiners == ("one or more",) and what.description == "tokens"
+    if written(condition) not in TOKENS_CREATED or not tokens:
+        return False
+    if not (isinstance(body, Clause) and body.subject in (None, Pronoun("it")) and len(body.predicates) == 1):
+        return False
+    instead = body.predicates[0]
+    if not (isinstance(instead, Action) and instead.verb == "instead" and instead.form == 0):
+        return False
+    action = instead.arg("action")
+    return isinstance(action, Action) and action.verb == "doubled" and written(action) in TWICE_THOSE_TOKENS
