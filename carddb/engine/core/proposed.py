@@ -8,7 +8,9 @@ from dataclasses import dataclass, field
 
 from carddb.engine.core.state import Game, GameObject
 
-PROPOSED_KINDS = frozenset({"damage", "destroy", "roll", "enter", "draw", "gain_life", "lose_life", "move"})
+PROPOSED_KINDS = frozenset({
+    "damage", "destroy", "roll", "enter", "draw", "gain_life", "lose_life", "move", "create",
+})  # fmt: skip
 """The events that go through the replacement effects before they happen."""
 
 
@@ -28,7 +30,7 @@ class Proposed:
     target: GameObject | str | None = None
     """What is dealt damage."""
     amount: int = 0
-    """Damage, dice to roll, life, cards to draw."""
+    """Damage, dice to roll, life, cards to draw, tokens to create."""
     combat: bool = False
     sides: int = 0
     """The die's faces (a roll)."""

@@ -68,9 +68,9 @@ DEALT = "dealt damage"
 def _deal(ctx: Context, source: GameObject, ref: Ref, amount: int) -> None:
     """``source`` deals damage as the ability says (:func:`carddb.engine.rules.combat.deal_damage`),
     and the ability remembers what it dealt damage to."""
-    dealt = combat.deal_damage(ctx.game, source, ref, amount, decider=ctx.decider)
-    if dealt > 0 and isinstance(ref, GameObject):
-        did(ctx, DEALT, ref)
+    dealt, recipient = combat.deal_damage(ctx.game, source, ref, amount, decider=ctx.decider)
+    if dealt > 0 and isinstance(recipient, GameObject):
+        did(ctx, DEALT, recipient)
 
 
 def _dealt_damage_this_way(ctx: Context, ref: Ref, qualifier: Action) -> bool:

@@ -31,8 +31,9 @@ from carddb.oracle.model import Action, Noun, Pronoun, SelfRef
 
 
 def cant_this_turn(ctx: Context, subject: list[Ref], action: Action) -> None:
-    """ "Target creature can't block this turn.": until end of turn (the clause's duration; the
-    forms with an object, "can't block creatures with flying", are not executable)."""
+    """ "Target creature can't block this turn.", "~ assigns no combat damage this turn.": until
+    end of turn (the clause's duration; the forms with an object, "can't block creatures with
+    flying", are not executable)."""
     for obj in objects(subject):
         obj.restrictions_until_end_of_turn.append(action.verb)
 
@@ -92,7 +93,7 @@ def exile_until_handler(ctx: Context, subject: list[Ref], action: Action) -> Non
 
 def destroy_handler(ctx: Context, subject: list[Ref], action: Action) -> None:
     for obj in target_objects(ctx, action):
-        if destroy(ctx.game, obj, regenerate=not ctx.no_regeneration):
+        if destroy(ctx.game, obj, regenerate=not ctx.no_regeneration, decider=ctx.decider):
             did(ctx, "destroyed", obj)
 
 
@@ -237,6 +238,7 @@ SECTION = Section(
         "cant_block": cant_this_turn,
         "cant_attack": cant_this_turn,
         "cant_be_blocked": cant_this_turn,
+        "assigns_no_combat_damage": cant_this_turn,  # "… assigns no combat damage this turn"
         "doesnt_untap": doesnt_untap,
         "doesnt_untap_their_controller": doesnt_untap,
         "gain_control": gain_control,

@@ -7,6 +7,7 @@ from carddb.engine.core.catalog import Catalog, Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError
 from carddb.engine.core.forms import is_form
+from carddb.engine.core.proposed import Proposed
 from carddb.engine.core.state import GameObject
 from carddb.engine.query.nouns import (
     COLOR_WORDS,
@@ -15,6 +16,7 @@ from carddb.engine.query.nouns import (
     resolve,
     value,
 )
+from carddb.engine.rules.replacement import replace
 from carddb.oracle.model import Action, Noun
 
 
@@ -45,7 +47,7 @@ def create_token(ctx: Context, subject: list[Ref], action: Action) -> None:
     count = value(ctx, action.arg("amount"))
     created: list[Ref] = []
     for player in players(ctx, subject):
-        for _ in range(count):
+        for _ in range(_how_many(ctx, player, count)):
             created.append(ctx.game.create(card, player, "battlefield", token=True))
     ctx.it = created  # "Exile it at the beginning of the next end step."
     ctx.mentions.append(list(created))  # "that token"
@@ -76,6 +78,14 @@ TOKEN_NAMES = frozenset(ROLE_NAMES.get(kind, kind) for kind in TOKENS)
 """The names the game gives predefined tokens."""
 
 
+def _how_many(ctx: Context, player: str, count: int) -> int:
+    """How many tokens ``player`` creates when an effect would create ``count``: the creation is
+    proposed first, for the replacement effects ("twice that many of those tokens", 614.1a)."""
+    if count <= 0:
+        return 0
+    return replace(ctx.game, Proposed("create", player, amount=count), ctx.decider).amount
+
+
 def create_named_token(ctx: Context, subject: list[Ref], action: Action) -> None:
     what = action.arg("what")
     assert isinstance(what, Noun)
@@ -99,7 +109,7 @@ def _create(
     card = CardDef(name=ROLE_NAMES.get(kind, kind), type_line=type_line, text=text, colors=())  # colourless
     created: list[Ref] = []
     for player in players(ctx, subject):
-        for _ in range(count):
+        for _ in range(_how_many(ctx, player, count)):
             token = ctx.game.create(card, player, "battlefield", token=True)
             created.append(token)
             if hosts:  # "attached to that creature": gone, the Aura enchants nothing (704.5m)

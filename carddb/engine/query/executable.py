@@ -34,11 +34,14 @@ from carddb.engine.query.nouns import (
 )
 from carddb.engine.query.replacing import (
     chosen_source,
+    counters_instead_of_damage,
     dies_this_turn_instead,
-    exiles_it_instead,
+    doubles_tokens,
     gains_more_instead,
     modified_damage,
     next_time_prevention,
+    put_instead,
+    redirected_damage,
     would_condition,
 )
 from carddb.engine.query.tree import children, instead_of
@@ -93,7 +96,7 @@ SUPPORTED_DURATIONS: frozenset[object] = frozenset({"until end of turn", "this t
 UNTIL_END_OF_TURN = {
     "gets", "gains", "cant_block", "cant_attack", "cant_be_blocked", "gain_control", "prevent_next_damage",
     "prevent_all_damage", "has_ability", "cant_be_regenerated", "gets_each", "loses", "has_base_pt",
-    "is_a_creature", "becomes", "switch_pt", "attacks", "block",
+    "is_a_creature", "becomes", "switch_pt", "attacks", "block", "assigns_no_combat_damage",
 }  # fmt: skip
 """The verbs whose handlers last until end of turn: the only ones a duration may go with (those
 that change characteristics are layer effects that end at cleanup, :mod:`carddb.engine.rules.layers`)."""
@@ -272,6 +275,10 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
             return _described_problems(exiled[1], catalog)
         if gains_more_instead(ability) is not None:
             return []  # rules.life_gain applies it
+        if redirected_damage(ability) is not None or counters_instead_of_damage(ability) is not None:
+            return []  # rules.modified_damage applies it
+        if doubles_tokens(ability):
+            return []  # rules.doubling applies it
         damage = modified_damage(ability)
         if damage is not None:  # rules.modified_damage applies it, to what its phrases describe
             condition = damage[0]
@@ -483,27 +490,32 @@ def _otherwise_follows_if(ability: Ability) -> bool:
     return True
 
 
-def exiled_instead(ability: Ability) -> tuple[str, SelfRef | Noun] | None:
-    """A replacement ability that exiles instead (614.1a): "If ~ would be put into a graveyard from
-    anywhere, exile it instead." (``("anywhere", ~)``: every move of it to a graveyard), "If ~ would
-    die, exile it instead." and "If a creature an opponent controls would die, exile it instead."
-    (``("dies", what)``: a move of what it describes from the battlefield to a graveyard, 700.4).
+def exiled_instead(ability: Ability) -> tuple[str, SelfRef | Noun, tuple[str, int | None]] | None:
+    """A replacement ability that puts an object elsewhere instead of into a graveyard (614.1a):
+    "If ~ would be put into a graveyard from anywhere, exile it instead." (``"anywhere"``: every
+    move of it to a graveyard), "If ~ would die, exile it instead." and "If a creature an opponent
+    controls would die, exile it instead." (``"dies"``: a move of what it describes from the
+    battlefield to a graveyard, 700.4), "If ~ would die, put ~ on top of (on the bottom of) its
+    owner's library instead." (``query.replacing.put_instead``: the zone and the position).
     None: not such a line."""
     if ability.kind is not Kind.REPLACEMENT or len(ability.effects) != 1:
         return None
     step = ability.effects[0]
     if not (isinstance(step, Conditional) and step.word == "if" and isinstance(step.condition, Action)):
         return None
-    if not exiles_it_instead(step.body):
+    where = put_instead(step.body)
+    if where is None:
         return None
     condition = step.condition
     what = condition.arg("what")
+    if where[0] != "exile" and not isinstance(what, SelfRef):
+        return None  # "its owner's library": the object's own only
     if condition.verb == "would_be_put" and isinstance(what, SelfRef):
         anywhere = written(condition) == "{what:np} would be put into a graveyard from anywhere"
-        return ("anywhere", what) if anywhere else None
+        return ("anywhere", what, where) if anywhere else None
     dies = condition.verb == "is_state" and is_form(condition, "would_die")
     if dies and (isinstance(what, SelfRef) or (isinstance(what, Noun) and not what.targeted)):
-        return ("dies", what)
+        return ("dies", what, where)
     return None
 
 

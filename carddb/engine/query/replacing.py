@@ -40,6 +40,28 @@ def exiles_it_instead(body: object) -> bool:
     return exiled and isinstance(what, Pronoun) and what.word == "it"
 
 
+def put_instead(body: object) -> tuple[str, int | None] | None:
+    """Where the body puts the event's object instead: "exile it instead" (``("exile", None)``),
+    "put ~ on top of its owner's library instead" (``("library", 0)``), "put it on the bottom of
+    its owner's library instead" (``("library", None)``). None: another body."""
+    if exiles_it_instead(body):
+        return "exile", None
+    if not isinstance(body, Clause) or body.subject is not None or len(body.predicates) != 1:
+        return None
+    instead = body.predicates[0]
+    if not (isinstance(instead, Action) and instead.verb == "instead" and instead.form == 0):
+        return None
+    action = instead.arg("action")
+    if not (isinstance(action, Action) and action.verb == "put_into_library" and len(action.args) == 2):
+        return None
+    what, to = action.arg("what"), action.arg("to")
+    itself = isinstance(what, SelfRef) or (isinstance(what, Pronoun) and what.word == "it")
+    owners = isinstance(to, Action) and to.verb == "zone" and to.arg("owner") == "its owner's"
+    if not (itself and owners) or action.form_name not in ("top", "bottom"):
+        return None
+    return "library", 0 if action.form_name == "top" else None
+
+
 def dies_this_turn_instead(step: object) -> object | None:
     """ "If that creature would die this turn, exile it instead." (and "If a creature dealt damage
     this way would die this turn, …", "If a creature would die this turn, …"), a step of a
@@ -132,9 +154,11 @@ MODIFIED_DAMAGE = {
 def modified_damage(ability: object) -> tuple[Action, str, Action] | None:
     """ "If a source would deal damage to a permanent or player, it deals double that damage to
     that permanent or player instead." (Furnace of Rath; "… that much damage plus 1 …", "…
-    minus 1 …", "triple"), a permanent's replacement ability on damage: its condition (``what``
-    the source, ``to`` what is dealt damage), how it changes the damage and the phrase that says
-    so. None: another shape (a spell as source, "would deal damage this turn", another recipient)."""
+    minus 1 …", "triple") and "If a red source would deal damage to you, prevent 2 of that
+    damage." (Sphere of Law: "prevent"), a permanent's replacement or prevention ability on
+    damage: its condition (``what`` the source, ``to`` what is dealt damage), how it changes the
+    damage and the phrase that says so. None: another shape (a spell as source, "would deal
+    damage this turn", another recipient)."""
     if not (isinstance(ability, Ability) and ability.kind is Kind.REPLACEMENT and len(ability.effects) == 1):
         return None
     step = ability.effects[0]
@@ -148,6 +172,11 @@ def modified_damage(ability: object) -> tuple[Action, str, Action] | None:
     what, to = condition.arg("what"), condition.arg("to")
     if not (isinstance(what, Noun) and not what.targeted and _names_a_source(what)):
         return None
+    if not (isinstance(to, Pronoun | SelfRef) or (isinstance(to, Noun) and not to.targeted)):
+        return None
+    prevented = _prevents_some(body)
+    if prevented is not None:  # "If a red source would deal damage to you, prevent 2 of that damage."
+        return condition, "prevent", prevented
     if not (isinstance(body, Clause) and body.subject == Pronoun("it") and len(body.predicates) == 1):
         return None
     instead = body.predicates[0]
@@ -160,6 +189,16 @@ def modified_damage(ability: object) -> tuple[Action, str, Action] | None:
     if how is None or not _same_recipient(to, action.arg("to")):
         return None
     return condition, how, action
+
+
+def _prevents_some(body: object) -> Action | None:
+    """The body "prevent N of that damage" (615: a prevention effect on each such damage)."""
+    if not (isinstance(body, Clause) and body.subject is None and len(body.predicates) == 1):
+        return None
+    prevent = body.predicates[0]
+    if not (isinstance(prevent, Action) and prevent.verb == "prevent_that_damage"):
+        return None
+    return prevent if written(prevent) == "prevent {amount:n} of that damage" else None
 
 
 def _names_a_source(noun: Noun) -> bool:
@@ -183,3 +222,93 @@ def _same_recipient(to: object, again: object) -> bool:
         and again.description.split()[-1] == to.description.split()[-1]
         and not again.qualifiers
     )
+
+
+def redirected_damage(ability: object) -> tuple[object, object] | None:
+    """ "All damage that would be dealt to you is dealt to ~ instead." (Empyrial Archangel; "… to
+    enchanted creature …", Pariah; "… to equipped creature …", Pariah's Shield), a redirection
+    (614.9): what would be dealt damage (you) and what is dealt it instead (~, or the creature its
+    source is attached to). None: another shape."""
+    if not (isinstance(ability, Ability) and ability.kind is Kind.REPLACEMENT and len(ability.effects) == 1):
+        return None
+    step = ability.effects[0]
+    if not (isinstance(step, Clause) and step.subject is None and len(step.predicates) == 1):
+        return None
+    instead = step.predicates[0]
+    if not (isinstance(instead, Action) and instead.verb == "instead" and instead.form == 0):
+        return None
+    action = instead.arg("action")
+    if not (isinstance(action, Action) and action.verb == "redirect_damage"):
+        return None
+    if written(action) != "all damage that would be dealt to {to:np} is dealt to {redirect:np}":
+        return None
+    to, redirect = action.arg("to"), action.arg("redirect")
+    attached = isinstance(redirect, Noun) and not redirect.determiners and redirect.description in (
+        "enchanted creature",
+        "equipped creature",
+    )
+    if to != Pronoun("you") or not (isinstance(redirect, SelfRef) or attached):
+        return None
+    return to, redirect
+
+
+def counters_instead_of_damage(ability: object) -> Action | None:
+    """ "If damage would be dealt to ~, put that many +1/+1 counters on it instead." (Phytohydra;
+    "-1/-1 counters", Lichenthrope), the object's own replacement ability: the counters phrase."""
+    if not (isinstance(ability, Ability) and ability.kind is Kind.REPLACEMENT and len(ability.effects) == 1):
+        return None
+    step = ability.effects[0]
+    if not (isinstance(step, Conditional) and step.word == "if" and not step.after):
+        return None
+    condition, body = step.condition, step.body
+    if not (isinstance(condition, Action) and condition.verb == "would_deal_damage"):
+        return None
+    to_itself = isinstance(condition.arg("to"), SelfRef)
+    if written(condition) != "damage would be dealt to {to:np}" or not to_itself:
+        return None
+    if not (isinstance(body, Clause) and body.subject is None and len(body.predicates) == 1):
+        return None
+    instead = body.predicates[0]
+    if not (isinstance(instead, Action) and instead.verb == "instead" and instead.form == 0):
+        return None
+    action = instead.arg("action")
+    on_it = isinstance(action, Action) and action.arg("what") == Pronoun("it")
+    if not (isinstance(action, Action) and action.verb == "put_counters" and on_it):
+        return None
+    counters = action.arg("counters")
+    if not (isinstance(counters, Action) and counters.arg("determiner") == "that many"):
+        return None
+    return counters if counters.arg("kind") in ("+1/+1 counters", "-1/-1 counters") else None
+
+
+TOKENS_CREATED = frozenset({
+    "{what:np} would be created under your control", "an effect would create {what:np} under your control",
+})  # fmt: skip
+TWICE_THOSE_TOKENS = frozenset({
+    "twice that many of those tokens are created", "creates twice that many of those tokens",
+})  # fmt: skip
+
+
+def doubles_tokens(ability: object) -> bool:
+    """ "If an effect would create one or more tokens under your control, it creates twice that
+    many of those tokens instead." (Parallel Lives; "If one or more tokens would be created under
+    your control, twice that many of those tokens are created instead.", Adrix and Nev)."""
+    if not (isinstance(ability, Ability) and ability.kind is Kind.REPLACEMENT and len(ability.effects) == 1):
+        return False
+    step = ability.effects[0]
+    if not (isinstance(step, Conditional) and step.word == "if" and not step.after):
+        return False
+    condition, body = step.condition, step.body
+    if not (isinstance(condition, Action) and condition.verb == "would_be_created"):
+        return False
+    what = condition.arg("what")
+    tokens = isinstance(what, Noun) and what.determiners == ("one or more",) and what.description == "tokens"
+    if written(condition) not in TOKENS_CREATED or not tokens:
+        return False
+    if not (isinstance(body, Clause) and body.subject in (None, Pronoun("it")) and len(body.predicates) == 1):
+        return False
+    instead = body.predicates[0]
+    if not (isinstance(instead, Action) and instead.verb == "instead" and instead.form == 0):
+        return False
+    action = instead.arg("action")
+    return isinstance(action, Action) and action.verb == "doubled" and written(action) in TWICE_THOSE_TOKENS

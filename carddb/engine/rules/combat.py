@@ -335,6 +335,8 @@ def _combat_damage(game: Game, decider: Decider, *, first: bool) -> None:
         return
 
     def strikes(obj: GameObject) -> bool:
+        if restrictions(game, obj, "assigns_no_combat_damage"):  # "~ assigns no combat damage this
+            return False  # turn" (510.1: it assigns none, blocked or not)
         keywords = keywords_of(obj)
         if first:
             return bool(keywords & {"first strike", "double strike"})
@@ -384,18 +386,20 @@ def deal_damage(
     *,
     combat: bool = False,
     decider: Decider | None = None,
-) -> int:
+) -> tuple[int, Ref | None]:
     """``source`` deals ``amount`` damage to ``target``: a player loses that much life, a
     planeswalker loses loyalty, a creature is marked with damage (deathtouch: destroyed by the
     next state-based actions); a source with lifelink makes its controller gain that much life.
-    Returns the damage dealt (0: none, all of it prevented). ``decider``: who orders the
+    Returns the damage dealt (0: none, all of it prevented) and to what (another, redirected:
+    614.9). ``decider``: who orders the
     replacement effects that apply (616.1)."""
     affected = target if isinstance(target, str) else target.controller
     dealt = Proposed("damage", affected, source=source, target=target, amount=amount, combat=combat)
     proposed = replace(game, dealt, decider)
     amount = proposed.amount  # what prevention effects (and protection) left of it
-    if proposed.kind == "replaced" or amount <= 0:
-        return 0
+    if proposed.kind == "replaced" or amount <= 0 or proposed.target is None:
+        return 0, None
+    target = proposed.target  # a redirection (614.9) deals it to another
     game.events.append(
         Event("damage", source, player=source.controller, other=target, amount=amount, combat=combat)
     )
@@ -420,7 +424,7 @@ def deal_damage(
                 target.deathtouched = True
     if "lifelink" in keywords_of(source):
         gain_life(game, source.controller, amount, decider)
-    return amount
+    return amount, target
 
 
 # -- triggers -----------------------------------------------------------------------------------

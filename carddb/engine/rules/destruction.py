@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import partial
 
 from carddb.engine.core.catalog import Section
+from carddb.engine.core.decisions import Decider
 from carddb.engine.core.proposed import Proposed, Replacement
 from carddb.engine.core.state import Game, GameObject
 from carddb.engine.query.abilities import CANT_BE_REGENERATED, REGENERATION, keywords_of
@@ -13,17 +14,17 @@ from carddb.engine.rules.replacement import replace
 from carddb.engine.rules.zones import put
 
 
-def destroy(game: Game, obj: GameObject, *, regenerate: bool = True) -> bool:
+def destroy(game: Game, obj: GameObject, *, regenerate: bool = True, decider: Decider | None = None) -> bool:
     """Destroy a permanent (rule 701.7): indestructible ones are not; a regeneration shield is
     used up instead (the permanent is tapped and its damage removed), unless this destruction or
     the permanent "can't be regenerated" (``regenerate`` False, or until end of turn). True if it
     left."""
     if obj.zone != "battlefield" or "indestructible" in keywords_of(obj):
         return False  # it can't be destroyed: nothing to replace (702.12b)
-    proposed = replace(game, Proposed("destroy", obj.controller, obj=obj, regenerate=regenerate))
+    proposed = replace(game, Proposed("destroy", obj.controller, obj=obj, regenerate=regenerate), decider)
     if proposed.kind == "replaced":
         return False
-    put(game, obj, "graveyard", cause="destroy")
+    put(game, obj, "graveyard", cause="destroy", decider=decider)
     return obj.zone != "battlefield"
 
 

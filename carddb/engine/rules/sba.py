@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from carddb.engine.core.decisions import Decider
 from carddb.engine.core.state import CEASED, Game
 from carddb.engine.rules import attachments, planeswalk, roles
 from carddb.engine.rules.destruction import destroy
 from carddb.engine.rules.zones import put
 
 
-def state_based_actions(game: Game) -> None:
+def state_based_actions(game: Game, decider: Decider | None = None) -> None:
+    """``decider``: who orders the replacement effects on what the actions move (616.1)."""
     # Auras and Equipment first: an Aura whose creature dies in this check still sees it die (its
     # "when enchanted creature dies" triggers) and goes to the graveyard in the next round
     attachments.check(game)
@@ -23,7 +25,7 @@ def state_based_actions(game: Game) -> None:
             del game.objects[obj.id]
     for obj in list(game.permanents()):
         if obj.is_a("Planeswalker") and obj.counters.get("loyalty", 0) <= 0 and "loyalty" in obj.counters:
-            put(game, obj, "graveyard", cause="sba")  # 704.5i
+            put(game, obj, "graveyard", cause="sba", decider=decider)  # 704.5i
     for player in game.players.values():
         if (player.life <= 0 or player.drew_from_empty or player.poison >= 10) and not player.lost:
             player.lost = True  # rules 704.5a, 704.5b and 704.5c
@@ -38,10 +40,10 @@ def state_based_actions(game: Game) -> None:
     for obj in list(game.permanents()):
         toughness = obj.toughness
         if obj.is_a("Creature") and toughness is not None and toughness <= 0:
-            put(game, obj, "graveyard", cause="sba")  # 704.5f
+            put(game, obj, "graveyard", cause="sba", decider=decider)  # 704.5f
         elif obj.is_a("Creature") and toughness is not None and obj.damage >= toughness:
-            destroy(game, obj)  # lethal damage destroys: indestructible and regeneration apply
+            destroy(game, obj, decider=decider)  # lethal damage: indestructible and regeneration apply
         elif obj.is_a("Creature") and obj.deathtouched:
-            destroy(game, obj)  # damage from a source with deathtouch (rule 704.5h)
+            destroy(game, obj, decider=decider)  # damage from a source with deathtouch (rule 704.5h)
         obj.deathtouched = False
 

@@ -468,7 +468,7 @@ def settle(game: Game, decider: Decider | None) -> None:
             collect(game, decider, event)
             if event.kind == "move" and event.from_zone == "battlefield" and event.obj is not None:
                 return_exiled(game, event.obj, decider)  # 610.3c: not a trigger, at once
-        state_based_actions(game)
+        state_based_actions(game, decider)
         if not game.events:
             break
     pending, game.pending = game.pending, []
