@@ -19,6 +19,7 @@ from carddb.engine.query.nouns import (
     objects,
     players,
     resolve,
+    speaking_of,
     total_limit,
     value,
     zone_name,
@@ -62,14 +63,33 @@ def discard(ctx: Context, subject: list[Ref], action: Action) -> None:
                     ctx.discarded.append(obj.id)
                     did(ctx, "discarded", obj)
         return
-    count = amount_of(ctx, what)
+    # "discards a card", "discards two cards at random", "discards a creature card", "discards all
+    # nonland cards": of the cards of their hand the description fits, chosen by the player, at
+    # random (the decider's shuffle), or all of them
+    at_random = isinstance(what, Noun) and any(q.verb == "at_random" for q in what.qualifiers)
+    fits = (
+        Noun((), what.description, tuple(q for q in what.qualifiers if q.verb != "at_random"))
+        if isinstance(what, Noun)
+        else None
+    )
+    everything = isinstance(what, Noun) and "all" in what.determiners
+    count = amount_of(ctx, what) if not everything else 0
     for player in players(ctx, subject):
-        for _ in range(count):
-            hand = ctx.game.in_zone("hand", player)
+        with speaking_of(ctx, player):  # "in their hand": the player who discards
+            hand = [o for o in ctx.game.in_zone("hand", player) if fits is None or matches(ctx, o, fits)]
+        picked: list[GameObject] = []
+        if everything:
+            picked = hand
+        elif at_random:
+            picked = ctx.decider.shuffle(list(hand))[:count]
+        for _ in range(count if not (everything or at_random) else 0):
             if not hand:
                 break
             name = ctx.decider.choose(f"{player} discards which card?", [obj.name for obj in hand])
             chosen = next(obj for obj in hand if obj.name == name)
+            hand.remove(chosen)
+            picked.append(chosen)
+        for chosen in picked:
             put(ctx.game, chosen, "graveyard", cause="discard", decider=ctx.decider)
             ctx.discarded.append(chosen.id)  # "the discarded card" (wherever it went: madness)
             did(ctx, "discarded", chosen)

@@ -47,6 +47,10 @@ def _counted(noun: Noun) -> bool:
     )
 
 
+def _player_noun_plural(noun: Noun) -> bool:
+    return noun.description in ("players", "opponents")
+
+
 def _player_noun(noun: Noun) -> bool:
     return noun.description in PLAYER_WORDS
 
@@ -108,6 +112,8 @@ def choose_problem(action: Action, catalog: Catalog) -> str | None:
         return f"choose a {what.description}"  # a colour, a creature type, a card name, a number
     if not what.targeted and not _counted(what):
         return "pred 'choose'"
+    if what.targeted and _player_noun_plural(what):
+        return "choose several target players"  # "Each of them searches …, then … that card": not kept apart
     if any("random" in q.verb for q in what.qualifiers):
         return "choose at random"
     return None

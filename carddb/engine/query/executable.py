@@ -391,6 +391,13 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     moments |= _paid_totals(ability)  # "with total power N or greater" of a tap cost: the cost reads it
     moments |= {id(noun) for n in nodes if (noun := reads_chosen_type(n)) is not None}  # "the chosen type"
     moments |= color_choices(nodes)  # "becomes the color of your choice": chosen as it resolves
+    random = _random_discards(nodes)  # "discards a card at random": the discard reads it
+    for node in nodes:  # nothing else chooses at random
+        if isinstance(node, Action) and node.verb == "at_random" and id(node) not in random:
+            problems.extend(p for p in ["'at random'"] if p not in problems)
+        what = node.arg("what") if isinstance(node, Action) and node.verb == "discard" else None
+        if isinstance(what, Noun) and any(q.verb != "at_random" for q in what.qualifiers):
+            problems.extend(p for p in ["discard with a qualifier"] if p not in problems)
     for root in roots:
         for node in walk(root):
             if static and isinstance(node, Conditional) and node.word == "as long as":
@@ -429,6 +436,16 @@ def _paid_totals(ability: Ability) -> set[int]:
         what = item.arg("what") if isinstance(item, Action) and item.verb == "tap" else None
         if isinstance(what, Noun) and what.determiners == ("any number of",):
             found.update(id(q) for q in what.qualifiers if q.verb == TAP_TOTAL_POWER)
+    return found
+
+
+def _random_discards(nodes: list[object]) -> set[int]:
+    """The "at random" of "discards two cards at random" (an effect or a cost): the discard reads it."""
+    found: set[int] = set()
+    for node in nodes:
+        what = node.arg("what") if isinstance(node, Action) and node.verb == "discard" else None
+        if isinstance(what, Noun):
+            found.update(id(q) for q in what.qualifiers if q.verb == "at_random")
     return found
 
 

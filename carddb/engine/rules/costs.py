@@ -126,6 +126,8 @@ def _choose(ctx: Context, action: Action, what: Noun, zone: str) -> list[GameObj
     count = amount_of(ctx, what)
     if len(candidates) < count:
         raise CostError(f"{player} has no {what.description} to {action.verb.replace('_', ' ')}")
+    if any(q.verb == "at_random" for q in what.qualifiers):  # "discard a card at random"
+        return ctx.decider.shuffle(list(candidates))[:count]
     chosen: list[GameObject] = []
     for _ in range(count):
         verb = action.verb.replace("_from", "").replace("_", " ")
