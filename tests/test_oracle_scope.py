@@ -22,6 +22,33 @@ def test_you_may_covers_the_search_through_then_shuffle() -> None:
     assert face.complete
 
 
+def test_you_may_stops_before_a_step_with_a_subject_of_its_own() -> None:
+    text = "You may tap or untap target permanent, then you may tap or untap another target permanent."
+    face = parse_oracle(text, "Toils of Night and Day", "Instant — Arcane")
+    (both,) = face.abilities[0].effects
+    assert isinstance(both, Sequence) and len(both.steps) == 2
+    first, second = both.steps  # two options, the second not inside the first
+    assert isinstance(first, Clause) and [p.verb for p in first.predicates] == ["may"]
+    assert isinstance(second, Clause) and second.subject == Pronoun("you")
+    assert [p.verb for p in second.predicates] == ["may"]
+    assert face.complete
+
+
+def test_the_players_who_did_not_act_on_their_option_are_not_part_of_it() -> None:
+    text = (
+        "At the beginning of your end step, draw a card. Each player may put a land card from their hand "
+        "onto the battlefield, then each opponent who didn't draws a card."
+    )
+    face = parse_oracle(text, "Kynaios and Tiro of Meletis", "Legendary Creature — Human Soldier")
+    _draw, option = face.abilities[0].effects
+    assert isinstance(option, Sequence)
+    optional, others = option.steps
+    assert isinstance(optional, Clause) and [p.verb for p in optional.predicates] == ["may"]
+    assert isinstance(others, Clause) and isinstance(others.subject, Noun)
+    assert [q.verb for q in others.subject.qualifiers] == ["who_did_not"]
+    assert face.complete
+
+
 def test_a_delayed_return_binds_to_its_own_clause_not_to_the_life_gain() -> None:
     text = (
         "You gain 5 life.\nWhen a spell or ability an opponent controls causes you to discard Mangara's "

@@ -301,11 +301,18 @@ class ToModel(Transformer[Token, Any]):
     def sequence(self, *steps: Any) -> Sequence | Conditional:
         """ "scry 2, then draw two cards". "You may" covers the instructions it introduces through
         ", then …": "You may search your library for …, put it onto the battlefield, then shuffle"
-        is one optional sequence (a Conditional "may" whose condition is the player)."""
+        is one optional sequence (a Conditional "may" whose condition is the player). A step with a
+        subject of its own is no instruction to that player and is not optional: "Each player may put a
+        land card … onto the battlefield, then each opponent who didn't draws a card"."""
         joins = tuple(", then " for _ in steps[1:])
         first = steps[0]
+        own = next(
+            (i for i, s in enumerate(steps[1:], 1) if isinstance(s, Clause) and s.subject is not None),
+            len(steps),
+        )
         if (
-            isinstance(first, Clause)
+            own > 1
+            and isinstance(first, Clause)
             and first.subject is not None
             and len(first.predicates) == 1
             and first.duration is None
@@ -314,8 +321,11 @@ class ToModel(Transformer[Token, Any]):
             and may.verb == "may"
             and isinstance(optional := may.arg("action"), Action)
         ):
-            body = Sequence((Clause(None, (optional,)), *steps[1:]), joins)
-            return Conditional("may", first.subject, body)
+            body = Sequence((Clause(None, (optional,)), *steps[1:own]), joins[: own - 1])
+            optional_part = Conditional("may", first.subject, body)
+            if own == len(steps):
+                return optional_part
+            return Sequence((optional_part, *steps[own:]), joins[own - 1 :])
         return Sequence(steps, joins)
 
     def imperative(
