@@ -27,11 +27,13 @@ CONTINUATIONS = {
     "other",
     ", except",
     "this turn",
+    "plus",
 }
 """Words that go on with a longer phrase of the tables ("… instead", "… rather than pay …", "cast …
 as though it had flash if …", "its activated abilities", "their mana abilities", "its controller's
 next untap step", "the other into your graveyard" before "the other target creature", "becomes a
-copy of …, except it has this ability", "dies this turn"): shifting them keeps the longest phrase.
+copy of …, except it has this ability", "dies this turn", "the number of Forests you control plus
+the number of Treefolk you control"): shifting them keeps the longest phrase.
 A new word here needs a look at the phrase that causes it."""
 INNER_SENTENCE = ("body :", "chain :")
 """The body of a delayed triggered ability ("Whenever a creature dies this turn, draw a card, then
