@@ -28,12 +28,14 @@ CONTINUATIONS = {
     ", except",
     "this turn",
     "minus",
+    "plus",
 }
 """Words that go on with a longer phrase of the tables ("… instead", "… rather than pay …", "cast …
 as though it had flash if …", "its activated abilities", "their mana abilities", "its controller's
 next untap step", "the other into your graveyard" before "the other target creature", "becomes a
 copy of …, except it has this ability", "dies this turn", "the number of cards in their hand
-minus 4"): shifting them keeps the longest phrase.
+minus 4", "the number of Forests you control plus the number of Treefolk you control"): shifting them
+keeps the longest phrase.
 A new word here needs a look at the phrase that causes it."""
 INNER_SENTENCE = ("body :", "chain :", "subject_chain :")
 """The body of a delayed triggered ability ("Whenever a creature dies this turn, draw a card, then

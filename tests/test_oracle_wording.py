@@ -255,6 +255,50 @@ SAME_CARD = [
         "Defender\n{T}: Exchange your life total with Tree of Redemption's toughness.",
         "Defender\n{T}: Exchange your life total with this creature's toughness.",
     ),
+    # keyword lines and static abilities of the keyword and statics templates
+    (
+        "Security Detail",
+        "Enchantment",
+        "{W}{W}: Create a 1/1 white Soldier creature token. Activate only if you control no creatures and"
+        " only once each turn.",
+        "{W}{W}: Create a 1/1 white Soldier creature token. Activate this ability only if you control no"
+        " creatures and only once each turn.",
+    ),
+    (
+        "Trade Caravan",
+        "Creature — Human Nomad",
+        "Remove two currency counters from Trade Caravan: Untap target basic land. Activate only during an"
+        " opponent's upkeep.",
+        "Remove two currency counters from this creature: Untap target basic land. Activate this ability"
+        " only during an opponent's upkeep.",
+    ),
+    (
+        "Tatterkite",
+        "Artifact Creature — Scarecrow",
+        "Flying\nTatterkite can't block.\nTatterkite can't have counters put on it.",
+        "Flying\nThis creature can't block.\nThis creature can't have counters put on it.",
+    ),
+    (
+        "Storm Entity",
+        "Creature — Elemental",
+        "Haste\nStorm Entity enters the battlefield with a +1/+1 counter on it for each other spell cast"
+        " this turn.",
+        "Haste\nThis creature enters with a +1/+1 counter on it for each other spell cast this turn.",
+    ),
+    (
+        "Awakened Amalgam",
+        "Artifact Creature — Shapeshifter",
+        "Awakened Amalgam's power and toughness are each equal to the number of differently named lands"
+        " you control.",
+        "This creature's power and toughness are each equal to the number of differently named lands you"
+        " control.",
+    ),
+    (
+        "Xantcha, Sleeper Agent",
+        "Legendary Creature — Phyrexian Minion",
+        "Xantcha, Sleeper Agent enters the battlefield under the control of an opponent of your choice.",
+        "Xantcha, Sleeper Agent enters under the control of an opponent of your choice.",
+    ),
 ]
 
 

@@ -18,7 +18,7 @@ from lark.tree import Meta
 
 from carddb import lalr, scanner
 from carddb.lalr import Grammar
-from carddb.oracle.keywords import KEYWORDS, Shape
+from carddb.oracle.keywords import KEYWORDS, Qualifier, Shape
 from carddb.oracle.model import (
     NUMBER_WORDS,
     Action,
@@ -62,13 +62,30 @@ def grammar_text() -> str:
     desc = rf"{item}(?:(?:, {item})*,? (?:or|and|and/or) {item})?"
     desc_poss = rf"(?:{word} )*(?:{noun}|{subtype})(?:'s|s')"
     names = [spec.name.lower() for spec in KEYWORDS if spec.shape is Shape.NONE and not spec.pattern]
-    keyword = f"(?:{_alternation(names)}|{'|'.join(words['keyword_patterns'])})(?![\\w-])"
+    patterns = "|".join([*words["keyword_patterns"], *_with_parameters()])
+    keyword = f"(?:{_alternation(names)}|{patterns})(?![\\w-])"
     keywords = rf"{keyword}(?:(?:, {keyword})*,? (?:and|or) {keyword})?"
     frame = (directory / "oracle.lark").read_text(encoding="utf-8")
     for placeholder, pattern in (("DESC", desc), ("DESC_POSS", desc_poss), ("KEYWORDS", keywords)):
         frame = frame.replace(f"/@{placeholder}@/", "/" + pattern.replace("/", "\\/") + "/")
     phrases = frozenset(_MULTIWORD.findall(frame))
     return frame + "\n" + grammar_rules(templates(), phrases)
+
+
+def _with_parameters() -> list[str]:
+    """The keywords of the table with a number or a mana cost, as running text grants them ("has
+    poisonous 1", "have ripple 4", "have outlast {1}{W}"); landwalk with a supertype ("artifact
+    landwalk", "nonbasic landwalk")."""
+    found = [r"(?:nonbasic|legendary|snow|artifact|basic) [a-z]+walk"]
+    for spec in KEYWORDS:
+        if spec.pattern or spec.qualifier is Qualifier.REQUIRED:
+            continue
+        name = re.escape(spec.name.lower())
+        if spec.shape is Shape.NUMBER:
+            found.append(rf"{name} (?:\d+|X)")
+        elif spec.shape is Shape.COST:
+            found.append(rf"{name} (?:\{{[0-9WUBRGCSXP/]+\}})+")
+    return found
 
 
 _PROTECTION_CHOICE = re.compile(r"protection from ((?:(?! and |,).)+? or from (?:(?! and |,).)+)")

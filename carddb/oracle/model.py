@@ -411,6 +411,9 @@ class Casting(StrEnum):
     COST_CHANGE = "cost change"
     UNCOUNTERABLE = "can't be countered"
     TIMING = "timing"
+    MANA_SPENT = "mana spent"
+    """Which mana may pay for the spell (601.2h): "Spend only mana produced by basic lands to cast
+    this spell"."""
 
 
 class Limit(StrEnum):

@@ -658,6 +658,8 @@ _CASTING = {
     "cant_be_countered": Casting.UNCOUNTERABLE,
 }
 """The phrases that say how the card itself is cast (601.2b–f), not what it does."""
+_CASTING_RESTRICTIONS = {"cast_only": Casting.TIMING, "spend_only_produced_by": Casting.MANA_SPENT}
+"""The restrictions on casting the card itself: when (307.1), and with which mana (601.2h)."""
 
 
 def _casting(
@@ -678,9 +680,9 @@ def _casting(
         elif about.verb == "rather_than_mana_cost":
             costs.extend(_cost_actions(about.arg("action")))
     for restriction in restrictions:
-        if restriction.verb != "cast_only":
+        if restriction.verb not in _CASTING_RESTRICTIONS:
             return None
-        found.append(Casting.TIMING)
+        found.append(_CASTING_RESTRICTIONS[restriction.verb])
     return (found[0], tuple(costs)) if found else None
 
 

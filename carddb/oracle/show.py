@@ -53,6 +53,8 @@ def _tree(value: Any, indent: int) -> list[str]:
             item = getattr(value, field.name)
             if item in ((), None, "", False) or field.name == "span":
                 continue
+            if field.metadata.get("omit_default") and item == field.default:
+                continue
             if isinstance(item, tuple | list) or dataclasses.is_dataclass(item):
                 lines.append(f"{pad}  {field.name}:")
                 lines.extend(_tree(item, indent + 2))
