@@ -41,6 +41,17 @@ def _during_your_turn(game: Game, player: str, item: GameObject) -> None:
     _require(game.active == player, f"{item.name}: only during your turn")
 
 
+BEFORE_ATTACKERS = frozenset({Step.UNTAP, Step.UPKEEP, Step.DRAW, Step.MAIN1, Step.COMBAT})
+"""The steps of a turn before attackers are declared (508.1: the declare attackers step's first act)."""
+
+
+def _during_your_turn_before_attackers(game: Game, player: str, item: GameObject) -> None:
+    """ "Activate only during your turn, before attackers are declared." (Portal Three Kingdoms):
+    in the active player's turn, up to the beginning of combat step."""
+    _during_your_turn(game, player, item)
+    _require(game.step in BEFORE_ATTACKERS, f"{item.name}: only before attackers are declared")
+
+
 def _during_upkeep(game: Game, player: str, item: GameObject) -> None:
     _require(game.active == player and game.step is Step.UPKEEP, f"{item.name}: only during your upkeep")
 
@@ -82,6 +93,9 @@ def _only_if(game: Game, player: str, item: GameObject, index: int, restriction:
 RESTRICTIONS: dict[str, Restriction] = {
     "sorcery_speed": lambda game, player, item, index, r: sorcery_speed(game, player, item),
     "during_your_turn": lambda game, player, item, index, r: _during_your_turn(game, player, item),
+    "during_your_turn_before_attackers": lambda game, player, item, index, r: (
+        _during_your_turn_before_attackers(game, player, item)
+    ),
     "during_upkeep": lambda game, player, item, index, r: _during_upkeep(game, player, item),
     "once_each_turn": lambda game, player, item, index, r: _once_each_turn(game, player, item, index),
     "activate_only_if": _only_if,
