@@ -47,9 +47,6 @@ from carddb.oracle.render import noun_phrase
 _PLAYERS = frozenset({"player", "players", "opponent", "opponents"})
 _COUNT_WORDS = frozenset({"up to", "X", "any number of", "target", "a", "an", "the", "each of"})
 _ROLES = ("'s controller", "'s owner", "'s controllers", "'s owners", "s' controller", "s' owner")
-_NOT_DESCRIBING = frozenset({"each_one"})
-"""Qualifiers that say how the targets act, not which may be chosen ("any number of target players
-*each* draw a card")."""
 DIVIDED = frozenset({"deal_damage_divided", "distribute_counters"})
 """The phrases of 601.2d: an amount divided among targets as the ability is put on the stack."""
 
@@ -139,8 +136,7 @@ class _Finder:
             kept = tuple(
                 word for word in node.determiners if word not in _COUNT_WORDS and not _counting(word)
             )
-            described = tuple(q for q in node.qualifiers if q.verb not in _NOT_DESCRIBING)
-            text = noun_phrase(Noun(kept, description, () if role else described))
+            text = noun_phrase(Noun(kept, description, () if role else node.qualifiers))
             slot = self.add(text, _kind(Noun((), description)), low, high, variable=variable)
         qualifiers = tuple(self.visit(q) for q in node.qualifiers)
         if slot == node.slot and all(a is b for a, b in zip(qualifiers, node.qualifiers, strict=True)):
