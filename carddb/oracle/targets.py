@@ -50,9 +50,6 @@ _COUNT_WORDS = frozenset({"up to", "X", "any number of", "target", "a", "an", "t
 _EACH_OF_TARGETS = re.compile(r"^each of (up to )?(\w+) targets$")
 """The pronoun "each of two targets", "each of up to X targets" (the grammar's EACH_OF_TARGETS)."""
 _ROLES = ("'s controller", "'s owner", "'s controllers", "'s owners", "s' controller", "s' owner")
-_NOT_DESCRIBING = frozenset({"each_one"})
-"""Qualifiers that say how the targets act, not which may be chosen ("any number of target players
-*each* draw a card")."""
 DIVIDED = frozenset({"deal_damage_divided", "distribute_counters", "prevent_next_damage_divided"})
 """The phrases of 601.2d: an amount divided among targets as the ability is put on the stack."""
 
@@ -148,8 +145,7 @@ class _Finder:
             kept = tuple(
                 word for word in node.determiners if word not in _COUNT_WORDS and not _counting(word)
             )
-            described = tuple(q for q in node.qualifiers if q.verb not in _NOT_DESCRIBING)
-            text = noun_phrase(Noun(kept, description, () if role else described))
+            text = noun_phrase(Noun(kept, description, () if role else node.qualifiers))
             slot = self.add(text, _kind(Noun((), description)), low, high, variable=variable)
         qualifiers = tuple(self.visit(q) for q in node.qualifiers)
         if slot == node.slot and all(a is b for a, b in zip(qualifiers, node.qualifiers, strict=True)):
