@@ -33,9 +33,11 @@ as though it had flash if …", "its activated abilities", "their mana abilities
 next untap step", "the other into your graveyard" before "the other target creature", "becomes a
 copy of …, except it has this ability", "dies this turn"): shifting them keeps the longest phrase.
 A new word here needs a look at the phrase that causes it."""
-INNER_SENTENCE = ("body :", "chain :")
+INNER_SENTENCE = ("body :", "chain :", "subject_chain :")
 """The body of a delayed triggered ability ("Whenever a creature dies this turn, draw a card, then
-discard a card") goes on as long as it can: ", then", "unless", "if", ", where X is" belong to it."""
+discard a card") goes on as long as it can: ", then", "unless", "if", ", where X is" belong to it; so
+does what a leading "instead" says happens ("instead that player reveals their hand, …, then that
+player discards those cards")."""
 NOUN_LIST = ("(?:,? and\\/or|,? and|,)", "(?<=\\byou )or")
 """The start of the AND_NP and OR_NP terminals ("target creature and target land", "you or a
 creature you control"): a list of noun phrases

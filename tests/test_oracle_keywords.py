@@ -17,13 +17,15 @@ from hypothesis import strategies as st
 from carddb.oracle import parse_oracle
 from carddb.oracle.keywords import (
     KEYWORDS,
+    KeywordSpec,
+    Qualifier,
     Shape,
     keyword_names,
     lookup,
     parse_keyword_line,
     render_keyword_line,
 )
-from carddb.oracle.model import Keyword
+from carddb.oracle.model import Ability, Keyword, Kind, walk
 
 
 def parsed(line: str) -> tuple[Keyword, ...] | None:
@@ -662,3 +664,215 @@ def test_each_keyword_of_the_comprehensive_rules_parses_with_its_parameter(
         assert parse_oracle(line, "Grim Lavamancer", "Creature — Human Wizard").complete
     else:
         assert parsed(line) == keywords
+
+
+# -- every parameter shape rule 702 writes ----------------------------------------------------------
+CR_FORMS = Path(__file__).parent / "fixtures" / "rules" / "cr-702-keyword-forms.txt"
+"""Every "Keyword [parameter]" form the Comprehensive Rules write in rule 702 ("Equip [cost]",
+"Suspend N—[cost]", "Splice onto [quality] [cost]", "Companion—[Condition]"), with its rule."""
+
+_PLACEHOLDER = re.compile(r"\[[^\]]+\]|\bN\b")
+_QUALITY_SAMPLE = {
+    # a quality each keyword takes on a real card: Abduction, Steelclaw Lance, Knight of Grace,
+    # Mother of Runes, Cathedral of Serra, Frogmite, Glacial Ray, Nova Chaser, Caprichrome,
+    # Wretched Confluence (emerge from artifact: Herigast), Shabraz, the Skyshark, Jadelight Spelunker,
+    # Blossoming Bogbeast (gift a Food)
+    "Enchant": "creature",
+    "Equip": "Knight",
+    "Hexproof": "black",
+    "Protection": "white",
+    "Bands with other": "legends",
+    "Affinity": "artifacts",
+    "Splice": "Arcane",
+    "Champion": "Elemental",
+    "Devour": "artifact",
+    "Emerge": "artifact",
+    "Partner with": "Brallin, Skyshark Rider",
+    "Craft": "artifact",
+    "Gift": "Food",
+}
+_SAMPLE = {
+    "[cost]": "{2}{R}",
+    "[cost 1]": "{1}{B}",
+    "[cost 2]": "{G}",
+    "N": "3",
+    "[quality A]": "white",
+    "[quality B]": "blue",
+    "[a player]": "the chosen player",
+    "[Condition]": "Each nonland card in your starting deck has a different name.",
+}
+
+
+def _cr_forms() -> list[tuple[str, str]]:
+    lines = CR_FORMS.read_text(encoding="utf-8").splitlines()
+    return [(line.split(" ", 1)[0], line.split(" ", 1)[1]) for line in lines if line.startswith("702.")]
+
+
+def _spec_of(form: str) -> KeywordSpec:
+    """The table entry of a form's keyword: the longest name the form starts with."""
+    words = form.split(" ")
+    for count in range(len(words), 0, -1):
+        spec = lookup(" ".join(words[:count]).split("—")[0])
+        if spec is not None:
+            return spec
+    raise AssertionError(f"no keyword in the table for {form!r}")
+
+
+def _expected_shape(form: str) -> Shape:
+    """What rule 702's placeholder says the parameter is: ``[cost]``, ``N``, ``N—[cost]``, a quality,
+    a text after an em dash, or a label in front of another ability (``Boast — [Cost]: [Effect]``)."""
+    if " — [" in form:
+        return Shape.LABEL
+    if "—[" in form and not form.endswith("N—[cost]"):
+        return Shape.LONG
+    last = _PLACEHOLDER.findall(form)[-1]
+    if form.endswith("N—[cost]"):
+        return Shape.NUMBER_COST
+    if last.startswith("[cost"):
+        return Shape.COST
+    return Shape.NUMBER if last == "N" else Shape.QUALITY
+
+
+def _instance(form: str, spec: KeywordSpec) -> str:
+    """The form with a real parameter in each placeholder; a quality the rule writes before the cost
+    it leaves out ("Equip [quality]", 702.6c) gets that cost."""
+
+    def sample(match: re.Match[str]) -> str:
+        text = match.group(0)
+        return _SAMPLE.get(text) or _QUALITY_SAMPLE[spec.name]
+
+    line = _PLACEHOLDER.sub(sample, form)
+    if (
+        spec.qualifier is not Qualifier.NO
+        and spec.shape is Shape.COST
+        and not _PLACEHOLDER.findall(form)[-1].startswith("[cost")
+    ):
+        line += " {1}"
+    return line
+
+
+_FORMS = _cr_forms()
+
+
+def test_every_keyword_with_a_parameter_has_its_form_in_rule_702() -> None:
+    # rule 702 writes these three in prose only: "[type]cycling", "foretell cost", prototype's
+    # "mana cost, power and toughness"
+    unwritten = {"Typecycling", "Foretell", "Prototype"}
+    named = {_spec_of(form).name for _rule, form in _FORMS}
+
+    assert {spec.name for spec in KEYWORDS if spec.shape is not Shape.NONE} - named == unwritten
+
+
+@pytest.mark.parametrize("rule, form", _FORMS, ids=[f"{rule} {form}" for rule, form in _FORMS])
+def test_each_parameter_form_of_rule_702_is_the_shape_of_its_keyword(rule: str, form: str) -> None:
+    spec = _spec_of(form)
+    expected = _expected_shape(form)
+
+    assert spec.rule.split(".")[1].rstrip("abcdefghijklmnopqrstuvwxyz") == rule.split(".")[1].rstrip(
+        "abcdefghijklmnopqrstuvwxyz"
+    )
+    if expected is Shape.QUALITY and spec.qualifier is not Qualifier.NO:  # "Equip [quality]": a qualifier
+        assert spec.shape in (Shape.COST, Shape.NUMBER)
+    elif expected is Shape.LONG:
+        assert spec.long_form is not None
+    else:
+        assert spec.shape is expected
+
+
+@pytest.mark.parametrize(
+    "rule, form",
+    [(rule, form) for rule, form in _FORMS if _expected_shape(form) is not Shape.LABEL],
+    ids=[f"{rule} {form}" for rule, form in _FORMS if _expected_shape(form) is not Shape.LABEL],
+)
+def test_each_parameter_form_of_rule_702_parses_with_a_real_parameter(rule: str, form: str) -> None:
+    spec = _spec_of(form)
+    line = _instance(form, spec)
+
+    keywords = parsed(line)
+
+    assert keywords is not None, line
+    assert lookup(keywords[0].name) == spec and keywords[0].parameter, line
+
+
+# -- keyword lines in a face's text ------------------------------------------------------------------
+def _keyword_ability(text: str, name: str, type_line: str) -> Ability:
+    face = parse_oracle(text, name, type_line)
+    assert face.complete, face.unimplemented
+    return next(ability for ability in face.abilities if ability.kind is Kind.KEYWORD)
+
+
+def test_an_old_keyword_line_separates_its_keywords_with_semicolons() -> None:
+    ability = _keyword_ability(
+        "Flying; first strike; banding", "Kjeldoran Skyknight", "Creature — Human Knight"
+    )
+
+    assert ability.keywords == (Keyword("Flying"), Keyword("First strike"), Keyword("Banding"))
+    assert ability.keyword_separator == "; "
+
+
+def test_a_keyword_line_as_a_sentence_keeps_the_activation_limit_of_its_ability() -> None:
+    # Leather Armor
+    ability = _keyword_ability(
+        "Equip {0}. Activate only once each turn.", "Leather Armor", "Artifact — Equipment"
+    )
+
+    assert ability.keywords == (Keyword("Equip", "{0}"),)
+    assert [restriction.verb for restriction in ability.restrictions] == ["once_each_turn"]
+    assert ability.keyword_period and not ability.effects
+
+
+def test_a_keyword_with_x_keeps_the_restriction_on_x() -> None:
+    # Aeon Chronicler
+    ability = _keyword_ability("Suspend X—{X}{3}{U}. X can't be 0.", "Aeon Chronicler", "Creature — Avatar")
+
+    assert ability.keywords == (Keyword("Suspend", "X—{X}{3}{U}"),)
+    assert [restriction.verb for restriction in ability.restrictions] == ["x_cant_be"]
+
+
+def test_a_keyword_line_as_a_sentence_may_say_what_its_ability_costs() -> None:
+    # Plate Armor
+    text = "Equip {3}. This ability costs {1} less to activate for each other Equipment you control."
+    ability = _keyword_ability(text, "Plate Armor", "Artifact — Equipment")
+
+    assert ability.keywords == (Keyword("Equip", "{3}"),)
+    assert len(ability.effects) == 1 and not ability.restrictions
+
+
+def test_a_quoted_keyword_line_keeps_its_period() -> None:
+    # Mana Chains
+    face = parse_oracle(
+        'Enchanted creature has "Cumulative upkeep {1}."', "Mana Chains", "Enchantment — Aura"
+    )
+
+    quoted = [node for node in walk(face.abilities[0].effects[0]) if isinstance(node, Ability)]
+    assert face.complete
+    assert [(q.keywords, q.keyword_period) for q in quoted] == [
+        ((Keyword("Cumulative upkeep", "{1}"),), True)
+    ]
+
+
+def test_a_keyword_quoted_in_running_text_may_be_lowercase() -> None:
+    # Cathedral of Serra
+    text = 'White legendary creatures you control have "bands with other legendary creatures."'
+    face = parse_oracle(text, "Cathedral of Serra", "Land")
+
+    quoted = [node for node in walk(face.abilities[0].effects[0]) if isinstance(node, Ability)]
+    assert face.complete and face.rendered == text
+    assert [(q.keywords, q.keyword_lowercase) for q in quoted] == [
+        ((Keyword("Bands with other", "legendary creatures"),), True)
+    ]
+
+
+def test_a_keyword_then_an_unknown_sentence_keeps_the_keyword() -> None:
+    face = parse_oracle("Flashback {2}{R}. Frobnicate the whizzbang.", "Fiery Temper", "Instant")
+
+    assert not face.complete
+    assert face.abilities[0].keywords == (Keyword("Flashback", "{2}{R}"),)
+
+
+def test_augment_is_the_keyword_of_unstables_host_creatures() -> None:
+    # Half-Squirrel, Half-
+    spec = lookup("Augment")
+
+    assert spec is not None and spec.rule == "Unstable" and spec.shape is Shape.COST
+    assert parsed("Augment {G}") == (Keyword("Augment", "{G}"),)

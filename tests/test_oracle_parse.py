@@ -146,7 +146,7 @@ def test_nouns_keep_their_qualifiers() -> None:
     face = parse_oracle(text, None, "Sorcery")
     assert face.complete
     noun = face.abilities[0].effects[0].predicates[0].arg("what")
-    assert [q.verb for q in noun.qualifiers] == ["with_power", "in_zone"]
+    assert [q.verb for q in noun.qualifiers] == ["with_mana_value", "in_zone"]
     assert (
         face.abilities[0].targets[0].description
         == "creature card with mana value 3 or less from your graveyard"

@@ -110,7 +110,9 @@ ENGINE_FORMS = {
     "opponent_controls": {"target_player", "target_opponent", "that_player", "they", "each_player"},
     "beginning": {"your_upkeep", "next_end_step", "your_next_upkeep", "end_of_combat"},
     "is_state": {"tapped", "your_turn", "not_your_turn", "life_or_more", "life_or_less"},
-    "attacks_trigger": {"attacks", "blocks", "becomes_blocked_by"},
+    "attacks_trigger": {"attacks", "attack", "attacks_unblocked"},
+    "blocks_trigger": {"blocks", "blocks_whom"},
+    "becomes_blocked_trigger": {"becomes_blocked", "becomes_blocked_by"},
     "enters": {"enters", "under_your_control", "under_opponents_control", "enters_or_dies"},
     "add_mana": {"symbols", "one_of_two", "any_color"},
 }

@@ -147,6 +147,22 @@ SAME_CARD = [
         " battlefield, you may pay {1}. If you do, target player loses 1 life and you gain 1 life.",
     ),
     (
+        "Ashiok's Forerunner",
+        "Creature — Human Wizard",
+        "When Ashiok's Forerunner enters the battlefield, you may search your library and/or graveyard for a"
+        " card named Ashiok, Sculptor of Fears, reveal it, and put it into your hand. If you search your"
+        " library this way, shuffle.",
+        "When this creature enters, you may search your library and/or graveyard for a card named Ashiok,"
+        " Sculptor of Fears, reveal it, and put it into your hand. If you search your library this way,"
+        " shuffle it.",
+    ),
+    (
+        "Farsight Adept",
+        "Creature — Kor Wizard",
+        "When Farsight Adept enters the battlefield, you and target opponent each draw a card.",
+        "When this creature enters, you and target opponent each draw a card.",
+    ),
+    (
         "Vampiric Tutor",
         "Instant",
         "Search your library for a card, then shuffle and put that card on top. You lose 2 life.",

@@ -47,9 +47,10 @@ def compact(value: object) -> str:
         parts = [*value.determiners, value.description, *(compact(q) for q in value.qualifiers)]
         slot = f"#{value.slot}" if value.slot is not None else ""
         narrowed = f" (qualifiers on {value.narrowed})" if value.narrowed else ""
-        return f"[{' '.join(parts)}{narrowed}]{slot}"
+        return f"[{' '.join(parts)}{narrowed}]{slot}{_antecedents(value.antecedents)}"
     if isinstance(value, Pronoun):
-        return value.word + (f"#{value.slot}" if value.slot is not None else "")
+        slot = f"#{value.slot}" if value.slot is not None else ""
+        return value.word + slot + _antecedents(value.antecedents)
     if isinstance(value, SelfRef):
         return "~" + "".join(f" {compact(q)}" for q in value.qualifiers)
     if isinstance(value, Action):
@@ -66,6 +67,8 @@ def compact(value: object) -> str:
             for label, item in (("for", value.duration), ("for_each", value.for_each))
             if item is not None
         )
+        if value.duration_after is not None:
+            extra += f" (written after predicate {value.duration_after})"
         return f"{{{subject}{predicates}{extra}}}"
     if isinstance(value, Steps):
         return " THEN ".join(compact(s) for s in value.steps)
@@ -89,6 +92,10 @@ def compact(value: object) -> str:
     return str(value)
 
 
+def _antecedents(names: tuple[object, ...]) -> str:
+    return f" (= {' and '.join(compact(n) for n in names)})" if names else ""
+
+
 def describe(ability: Ability) -> list[str]:
     """One ability: its frame on the first line, then its steps."""
     frame = [ability.kind.value]
@@ -98,6 +105,8 @@ def describe(ability: Ability) -> list[str]:
         frame.append("cost=" + ", ".join(compact(c) for c in ability.cost))
     if ability.trigger is not None:
         frame.append(f"{ability.trigger_word} {compact(ability.trigger)}")
+    if ability.intervening_if is not None:
+        frame.append(f"INTERVENING-IF({compact(ability.intervening_if)})")
     for slot in ability.targets:
         high = "∞" if slot.max is None else slot.max
         flags = "".join(

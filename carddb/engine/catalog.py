@@ -10,21 +10,28 @@ from __future__ import annotations
 
 from carddb.engine.actions import madness as madness_ability
 from carddb.engine.actions import play
+from carddb.engine.actions import suspend as suspend_cast
 from carddb.engine.core.catalog import Catalog
 from carddb.engine.core.state import Game, Player, Step
 from carddb.engine.effects import cards, conditions, damage, life, mana, permanents, tokens
 from carddb.engine.effects import characteristics as characteristic_effects
+from carddb.engine.effects import choices as choice_effects
 from carddb.engine.query import characteristics, executable, nouns
 from carddb.engine.rules import (
     attachments,
     casting,
+    choices,
     combat,
     continuous,
+    convoke,
     costs,
+    crew,
+    cumulative_upkeep,
     cycling,
     destruction,
     doubling,
     dredge,
+    echo,
     execution,
     face_down,
     flashback,
@@ -38,6 +45,7 @@ from carddb.engine.rules import (
     planechase,
     prevention,
     protection,
+    suspend,
     timing,
     triggers,
     ward,
@@ -49,10 +57,13 @@ CATALOG = Catalog.of(
     nouns.SECTION,
     attachments.SECTION,
     casting.SECTION,
+    choices.SECTION,
     combat.SECTION,
     continuous.SECTION,
+    convoke.SECTION,
     costs.SECTION,
     cycling.SECTION,
+    crew.SECTION,
     destruction.SECTION,
     execution.SECTION,
     flashback.SECTION,
@@ -67,12 +78,15 @@ CATALOG = Catalog.of(
     triggers.SECTION,
     ward.SECTION,
     dredge.SECTION,
+    echo.SECTION,
+    cumulative_upkeep.SECTION,
     doubling.SECTION,
     face_down.SECTION,
     madness.SECTION,
     modified_damage.SECTION,
     planechase.SECTION,
     cards.SECTION,
+    choice_effects.SECTION,
     characteristic_effects.SECTION,
     conditions.SECTION,
     damage.SECTION,
@@ -82,6 +96,8 @@ CATALOG = Catalog.of(
     tokens.SECTION,
     play.SECTION,
     madness_ability.SECTION,
+    suspend.SECTION,
+    suspend_cast.SECTION,
 )
 """Everything the engine executes."""
 

@@ -38,7 +38,7 @@ from carddb.oracle.model import (
     UntapCost,
     X,
 )
-from carddb.oracle.phrases import Template, by_rule, grammar_rules, templates
+from carddb.oracle.phrases import Slot, Template, by_rule, grammar_rules, templates
 from carddb.resources import grammars_dir
 
 
@@ -71,8 +71,14 @@ def grammar_text() -> str:
     return frame + "\n" + grammar_rules(templates(), phrases)
 
 
+_PROTECTION_CHOICE = re.compile(r"protection from ((?:(?! and |,).)+? or from (?:(?! and |,).)+)")
+"""A protection keyword with alternatives joined by "or from" (and nothing joined by "and")."""
+
 _MULTIWORD = re.compile(r'"([^"\s]+(?: [^"\s]+)+|, [^"\s]+)"')
 """The frame's literal tokens of several words: "this turn", "as long as", ", then"."""
+
+_ZONE_NAMES = re.compile(r"graveyard|hand|library")
+"""The zones of a frame ZONE_LIST ("graveyard, hand, and/or library"), in their order."""
 
 
 START = ("costs", "effects", "condition")
@@ -130,6 +136,12 @@ def parsing_at(offset: int) -> Iterator[None]:
         _offsets.pop()
 
 
+_INSTEAD_AFTER = 0
+"""The form of ``instead`` written after what happens instead: "{action:pred} instead"."""
+_INSTEAD_BEFORE = 3
+"""The form of ``instead`` written before it: "instead {action:pred}"."""
+
+
 @v_args(inline=True)
 class ToModel(Transformer[Token, Any]):
     """Tree → model values. Phrase-table rules (``pred__draw__0``) become :class:`Action`; the
@@ -142,7 +154,9 @@ class ToModel(Transformer[Token, Any]):
         if found is None:
             raise ValueError(f"no transformer for grammar rule {data!r}")
         verb, roles, form = found
-        return Action(verb, tuple(zip(roles, children, strict=True)), form)
+        made = Action(verb, tuple(zip(roles, children, strict=True)), form)
+        listed = _listed_zones(str(data))
+        return _owned_zones(made, listed) if listed else made
 
     # -- costs
     def costs(self, *items: Any) -> tuple[Any, ...]:
@@ -187,7 +201,7 @@ class ToModel(Transformer[Token, Any]):
         return Conditional("except", exception, body, after=True)
 
     def as_long_as_first(self, condition: Any, body: Any) -> Conditional:
-        return Conditional("as long as", condition, body)
+        return Conditional("as long as", condition, _paired_subject(condition, body))
 
     def as_long_as_after(self, body: Any, condition: Any) -> Conditional:
         return Conditional("as long as", condition, body, after=True)
@@ -315,10 +329,15 @@ class ToModel(Transformer[Token, Any]):
         duration: Any,
         join: str,
         rest: Clause | Sequence,
-    ) -> Sequence:
+    ) -> Sequence | Clause:
         """ "~ gets +1/+1 until end of turn and can't be blocked this turn", "it gains haste until end
         of turn and you draw two cards": two clauses, each with its own duration; the second without a
         subject of its own has the first one's (:class:`SameSubject`)."""
+        if isinstance(rest, Clause) and _casts_with_mana_of_any_kind(preds, rest):
+            first = _clause(subject, preds, None, None)
+            predicates = (*first.predicates, rest)
+            joins = (*first.joins, join)
+            return Clause(subject, predicates, joins, duration, duration_after=len(first.predicates))
         first = _clause(subject, preds, duration, None)
         steps = rest.steps if isinstance(rest, Sequence) else (rest,)
         joins = rest.joins if isinstance(rest, Sequence) else ()
@@ -326,6 +345,17 @@ class ToModel(Transformer[Token, Any]):
         if isinstance(head, Clause) and head.subject is None:
             head = replace(head, subject=SameSubject())
         return Sequence((first, head, *steps[1:]), (join, *joins))
+
+    def each_subject_clause(
+        self, subject: Any, _each: Token, preds: tuple[tuple[Action, ...], tuple[str, ...]], duration: Any
+    ) -> Clause:
+        """ "You and target opponent each draw a card": every one of the players named does what
+        follows, each for themselves (an ``each`` action around the predicates)."""
+        return Clause(subject, (Action("each", (("action", _clause(None, preds, duration, None)),)),))
+
+    def you_and(self, _you_and: Token, other: Any) -> Nouns:
+        """ "you and that player" (each …): both players, you first."""
+        return Nouns((Pronoun("you"), *(other.items if isinstance(other, Nouns) else (other,))), (" and ",))
 
     def preds(self, *items: Any) -> tuple[tuple[Action, ...], tuple[str, ...]]:
         predicates, joins = tuple(items[0::2]), tuple(items[1::2])
@@ -454,6 +484,21 @@ class ToModel(Transformer[Token, Any]):
         """ "(for each) of those creatures": each one of a group named before."""
         return Action("part_of", (("amount", None), ("of", whole), ("determiner", "of")))
 
+    def clause_instead(self, clause: Clause) -> Clause:
+        """ "If ~ was kicked, that creature gets +5/+5 until end of turn instead.": a replacement
+        (608.2c, 614.1a) of the instruction before it, the whole clause — its duration too — what
+        happens instead."""
+        return Clause(None, (Action("instead", (("action", clause),), _INSTEAD_AFTER),))
+
+    def subject_chain(self, *steps: Any) -> Any:
+        return steps[0] if len(steps) == 1 else self.sequence(*steps)
+
+    def instead_first(self, body: Any) -> Clause:
+        """ "If a creature died this turn, instead that player reveals their hand, you choose two
+        cards from it, then that player discards those cards.": everything after "instead" is what
+        happens instead."""
+        return Clause(None, (Action("instead", (("action", body),), _INSTEAD_BEFORE),))
+
     def x_means(self, value: Any) -> Action:
         """ "X is the mana value of that card.": what X is, said in a sentence of its own."""
         return Action("x_means", (("value", value),))
@@ -489,6 +534,12 @@ class ToModel(Transformer[Token, Any]):
 
     def zone(self, owner: str, zone: Token) -> Action:
         return Action("zone", (("owner", owner), ("zone", str(zone))))
+
+    def zone_list(self, owner: str, zones: Token) -> Action:
+        """ "your graveyard, hand, and/or library": several zones of one player, searched together;
+        ``each`` names every one of them (all that ``owner``'s), ``zones`` is the list as written."""
+        each = tuple(_ZONE_NAMES.findall(str(zones)))
+        return Action("zones", (("owner", owner), ("zones", str(zones)), ("each", each)))
 
     def zone_of_all(self, determiner: Token, zone: Token) -> Action:
         """ "all graveyards": every player's zone of that kind."""
@@ -556,8 +607,16 @@ class ToModel(Transformer[Token, Any]):
     def mana(self, *symbols: Token) -> ManaCost:
         return ManaCost(tuple(str(s) for s in symbols))
 
-    def keywords(self, token: Token) -> str:
-        return str(token)
+    def keywords(self, token: Token) -> str | Action:
+        """Keywords granted in running text ("flying and trample"), or a choice of protection
+        qualities: "protection from artifacts or from the color of your choice" is one protection
+        the player chooses (``protection_choice``), not a keyword that names both."""
+        text = str(token)
+        choice = _PROTECTION_CHOICE.fullmatch(text)
+        if choice is None:
+            return text
+        qualities = tuple(choice.group(1).split(" or from "))
+        return Action("protection_choice", (("qualities", qualities),))
 
     def color(self, token: Token) -> str:
         return str(token)
@@ -565,6 +624,16 @@ class ToModel(Transformer[Token, Any]):
     def set_name(self, token: Token) -> str:
         """A ``{set:set_name}`` slot: an expansion's name as printed ("Antiquities")."""
         return str(token)
+
+    def card_name(self, token: Token) -> str:
+        """A ``{name:card_name}`` slot: another card's name as printed ("Nicol Bolas, the Deceiver")."""
+        return str(token)
+
+    def card_names_and(self, first: Token, _and: Token, second: Token) -> Action:
+        return Action("card_names", (("names", (str(first), str(second))), ("join", "and")))
+
+    def card_names_or(self, first: Token, _or: Token, second: Token) -> Action:
+        return Action("card_names", (("names", (str(first), str(second))), ("join", "or")))
 
     def quoted(self, token: Token) -> Any:
         inner = str(token)[1:-1]
@@ -578,6 +647,87 @@ def _phrase_rule(rule: str) -> tuple[str, tuple[str, ...], int] | None:
     """The verb, slot roles and form of the phrase-table rule named ``rule`` (None: no phrase's)."""
     found: Template | None = by_rule().get(rule)
     return None if found is None else (found.verb, tuple(slot.role for slot in found.slots), found.form)
+
+
+ZONE_WORDS = frozenset({"hand", "graveyard", "library"})
+_LIST_WORDS = frozenset({",", "and", "or", "and/or"})
+
+
+@cache
+def _listed_zones(rule: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The zones a phrase's form lists right after a zone slot, as words of the form ("search
+    {zone}, hand, and library for …", "from {zone} [or hand]", "shuffle {from:zone} and graveyard
+    into …"): each slot's role and the zone words after it."""
+    found: Template | None = by_rule().get(rule)
+    if found is None:
+        return ()
+    listed: list[tuple[str, tuple[str, ...]]] = []
+    parts = found.parts
+    for index, part in enumerate(parts):
+        if not (isinstance(part, Slot) and part.type == "zone"):
+            continue
+        words: list[str] = []
+        for after in parts[index + 1 :]:
+            if not isinstance(after, str) or not set(after.split()) <= ZONE_WORDS | _LIST_WORDS:
+                break
+            words.extend(word for word in after.split() if word in ZONE_WORDS)
+        if words:
+            listed.append((part.role, tuple(words)))
+    return tuple(listed)
+
+
+def _owned_zones(action: Action, listed: tuple[tuple[str, tuple[str, ...]], ...]) -> Action:
+    """ "Search that player's graveyard, hand, and library for …", "from your graveyard or hand":
+    the zones a form lists after a zone share that zone's owner. ``zones`` (``from_zones`` for the
+    slot ``from``…) holds them all, each with that owner; the words stay the form's."""
+    args = list(action.args)
+    for role, words in listed:
+        first = action.arg(role)
+        if not (isinstance(first, Action) and first.verb == "zone"):
+            continue
+        owner = first.arg("owner")
+        rest = tuple(Action("zone", (("owner", owner), ("zone", zone))) for zone in words)
+        args.append(("zones" if role == "zone" else f"{role}_zones", (first, *rest)))
+    return Action(action.verb, tuple(args), action.form)
+
+
+PAIRED_WITH = "the creature it's paired with"
+"""The other creature of a soulbond pair (702.95), named by its role."""
+
+
+def _paired_subject(condition: Any, body: Any) -> Any:
+    """ "As long as ~ is paired with another creature, both creatures have flying" / "each of those
+    creatures gets +1/+1": the subject names the pair, ~ and the creature it is paired with."""
+    paired = isinstance(condition, Action) and condition.verb == "is_state"
+    if not paired or condition.form_name != "paired" or not isinstance(body, Clause):
+        return body
+    pair = (condition.arg("what"), Pronoun(PAIRED_WITH))
+    subject = body.subject
+    if isinstance(subject, Pronoun) and subject.word == "both creatures":
+        return replace(body, subject=replace(subject, antecedents=pair))
+    if isinstance(subject, Noun) and "those" in subject.determiners and subject.description == "creatures":
+        return replace(body, subject=replace(subject, antecedents=pair))
+    return body
+
+
+def _casts_with_mana_of_any_kind(preds: tuple[tuple[Any, ...], tuple[str, ...]], rest: Clause) -> bool:
+    """ "You may cast that card for as long as it remains exiled, and you may spend mana as though
+    it were mana of any color to cast that spell": a permission to cast, and how the spell it casts
+    may be paid for, are one permission with one duration (the second names the spell the first
+    casts)."""
+    final = preds[0][-1]
+    if not (isinstance(final, Action) and final.verb == "may"):
+        return False
+    cast = final.arg("action")
+    if not (isinstance(cast, Action) and cast.verb in ("cast_card", "play_card")):
+        return False
+    if rest.subject is None or len(rest.predicates) != 1:
+        return False
+    spend = rest.predicates[0]
+    spending = spend.arg("action") if isinstance(spend, Action) and spend.verb == "may" else None
+    if not (isinstance(spending, Action) and spending.verb == "spend_mana_as_though"):
+        return False
+    return spending.arg("what") is not None  # "… to cast that spell": the spell the first one casts
 
 
 def _clause(

@@ -31,6 +31,7 @@ from itertools import islice
 from carddb.oracle.model import Keyword
 
 __all__ = [
+    "UN_KEYWORDS",
     "KeywordSpec",
     "Qualifier",
     "Shape",
@@ -326,6 +327,10 @@ KEYWORDS: tuple[KeywordSpec, ...] = (
 )
 """Every keyword ability of Comprehensive Rules 702.2–702.179 (2025-02-07), with its variants."""
 
+UN_KEYWORDS: tuple[KeywordSpec, ...] = (KeywordSpec("Augment", "Unstable", _S.COST),)
+"""Keyword abilities of the Un-sets' own mechanics, which the Comprehensive Rules do not define (their
+``rule`` names the set that does): ``Augment {2}{G}`` (Unstable, on the halves of host creatures)."""
+
 
 # -- compiled lookups ---------------------------------------------------------------------------
 def _parameter_pattern(spec: KeywordSpec) -> re.Pattern[str]:
@@ -353,9 +358,10 @@ def _parameter_pattern(spec: KeywordSpec) -> re.Pattern[str]:
     return re.compile(qualifier + "(?:" + "|".join(alternatives) + ")")
 
 
-_LINE_SPECS = tuple(spec for spec in KEYWORDS if spec.shape is not Shape.LABEL)
+_ALL = KEYWORDS + UN_KEYWORDS
+_LINE_SPECS = tuple(spec for spec in _ALL if spec.shape is not Shape.LABEL)
 _PARAMETER = {spec.name: _parameter_pattern(spec) for spec in _LINE_SPECS}
-_BY_NAME = {spec.name.lower(): spec for spec in KEYWORDS}
+_BY_NAME = {spec.name.lower(): spec for spec in _ALL}
 _HEADS = {spec.name.lower(): spec for spec in _LINE_SPECS if spec.pattern is None}
 _FAMILIES = tuple((re.compile(spec.pattern), spec) for spec in _LINE_SPECS if spec.pattern)
 _FAMILY_ENDINGS = ("walk", "cycling", " offering")
@@ -365,7 +371,7 @@ _WORDS_RE = re.compile(_WORDS)
 _SEPARATORS = (", ", "; ")
 
 
-_NAMES = frozenset(spec.name for spec in KEYWORDS)
+_NAMES = frozenset(spec.name for spec in _ALL)
 
 
 def keyword_names() -> frozenset[str]:

@@ -13,6 +13,10 @@ from enum import StrEnum
 
 from carddb.oracle import phrases
 
+OMIT_DEFAULT = {"omit_default": True}
+"""Field metadata: the field is left out of a node's JSON (``carddb parse --json``, the golden
+files) while it has its default value."""
+
 
 @dataclass(frozen=True, slots=True)
 class Span:
@@ -68,6 +72,9 @@ class Pronoun:
     word: str
     slot: int | None = None
     """For "any target": the :class:`TargetSlot` it names."""
+    antecedents: tuple[object, ...] = field(default=(), metadata=OMIT_DEFAULT)
+    """What it names when the sentence says so: "both creatures" after "as long as ~ is paired
+    with another creature" names ~ and the creature it is paired with (702.95)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +99,9 @@ class Noun:
     """The one alternative of the description that its keyword qualifiers describe, when the others
     cannot have them: "creature" in "artifact, enchantment, or creature with flying" (the other
     qualifiers, "you control", describe every alternative)."""
+    antecedents: tuple[object, ...] = field(default=(), metadata=OMIT_DEFAULT)
+    """What an anaphoric noun names when the sentence says so: "each of those creatures" after "as
+    long as ~ is paired with another creature" names ~ and the creature it is paired with."""
 
     @property
     def targeted(self) -> bool:
@@ -261,6 +271,11 @@ class Clause:
     duration: str | Action | None = None
     for_each: NounPhrase | None = None
     """"… until end of turn for each creature blocking it": the predicates count once per object."""
+    duration_after: int | None = field(default=None, metadata=OMIT_DEFAULT)
+    """Where the duration is written when not at the end: after that many predicates. It still
+    covers every predicate: "You may cast that card for as long as it remains exiled, and you may
+    spend mana as though it were mana of any color to cast that spell" is one permission with one
+    duration (``duration_after`` 1)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -433,12 +448,28 @@ class Ability:
     """For triggered abilities, the trigger condition: a phrase of the condition table."""
     trigger_word: str | None = None
     """``When``, ``Whenever`` or ``At``."""
+    intervening_if: object = field(default=None, metadata=OMIT_DEFAULT)
+    """An intervening "if" clause (603.4), part of the trigger: "When an opponent casts a creature
+    spell, if ~ is an enchantment, …" triggers only if the condition holds when the event happens,
+    and does nothing unless it still holds as the ability resolves. The sentence's effect is the
+    first of ``effects``; the renderer prints the condition back in front of it."""
     targets: tuple[TargetSlot, ...] = ()
     effects: tuple[Step, ...] = ()
     """One step per sentence."""
     restrictions: tuple[Action, ...] = ()
     """Sentences that limit when the ability may be used (``Activate only as a sorcery.``)."""
     keywords: tuple[Keyword, ...] = ()
+    keyword_separator: str = field(default=", ", metadata=OMIT_DEFAULT)
+    """What separates the keywords of a keyword line: ", ", or "; " on a few old cards ("Flying;
+    banding")."""
+    keyword_period: bool = field(default=False, metadata=OMIT_DEFAULT)
+    """The keyword line ends with a period, as a sentence: quoted (``gains "Cumulative upkeep
+    {2}."``), or before sentences about its keyword's ability, kept in ``effects`` and
+    ``restrictions`` (``Equip {0}. Activate only once each turn.``, ``Suspend X—{X}{3}{U}. X can't
+    be 0.``)."""
+    keyword_lowercase: bool = field(default=False, metadata=OMIT_DEFAULT)
+    """The keyword line starts in lowercase, as a quoted one in running text may (``have "bands
+    with other legendary creatures."``)."""
     ability_word: str | None = None
     loyalty: str | None = None
     level: str | None = None

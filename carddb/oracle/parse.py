@@ -30,6 +30,7 @@ from carddb.oracle.model import (
     Clause,
     Conditional,
     CostItem,
+    Keyword,
     Kind,
     Limit,
     Mode,
@@ -44,6 +45,7 @@ from carddb.oracle.model import (
     Unimplemented,
     walk,
 )
+from carddb.oracle.model import Sequence as Steps
 from carddb.oracle.normalize import normalize_oracle
 from carddb.oracle.phrases import find, templates
 from carddb.oracle.render import render
@@ -161,7 +163,57 @@ def parse_effects(text: str, offset: int) -> tuple[list[Step], list[Action]]:
             items.append(Unimplemented(sentence, Span(offset + start, offset + start + len(sentence))))
     steps = [item for item in items if not _is_restriction(item)]
     restrictions = [item for item in items if _is_restriction(item)]
+    if " from it" in text:
+        steps = list(_ZoneAntecedents().visit(tuple(steps)))
     return steps, restrictions
+
+
+class _ZoneAntecedents:
+    """ "Target opponent reveals their hand. You choose a nonland card from it.": "from it" names
+    the zone named last before it (the hand revealed); the qualifier carries that zone (``it``),
+    its words stay "from it". Bound again once targets are numbered (the zone's ``slot``). Nodes
+    are rebuilt only where something changed."""
+
+    def __init__(self) -> None:
+        self.last: Action | None = None
+
+    def visit(self, node: Any) -> Any:
+        if isinstance(node, tuple):
+            items = tuple(self.visit(item) for item in node)
+            return node if all(a is b for a, b in zip(items, node, strict=True)) else items
+        if isinstance(node, Action):
+            if node.verb == "zone":
+                self.last = node
+                return node
+            if node.verb == "in_zone" and node.form_name == "from_it" and self.last is not None:
+                if node.arg("it") is self.last:
+                    return node
+                return replace(node, args=(*((k, v) for k, v in node.args if k != "it"), ("it", self.last)))
+            values = self.visit(tuple(value for _, value in node.args))
+            if all(a is b for a, (_, b) in zip(values, node.args, strict=True)):
+                return node
+            keys = tuple(key for key, _ in node.args)
+            return replace(node, args=tuple(zip(keys, values, strict=True)))
+        if isinstance(node, Clause):
+            subject = self.visit(node.subject)
+            predicates = self.visit(node.predicates)
+            if subject is node.subject and predicates is node.predicates:
+                return node
+            return replace(node, subject=subject, predicates=predicates)
+        if isinstance(node, Noun | SelfRef):
+            qualifiers = self.visit(node.qualifiers)
+            return node if qualifiers is node.qualifiers else replace(node, qualifiers=qualifiers)
+        if isinstance(node, Steps):
+            steps = self.visit(node.steps)
+            return node if steps is node.steps else replace(node, steps=steps)
+        if isinstance(node, Conditional):
+            first, second = ("body", "condition") if node.after else ("condition", "body")
+            one = self.visit(getattr(node, first))
+            two = self.visit(getattr(node, second))
+            if one is getattr(node, first) and two is getattr(node, second):
+                return node
+            return replace(node, **{first: one, second: two})
+        return node
 
 
 def _is_restriction(item: object) -> bool:
@@ -206,9 +258,9 @@ def _line_ability(line: str, start: int, spell: bool, *, ability_word: bool = Tr
     def unknown(kind: Kind = Kind.UNKNOWN) -> Ability:
         return Ability(kind, span, unparsed=(Unimplemented(line, span),))
 
-    keywords = parse_keyword_line(line)
-    if keywords is not None:
-        return Ability(Kind.KEYWORD, span, keywords=keywords)
+    keyword_line = _keyword_line(line, start, span)
+    if keyword_line is not None:
+        return keyword_line
     match = _CLASS_LEVEL.match(line)
     if match:
         return Ability(Kind.LEVEL, span, cost=tuple(_parse(match.group(1), "costs")), level=match.group(2))
@@ -276,6 +328,46 @@ def _line_ability(line: str, start: int, spell: bool, *, ability_word: bool = Tr
             cost=casting[1],
         )
     return Ability(kind, span, effects=tuple(steps), restrictions=tuple(restrictions))
+
+
+_KEYWORD_SEPARATORS = (", ", "; ")
+"""What separates a keyword line's keywords: ", ", or "; " on a few old cards ("Flying; banding")."""
+_PERIOD = re.compile(r"\.(?= |$)")
+
+
+def _keywords(text: str) -> tuple[tuple[Keyword, ...], str] | None:
+    """The keywords of a line made of keywords only, and their separator."""
+    for separator in _KEYWORD_SEPARATORS:
+        if separator == ", " or separator in text:
+            keywords = parse_keyword_line(text, separator=separator)
+            if keywords is not None:
+                return keywords, separator
+    return None
+
+
+def _keyword_line(line: str, start: int, span: Span) -> Ability | None:
+    """A line of keyword abilities (None: any other line): ``Flying, vigilance``; ``Flying;
+    banding``; quoted in running text, in lowercase or with a period (``have "bands with other
+    legendary creatures."``, ``gains "Cumulative upkeep {2}."``); or a sentence of keywords and the
+    sentences about its keyword's ability after it, as its restrictions and effects (``Equip {0}.
+    Activate only once each turn.``, ``Suspend X—{X}{3}{U}. X can't be 0.``)."""
+    lowercase = line[:1].islower()
+    text = line[:1].upper() + line[1:] if lowercase else line
+    found = _keywords(text)
+    fields: dict[str, Any] = {"keyword_lowercase": lowercase}
+    if found is None:
+        for period in _PERIOD.finditer(text):
+            found = _keywords(text[: period.start()])
+            if found is None or found[0][-1].long_cost:  # "Ward—Pay 3 life.": the period is the cost's
+                continue
+            rest = period.end() + 1
+            steps, restrictions = parse_effects(line[rest:], start + rest) if rest < len(line) else ([], [])
+            fields.update(keyword_period=True, effects=tuple(steps), restrictions=tuple(restrictions))
+            break
+        else:
+            return None
+    keywords, separator = found
+    return Ability(Kind.KEYWORD, span, keywords=keywords, keyword_separator=separator, **fields)
 
 
 def _cached_line(line: str, start: int, spell: bool) -> Ability:
@@ -352,7 +444,23 @@ def _triggered(line: str, word: str, rest: str, start: int, span: Span) -> Abili
             parts = _body(rest[comma + 2 :], offset + comma + 2)
         except UnexpectedInput:
             return None
-    return Ability(Kind.TRIGGERED, span, trigger=condition, trigger_word=word, **parts)
+    return Ability(Kind.TRIGGERED, span, trigger=condition, trigger_word=word, **_intervening(parts))
+
+
+def _intervening(parts: dict[str, Any]) -> dict[str, Any]:
+    """ "When/Whenever/At [event], if [condition], [effect]": the "if" right after the trigger
+    condition is the trigger's own (603.4), not a step of its effect. Not when an "Otherwise, …"
+    sentence reads it (an "if" whose other branch happens is an ordinary condition)."""
+    effects = parts.get("effects", ())
+    if not effects:
+        return parts
+    first = effects[0]
+    if not isinstance(first, Conditional) or first.word != "if" or first.after:
+        return parts
+    following = effects[1] if len(effects) > 1 else None
+    if isinstance(following, Conditional) and following.word == "otherwise":
+        return parts
+    return {**parts, "effects": (first.body, *effects[1:]), "intervening_if": first.condition}
 
 
 def _at_comma(token: str) -> bool:
@@ -486,10 +594,11 @@ def _with_targets(ability: Ability) -> Ability:
     then each mode's after them (:func:`carddb.oracle.targets.number_targets`). Every phrase that
     names a target says "target": the callers walk only abilities whose text does."""
     effects, targets = number_targets(ability.effects)
+    effects = _ZoneAntecedents().visit(effects)  # "from it": the zone as numbered
     modes = []
     for mode in ability.modes:
         steps, found = number_targets(mode.effects, first=len(targets) + 1)
-        modes.append(Mode(steps, found))
+        modes.append(Mode(_ZoneAntecedents().visit(steps), found))
     if not targets and not any(mode.targets for mode in modes):
         return ability
     return replace(ability, effects=effects, targets=targets, modes=tuple(modes))
@@ -543,6 +652,7 @@ _CASTING = {
     "additional_cost": Casting.ADDITIONAL_COST,
     "rather_than_mana_cost": Casting.ALTERNATIVE_COST,
     "costs_less": Casting.COST_CHANGE,
+    "costs_more": Casting.COST_CHANGE,
     "costs_for_each": Casting.COST_CHANGE,
     "cant_be_countered": Casting.UNCOUNTERABLE,
 }

@@ -75,11 +75,13 @@ SLOT_TYPES = frozenset(
         "and_quoted",
         "die",
         "set_name",
+        "card_name",
     }
 )
 """Slot types: rules of the frame grammar (``np`` noun phrase, ``n`` a number in digits or X,
 ``nw`` one in words, ``both`` two noun phrases joined by "and each", ``die`` a kind of die: "d20"…,
-``set_name`` an expansion's name: "Antiquities") or a family (``pred``, ``cond``)."""
+``set_name`` an expansion's name: "Antiquities", ``card_name`` another card's name, or two joined by
+"and"/"or": "Nicol Bolas, the Deceiver") or a family (``pred``, ``cond``)."""
 
 _TOKEN = re.compile(r"\{[^}]*\}|\[[^\]]*\]|,|[^\s,{\[]+")
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")

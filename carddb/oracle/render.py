@@ -151,10 +151,14 @@ def _cards(amount: object) -> str:
 _FRAME: dict[str, Callable[[Action], str]] = {
     "counters": _counters,
     "zone": lambda a: f"{a.arg('owner')} {a.arg('zone')}",
+    "each": lambda a: f"each {step(a.arg('action'))}",
+    "zones": lambda a: f"{a.arg('owner')} {a.arg('zones')}",
+    "card_names": lambda a: f" {a.arg('join')} ".join(_names(a)),
     "top_cards": lambda a: f"the top {_cards(a.arg('amount'))} of {action(_action(a.arg('zone')))}",
     "bottom_cards": lambda a: f"the bottom {_cards(a.arg('amount'))} of {action(_action(a.arg('zone')))}",
     "either": lambda a: f"{step(a.arg('first'))} or {step(a.arg('second'))}",
     "for_as_long_as": lambda a: f"for as long as {step(a.arg('condition'))}",
+    "protection_choice": lambda a: "protection from " + " or from ".join(_strings(a.arg("qualities"))),
     "number_of": lambda a: f"the number of {noun_phrase(a.arg('what'))}",
     "stat_of": lambda a: join_words((str(a.arg("owner")), str(a.arg("stat")))),
     "the_result": lambda a: "the result",
@@ -166,6 +170,17 @@ _FRAME: dict[str, Callable[[Action], str]] = {
     "part_of": lambda a: f"{_part(a)} {noun_phrase(a.arg('of'))}",
 }
 """Frame-grammar values that print without a phrase-table template (slot spacing in _slot)."""
+
+
+def _strings(value: object) -> tuple[str, ...]:
+    assert isinstance(value, tuple)
+    return tuple(str(item) for item in value)
+
+
+def _names(value: Action) -> tuple[str, ...]:
+    names = value.arg("names")
+    assert isinstance(names, tuple)
+    return tuple(str(name) for name in names)
 
 
 def _part(value: Action) -> str:
@@ -200,7 +215,9 @@ def step(value: object) -> str:
         for index, predicate in enumerate(value.predicates):
             words = step(predicate)
             text = join_words((text, words)) if index == 0 else text + value.joins[index - 1] + words
-        if value.duration is not None:
+            if value.duration is not None and value.duration_after == index + 1:
+                text += " " + _duration(value.duration)
+        if value.duration is not None and value.duration_after is None:
             text += " " + _duration(value.duration)
         if value.for_each is not None:
             text += " for each " + noun_phrase(value.for_each)  # a counter phrase prints itself
@@ -282,7 +299,7 @@ def render_ability(ability: Ability) -> str:
         return " ".join(node.text for node in ability.unparsed)
     prefix = f"{ability.ability_word} — " if ability.ability_word else ""
     if ability.kind is Kind.KEYWORD:
-        return prefix + render_keyword_line(ability.keywords)
+        return prefix + _keyword_line(ability)
     if ability.kind is Kind.LEVEL:
         if ability.pt is not None:
             return ability.pt
@@ -290,7 +307,10 @@ def render_ability(ability: Ability) -> str:
             return f"{render_cost(ability.cost[0])}: Level {ability.level}"
         return f"LEVEL {ability.level}"
     trigger = ability.kind is Kind.TRIGGERED
-    body = render_steps(ability.effects, ability.restrictions, first=not trigger)
+    effects = ability.effects
+    if ability.intervening_if is not None and effects:  # 603.4: "When …, if …, …"
+        effects = (Conditional("if", ability.intervening_if, effects[0]), *effects[1:])
+    body = render_steps(effects, ability.restrictions, first=not trigger)
     if ability.choose is not None:
         header = ability.choose if ability.choose.endswith(".") else f"{ability.choose} —"
         if ability.effects or ability.restrictions:  # "Choose three. You may choose the same mode …"
@@ -309,6 +329,18 @@ def render_ability(ability: Ability) -> str:
     else:
         text = body
     return "\n".join([prefix + text, *render_table(ability.effects)])
+
+
+def _keyword_line(ability: Ability) -> str:
+    """A keyword line, in its separator and case, with its period and the sentences after it."""
+    text = render_keyword_line(ability.keywords, separator=ability.keyword_separator)
+    if ability.keyword_lowercase:
+        text = text[:1].lower() + text[1:]
+    if ability.keyword_period:
+        text += "."
+    if ability.effects or ability.restrictions:
+        text += " " + render_steps(ability.effects, ability.restrictions)
+    return text
 
 
 def render(abilities: Seq[Ability]) -> str:

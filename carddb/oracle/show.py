@@ -20,6 +20,8 @@ def _plain(value: Any) -> Any:
             item = getattr(value, field.name)
             if field.name == "slot" and item is None and not isinstance(value, TargetSlot):
                 continue  # only the nodes that name a target say which
+            if field.metadata.get("omit_default") and item == field.default:
+                continue  # a rarely used field, said only where it is used
             data[field.name] = _plain(item)
         return data
     if isinstance(value, tuple | list):

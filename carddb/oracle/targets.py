@@ -163,6 +163,9 @@ class _Finder:
                 self.reflexive -= 1
         args: list[tuple[str, object]] = []
         for role, value in node.args:
+            if role in _REFERS or role.endswith("zones"):
+                args.append((role, value))  # what another argument names: numbered there
+                continue
             if isinstance(value, str) and slot is None and _targeted_possessive(value):
                 owner = value.rsplit(" ", 1)[-1]
                 description = owner[:-2] if owner.endswith("'s") else owner[:-1]
@@ -170,6 +173,7 @@ class _Finder:
                 args.append((role, value))
             else:
                 args.append((role, self.visit(value)))
+        args = [(role, _zones_of(role, value, args)) for role, value in args]
         changed = slot != node.slot or any(a[1] is not b[1] for a, b in zip(args, node.args, strict=True))
         return dataclasses.replace(node, args=tuple(args), slot=slot) if changed else node
 
@@ -203,6 +207,22 @@ class _Finder:
 
 REFLEXIVE = "reflexive_trigger"
 """The phrase of a reflexive triggered ability (603.12), "when you do, …", inside another's effect."""
+
+
+_REFERS = frozenset({"it"})
+"""Arguments that repeat what an earlier phrase named ("from it": the zone revealed before)."""
+
+
+def _zones_of(role: str, value: object, args: list[tuple[str, object]]) -> object:
+    """ "Search target player's graveyard, hand, and library": the listed zones (``zones``) have
+    the first zone's owner, and so its target slot."""
+    if not role.endswith("zones") or not isinstance(value, tuple) or not value:
+        return value
+    base = "zone" if role == "zones" else role.removesuffix("_zones")
+    first = dict(args).get(base)
+    if not isinstance(first, Action) or first.slot is None:
+        return value
+    return (first, *(dataclasses.replace(zone, slot=first.slot) for zone in value[1:]))
 
 
 def _same_or(node: object, **fields: object) -> object:

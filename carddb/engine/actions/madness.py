@@ -34,7 +34,7 @@ def resolve_madness(game: Game, decider: Decider, item: StackItem) -> None:
     question = f"{owner}: cast {obj.name} for its madness cost {''.join(cost)}?"
     if decider.choose(question, ["yes", "no"]) == "yes":
         try:
-            cast(game, decider, owner, obj, _targets(game, decider, owner, obj), alternative=cost)
+            cast(game, decider, owner, obj, spell_targets(game, decider, owner, obj), alternative=cost)
             return
         except (CostError, TargetError) as error:  # the cast is refused: the game is as it was
             game.log.append(f"{owner} cannot cast {obj.name} for its madness cost: {error}")
@@ -43,9 +43,9 @@ def resolve_madness(game: Game, decider: Decider, item: StackItem) -> None:
     put(game, obj, "graveyard", cause="effect", decider=decider)
 
 
-def _targets(game: Game, decider: Decider, player: str, obj: GameObject) -> list[list[Ref]]:
-    """The spell's targets, chosen by its caster as the madness ability resolves (one for each
-    target phrase); none legal: the spell cannot be cast."""
+def spell_targets(game: Game, decider: Decider, player: str, obj: GameObject) -> list[list[Ref]]:
+    """The spell's targets, chosen by its caster as a resolving ability casts it (madness, suspend;
+    one for each target phrase); none legal: the spell cannot be cast."""
     ability = spell_ability(obj)
     if ability is None:
         return []

@@ -19,8 +19,9 @@ from carddb.engine.core.state import Event, Game, GameObject, StackItem, atomic
 from carddb.engine.query.abilities import abilities_of, ability_at, keywords_of
 from carddb.engine.query.executable import joined_spell, missing
 from carddb.engine.query.printings import unknown_sets
-from carddb.engine.rules import attachments, cycling, mana
+from carddb.engine.rules import attachments, crew, cycling, mana
 from carddb.engine.rules.casting import total_cost
+from carddb.engine.rules.convoke import convoke
 from carddb.engine.rules.costs import pay_additional_costs, pay_costs, pay_loyalty
 from carddb.engine.rules.discards import discarded_since
 from carddb.engine.rules.execution import execute, execute_steps
@@ -28,6 +29,7 @@ from carddb.engine.rules.face_down import MORPH_CAST, manifested, morph_cost, tu
 from carddb.engine.rules.flashback import flashback_cost
 from carddb.engine.rules.kicker import kicker_cost
 from carddb.engine.rules.planechase import may_play_from_top
+from carddb.engine.rules.suspend import no_mana_cost
 from carddb.engine.rules.targets import (
     choose_targets,
     chosen_steps,
@@ -36,7 +38,7 @@ from carddb.engine.rules.targets import (
     target_nouns,
 )
 from carddb.engine.rules.timing import once_each_turn, sorcery_speed, split_second
-from carddb.engine.rules.triggers import about_event, settle
+from carddb.engine.rules.triggers import about_event, intervening_holds, settle
 from carddb.engine.rules.ward import resolve_ward, ward_triggers
 from carddb.engine.rules.zones import put
 from carddb.oracle.model import (
@@ -48,8 +50,8 @@ __all__ = ["activate", "cast", "pass_priority", "play_land", "resolve_all"]
 
 
 def _activated(ability: Ability) -> Ability:
-    """The activated ability a keyword stands for (Equip, Cycling), or the ability itself."""
-    return cycling.as_activated(attachments.as_activated(ability))
+    """The activated ability a keyword stands for (Equip, Cycling, Crew), or the ability itself."""
+    return crew.as_activated(cycling.as_activated(attachments.as_activated(ability)))
 
 
 
@@ -129,12 +131,14 @@ def cast(
     kicked: bool = False,
     alternative: tuple[str, ...] | None = None,
     face_down: bool = False,
+    convoking: Sequence[GameObject] = (),
 ) -> None:
     """Cast ``obj`` from its owner's hand, or from their graveyard for its flashback cost (an
     alternative cost, 601.2b: no X) (``modes``: the chosen modes of a modal spell, 1-based;
     ``kicked``: its kicker cost paid too, 702.33). ``alternative``: an alternative cost a resolving
     ability offers for the card where it is, timing rules ignored (madness: from exile, 702.35b).
-    ``face_down``: cast with morph as a face-down 2/2 creature spell for {3} (702.37c), from the hand."""
+    ``face_down``: cast with morph as a face-down 2/2 creature spell for {3} (702.37c), from the hand.
+    ``convoking``: the creatures tapped to pay part of its total cost (convoke, 702.51)."""
     with atomic(game):
         morph = None
         if face_down:
@@ -153,6 +157,8 @@ def cast(
             raise CostError(f"{obj.name}: X is 0 when the alternative cost has no X (601.2f, 107.3)")
         if "Land" in card.types:
             raise IllegalActionError(f"{obj.name} is a land: play it, don't cast it")
+        if cost is None and no_mana_cost(card):  # 118.6: no mana cost is an unpayable cost
+            raise CostError(f"{obj.name} has no mana cost: it is cast only for an alternative cost")
         split_second(game, "spell cast")
         if alternative is None and "Instant" not in card.types and "flash" not in keywords_of(obj):
             sorcery_speed(game, player, obj)
@@ -166,6 +172,7 @@ def cast(
         if kicker is None:
             raise IllegalActionError(f"{obj.name} has no kicker cost to pay")
         total = total_cost(ctx, (*symbols, *kicker))  # 601.2f: the total cost, changes applied
+        total = convoke(game, player, obj, total, convoking, x)  # 702.51b: after the total cost
         mana.pay(game, player, total, x=x, named=pay_with)
         mark = len(game.events)
         pay_additional_costs(game, decider, player, obj)  # 601.2h: every cost, in full
@@ -239,6 +246,9 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
         about_event(ctx, item.event, ability.trigger if ability is not None else None)
     if item.x is not None:
         ctx.bindings["X"] = item.x
+    if ability is not None and not intervening_holds(ctx, ability):  # 603.4: removed, does nothing
+        game.log.append(f"{source.name}: its 'if' no longer holds, the ability does nothing (603.4)")
+        return
     if ability is not None:
         nouns = target_nouns(ability, item.modes)
         legal_any = not nouns

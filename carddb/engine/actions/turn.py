@@ -9,6 +9,7 @@ from carddb.engine.core.errors import (
 from carddb.engine.core.state import STEPS, Event, Game, Step, atomic
 from carddb.engine.rules import combat as _combat
 from carddb.engine.rules.draws import draw
+from carddb.engine.rules.suspend import lose_haste
 from carddb.engine.rules.triggers import settle
 from carddb.engine.rules.zones import put
 
@@ -70,7 +71,11 @@ def next_step(game: Game, decider: Decider) -> None:
         game.lasting.clear()  # so do replacement effects (514.2)
         for obj in game.permanents():
             obj.damage = 0
+            controller = obj.controller
             obj.end_of_turn()  # "until end of turn" effects end (514.2)
+            if obj.controller != controller:  # control went back: it came under that control now
+                obj.since_turn = game.turn
+                lose_haste(obj)
     game.events.append(Event("step", None, "", game.step, game.active))
     settle(game, decider)
 

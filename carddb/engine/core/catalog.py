@@ -41,6 +41,9 @@ PhraseCheck = Callable[[Action, "Catalog"], str | None]
 """What keeps a phrase the catalog knows from executing in the way it is written (None: nothing)."""
 RuleAbility = Callable[["Game", "Decider", "StackItem"], None]
 """Resolves a triggered ability a keyword's rule defines (``StackItem.rule``: madness's trigger)."""
+RuleTrigger = Callable[["Game", "Event"], list["StackItem"]]
+"""The triggered abilities a keyword's rule defines that an event triggers ("At the beginning of
+your upkeep, …" of echo, cumulative upkeep, suspend): each a ``StackItem`` with its ``rule``."""
 
 
 class DuplicateEntryError(EngineError):
@@ -81,6 +84,8 @@ class Section:
     """The replacement and prevention effects this part applies (``rules.replacement``)."""
     rule_abilities: Mapping[str, RuleAbility] = field(default_factory=dict)
     """Triggered abilities of keywords' rules, by ``StackItem.rule`` (madness's cast-or-graveyard)."""
+    rule_triggers: tuple[RuleTrigger, ...] = ()
+    """What makes those abilities trigger on an event (echo's upkeep trigger), for each event."""
     checks: Mapping[str, PhraseCheck] = field(default_factory=dict)
     """For verbs that execute only some of what their phrase may say, by verb: what keeps one
     phrase from executing (of the unnamed ``keyword_action`` triggers, only "you roll {CHAOS}")."""
@@ -113,6 +118,7 @@ class Catalog:
     costs: frozenset[str] = frozenset()
     replacement_effects: tuple[Provider, ...] = ()
     rule_abilities: Mapping[str, RuleAbility] = field(default_factory=dict)
+    rule_triggers: tuple[RuleTrigger, ...] = ()
     checks: Mapping[str, PhraseCheck] = field(default_factory=dict)
     static_abilities: tuple[Callable[[Ability], bool], ...] = ()
 
@@ -123,6 +129,7 @@ class Catalog:
         granted: list[Callable[[str], bool]] = []
         statics: list[Callable[[Ability], bool]] = []
         effects: list[Provider] = []
+        rule_triggers: list[RuleTrigger] = []
         names: list[str] = []
         for section in sections:
             if section.name in names:
@@ -138,6 +145,7 @@ class Catalog:
             granted.extend(section.granted_keywords)
             statics.extend(section.static_abilities)
             effects.extend(section.replacement_effects)
+            rule_triggers.extend(section.rule_triggers)
         values: dict[str, Any] = {}
         for kind in _MAPPINGS:
             values[kind] = {key: entry for key, (entry, _) in joined[kind].items()}
@@ -148,5 +156,6 @@ class Catalog:
             granted_keywords=tuple(granted),
             static_abilities=tuple(statics),
             replacement_effects=tuple(effects),
+            rule_triggers=tuple(rule_triggers),
             **values,
         )

@@ -120,6 +120,11 @@ class GameObject:
     exiled_until: tuple[int, str] | None = None
     """Exiled "until ~ leaves the battlefield" (610.3): that object's id and the zone this one
     returns to when it does."""
+    chosen: tuple[tuple[str, str], ...] = ()
+    """What it chose as it entered the battlefield ("As ~ enters, choose a creature type": 607.2d),
+    as (what, answer) pairs; a new object remembers nothing (400.7)."""
+    suspend_haste: LayerEffect | None = None
+    """The haste a creature spell cast with suspend gained (702.62a), until its controller changes."""
     entered_turn: int = 0
     attacked_turn: int = 0
     damaged_turn: int = 0
@@ -484,6 +489,7 @@ class Game:
             obj.control_effects = []  # a new object: the effects on the old one do not apply (400.7)
             obj.attacked_turn = obj.damaged_turn = 0
             obj.attached_to = None
+            obj.chosen = ()
             if self.combat is not None:
                 self.combat.remove(obj.id)
         if zone == "battlefield" and obj.zone != "battlefield":
@@ -492,8 +498,11 @@ class Game:
             _starting_loyalty(obj)
         if zone not in ("stack", "battlefield"):
             obj.kicked = False  # a new object (400.7)
+            obj.effects = []
+            obj.suspend_haste = None
         if obj.zone == "exile" and zone != "exile":
             obj.exiled_until = None
+            obj.counters.clear()  # a new object (400.7): a suspended card's time counters stay behind
         obj.zone = zone
         if zone == "stack":
             return

@@ -3,7 +3,7 @@ shuffling."""
 
 from __future__ import annotations
 
-from carddb.engine.core.catalog import Section
+from carddb.engine.core.catalog import Catalog, Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError
 from carddb.engine.core.forms import is_form, named, written
@@ -26,7 +26,7 @@ from carddb.engine.query.nouns import (
 )
 from carddb.engine.rules import draws
 from carddb.engine.rules.zones import put
-from carddb.oracle.model import Action, Noun, X
+from carddb.oracle.model import Action, Noun, Pronoun, X
 
 
 def draw(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -52,7 +52,17 @@ def _from_top(ctx: Context, subject: list[Ref], action: Action, zone: str) -> No
 
 
 def discard(ctx: Context, subject: list[Ref], action: Action) -> None:
-    count = amount_of(ctx, action.arg("what"))
+    what = action.arg("what")
+    if (isinstance(what, Noun) and {"that", "those"} & set(what.determiners)) or isinstance(what, Pronoun):
+        # "That player discards that card": the card(s) named before (one chosen from the hand)
+        for player in players(ctx, subject):
+            for obj in objects(resolve(ctx, what)):
+                if obj.zone == "hand" and obj.owner == player:
+                    put(ctx.game, obj, "graveyard", cause="discard", decider=ctx.decider)
+                    ctx.discarded.append(obj.id)
+                    did(ctx, "discarded", obj)
+        return
+    count = amount_of(ctx, what)
     for player in players(ctx, subject):
         for _ in range(count):
             hand = ctx.game.in_zone("hand", player)
@@ -199,6 +209,17 @@ def search_library(ctx: Context, subject: list[Ref], action: Action) -> None:
             ctx.game.catalog.verbs[step.verb](ctx, subject, step)
 
 
+def _search_zone_check(action: Action, catalog: Catalog) -> str | None:
+    """A search of several zones at once ("your library and/or graveyard"): only libraries are searched
+    here; a search for one of several kinds of card: only one description is matched."""
+    zone = action.arg("zone")
+    if isinstance(zone, Action) and zone.verb == "zones":
+        return f"a search of {zone.arg('owner')} {zone.arg('zones')}"
+    if not isinstance(action.arg("what"), Noun):  # "a basic land card or a Gate card"
+        return f"a search for {written(action)!r}"
+    return None
+
+
 def reveal(ctx: Context, subject: list[Ref], action: Action) -> None:
     """Revealed cards are shown to every player (the log), and "it" names them afterwards."""
     shown = list(objects(resolve(ctx, action.arg("what"))))
@@ -266,4 +287,5 @@ SECTION = Section(
     forms={
         "put_onto_battlefield": named("put_onto_battlefield", "put", "tapped", "under_your_control", "puts"),
     },
+    checks={"search": _search_zone_check, "search_library": _search_zone_check},
 )

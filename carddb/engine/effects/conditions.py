@@ -233,7 +233,7 @@ def _left_this_turn(ctx: Context, condition: Action) -> bool:
     assert isinstance(what, Noun)
     creature = what.description.rstrip("s") == "creature"
     yours = any(q.verb == "you_controlled" for q in what.qualifiers)
-    died = "died" in written(condition)
+    died = condition.verb == "dies_this_turn"
     count = sum(
         1
         for departure in ctx.game.left_this_turn
@@ -249,7 +249,7 @@ def _left_check(condition: Action, catalog: Catalog) -> str | None:
     the game's state; "a creature" or "a permanent", perhaps "you controlled"."""
     what = condition.arg("what")
     text = written(condition)
-    if "died" not in text and "left" not in text:
+    if not text.endswith(("died this turn", "left the battlefield this turn")):
         return f"{text!r} as a condition"
     if not isinstance(what, Noun) or what.description.rstrip("s") not in ("creature", "permanent"):
         return f"{text!r} of {getattr(what, 'description', 'it')!r}"
@@ -261,9 +261,11 @@ def _left_check(condition: Action, catalog: Catalog) -> str | None:
 
 
 def _that_attacked(ctx: Context, ref: Ref, qualifier: Action) -> bool:
-    """ "creature that attacked this turn", "that's attacking", "attacking you", "that was dealt
-    damage this turn", "that entered the battlefield this turn", "that isn't enchanted", "other
-    than ~"… (the forms with a noun of their own are refused, :func:`_that_attacked_check`)."""
+    """ "creature that attacked this turn", "that's attacking", "attacking you" (``that_attacked``),
+    and the other states a qualifier names by its words (:data:`STATE_QUALIFIERS`): "that's
+    blocking", "that was dealt damage this turn", "that entered the battlefield this turn", "that
+    isn't enchanted", "other than ~"… (the forms with a noun of their own are refused,
+    :func:`_that_attacked_check`)."""
     if isinstance(ref, str):
         return False
     game, text = ctx.game, written(qualifier)
@@ -291,6 +293,13 @@ THAT_ATTACKED = frozenset({
     "that was dealt damage this turn", "dealt damage this turn", "that's tapped",
     "that entered the battlefield this turn", "that isn't enchanted", "other than ~",
 })  # fmt: skip
+
+
+STATE_QUALIFIERS = frozenset({
+    "that_attacked", "that_isnt_attacking", "that_is_blocking", "blocked_by", "blocking_or_blocked_by",
+    "dealt_damage_this_turn", "that_is_tapped", "that_entered_this_turn", "that_isnt_enchanted", "other_than",
+})  # fmt: skip
+"""The qualifier entries :func:`_that_attacked` reads by their words."""
 
 
 def _that_attacked_check(qualifier: Action, catalog: Catalog) -> str | None:
@@ -371,11 +380,6 @@ def _was_type(ctx: Context, condition: Action) -> bool:
     return isinstance(kind, Noun) and any(matches(ctx, obj, kind) for obj in refs)
 
 
-def _was_type_check(condition: Action, catalog: Catalog) -> str | None:
-    text = written(condition)
-    return f"{text!r} as a condition" if text.startswith("it's not") else None
-
-
 def _player_did(ctx: Context, condition: Action) -> bool:
     """ "If the player does", "If they don't": whether the player who was asked ("that player may
     discard a card") did it (the answer of the "may" before)."""
@@ -385,14 +389,10 @@ def _player_did(ctx: Context, condition: Action) -> bool:
     return did if written(condition).endswith(" does") else not did
 
 
-def _player_did_check(condition: Action, catalog: Catalog) -> str | None:
-    text = written(condition)
-    return f"{text!r} as a condition" if text.endswith("can't") else None
-
-
 def _it_is(ctx: Context, condition: Action) -> bool:
-    """ "as long as it's attacking", "if it's tapped", "as long as it's attacking alone": "it" is
-    what was named last (a static ability's own object when nothing was)."""
+    """ "as long as it's attacking", "as long as it's attacking alone" (``it_is_in_combat``), "if
+    it's tapped" (``it_is_state``): "it" is what was named last (a static ability's own object when
+    nothing was)."""
     text = written(condition)
     things = list(objects(ctx.it)) or [ctx.source]
     combat = ctx.game.combat
@@ -524,10 +524,24 @@ def _that_targets(ctx: Context, ref: Ref, qualifier: Action) -> bool:
 
 
 def _named(ctx: Context, ref: Ref, qualifier: Action) -> bool:
-    """ "a card named Relentless Rats"."""
+    """ "a card named Relentless Rats", "a card named Festering Newt or Bubbling Cauldron"."""
     name = qualifier.arg("cardname")
-    written = name.description if isinstance(name, Noun) else str(name)
-    return isinstance(ref, GameObject) and ref.name.casefold() == written.casefold()
+    if isinstance(name, Action):  # "named A or B" (_named_check refuses "named A and B")
+        names = name.arg("names")
+        assert isinstance(names, tuple)
+        written = {str(each).casefold() for each in names}
+    else:
+        written = {(name.description if isinstance(name, Noun) else str(name)).casefold()}
+    return isinstance(ref, GameObject) and ref.name.casefold() in written
+
+
+def _named_check(qualifier: Action, catalog: Catalog) -> str | None:
+    """ "artifacts named Crown of Empires and Scepter of Empires" asks for one of each, not one object
+    with both names: no qualifier of a single object says that."""
+    name = qualifier.arg("cardname")
+    if isinstance(name, Action) and name.arg("join") == "and":
+        return f"qualifier {written(qualifier)!r}"
+    return None
 
 
 def _with_keywords(ctx: Context, ref: Ref, q: Action) -> bool:
@@ -541,7 +555,8 @@ WITH_STAT = {
     "mana_value_or_less": ("mana value", True), "mana_value_or_greater": ("mana value", False),
     "cmc_or_less": ("mana value", True), "cmc_or_greater": ("mana value", False),
 }  # fmt: skip
-"""``with_power`` forms comparing a stat: which stat, and whether it is "or less"."""
+"""``with_power``, ``with_toughness`` and ``with_mana_value`` forms comparing a stat: which stat,
+and whether it is "or less"."""
 
 
 def _with_power(ctx: Context, ref: Ref, qualifier: Action) -> bool:
@@ -554,11 +569,10 @@ def _with_power(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     if form == "mana_value_exactly":  # "with mana value 3"
         exact = mana_value(ref)
         return exact is not None and exact == value(ctx, qualifier.arg("amount"))
-    if form == "greatest_power":
-        mine = [obj.power or 0 for obj in ctx.game.permanents(ctx.controller) if obj.is_a("Creature")]
-        return (
-            ref.controller == ctx.controller and ref.power is not None and ref.power == max(mine, default=0)
-        )
+    if form == "greatest_power":  # "with the greatest power among creatures you control"
+        among = list(objects(resolve(ctx, qualifier.arg("what"))))
+        powers = [obj.power or 0 for obj in among]
+        return ref in among and ref.power is not None and ref.power == max(powers, default=0)
     stat, at_most = WITH_STAT[form]
     have = ref.power if stat == "power" else ref.toughness if stat == "toughness" else mana_value(ref)
     if have is None:
@@ -590,26 +604,30 @@ SECTION = Section(
         "controls_count": _controls_count,
         "is_in_zone": _is_in_zone,
         "dies_this_turn": _left_this_turn,
+        "left_this_turn": _left_this_turn,
         "done_this_way": _done_this_way,
         "was_type": _was_type,
         "player_did": _player_did,
         "it_is_in_combat": _it_is,
+        "it_is_state": _it_is,
         "life_this_turn": _life_this_turn,
     },
     checks={
-        "dies_this_turn": _left_check, "life_this_turn": _life_check, "that_attacked": _that_attacked_check,
+        "dies_this_turn": _left_check, "left_this_turn": _left_check, "life_this_turn": _life_check,
+        **dict.fromkeys(STATE_QUALIFIERS, _that_attacked_check),
         "done_this_way": _done_check,
-        "was_type": _was_type_check,
-        "player_did": _player_did_check,
         "with_name": _with_name_check,
+        "named": _named_check,
     },
     qualifiers={
         "you_controlled": _you_controlled,
-        "that_attacked": _that_attacked,
+        **dict.fromkeys(STATE_QUALIFIERS, _that_attacked),
         "with_name": _with_name,
         "in_zone": _in_zone,
         "with_keywords": _with_keywords,
         "with_power": _with_power,
+        "with_toughness": _with_power,
+        "with_mana_value": _with_power,
         "with_total": _with_total,
         "with_counters": _with_counters,
         "named": _named,
@@ -630,10 +648,13 @@ SECTION = Section(
         ),
         "in_zone": named(
             "in_zone", "in_zone", "from_zone", "from_a_graveyard", "in_a_graveyard", "in_any_graveyard",
-            "from_any_graveyard", "in_exile", "from_among_them", "from_among_those",
+            "from_any_graveyard", "in_exile", "from_among_them", "from_among_those", "from_it",
         ),
-        "with_power": named(
-            "with_power", *WITH_STAT, "greatest_power", "mana_value_x_or_less", "mana_value_exactly"
+        "with_power": named("with_power", "power_or_less", "power_or_greater", "greatest_power"),
+        "with_toughness": named("with_toughness", "toughness_or_less", "toughness_or_greater"),
+        "with_mana_value": named(
+            "with_mana_value", "mana_value_or_less", "mana_value_or_greater", "cmc_or_less", "cmc_or_greater",
+            "mana_value_x_or_less", "mana_value_exactly",
         ),
         "with_total": named("with_total", "mana_value_or_less", "mana_value_x_or_less"),
     },

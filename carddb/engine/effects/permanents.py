@@ -25,6 +25,7 @@ from carddb.engine.query.nouns import (
 )
 from carddb.engine.rules.casting import uncounterable
 from carddb.engine.rules.destruction import destroy
+from carddb.engine.rules.suspend import lose_haste
 from carddb.engine.rules.zones import exile_until, put
 from carddb.oracle.model import Action, Noun, Pronoun, SelfRef
 
@@ -62,6 +63,7 @@ def gain_control(ctx: Context, subject: list[Ref], action: Action) -> None:
             obj.control_effects.append(effect)
             if obj.controller != before:
                 obj.since_turn = ctx.game.turn  # a creature whose control changed is summoning sick
+                lose_haste(obj)  # suspend's haste lasts until its controller loses control
 
 
 

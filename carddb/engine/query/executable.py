@@ -19,6 +19,7 @@ from carddb.engine.core.errors import NotExecutableError
 from carddb.engine.core.forms import is_form, written
 from carddb.engine.core.state import GameObject
 from carddb.engine.query.abilities import keyword_list
+from carddb.engine.query.choices import color_choices, entering_choice, reads_chosen_type
 from carddb.engine.query.keyword_abilities import stands_for
 from carddb.engine.query.nouns import (
     AMONG_LOOKED,
@@ -247,7 +248,9 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         return [] if cost.verb in catalog.costs else [f"cost {cost.verb!r}"]
     problems: list[str] = []
     if ability.kind is Kind.KEYWORD:
-        return [p for k in ability.keywords for p in _keyword_problems(k, catalog)]
+        return [p for k in ability.keywords for p in _keyword_problems(k, catalog)] + _keyword_sentences(
+            ability, catalog
+        )
     if ability.kind is Kind.STATIC and any(applies(ability) for applies in catalog.static_abilities):
         return []  # a static ability a part of the engine applies as a whole (play from the top)
     entering = _says_how_it_enters(ability)
@@ -267,6 +270,8 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         if damage is not None:  # rules.modified_damage applies it, to what its phrases describe
             condition = damage[0]
             return _described_problems((condition.arg("what"), condition.arg("to")), catalog)
+        if entering_choice(ability) is not None:
+            return []  # rules.choices makes the choice as the permanent enters
         verbs = {n.verb for step in ability.effects for n in walk(step) if isinstance(n, Action)}
         if not verbs & catalog.replacements:
             return ["replacement effect"]
@@ -302,6 +307,8 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     roots: list[object] = [*ability.unparsed, *ability.effects, *ability.cost, *ability.restrictions]
     if isinstance(ability.trigger, Action):
         roots.extend(v for _, v in ability.trigger.args)
+    if ability.intervening_if is not None:  # 603.4: evaluated as the event happens and on resolution
+        roots.append(ability.intervening_if)
     roots.extend(mode.effects for mode in ability.modes)
     static = ability.kind is Kind.STATIC or entering
     nodes = [node for root in roots for node in walk(root)]
@@ -310,13 +317,17 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         if isinstance(ability.trigger, Action)
         else set()
     )
+    in_trigger |= {id(node) for node in walk(ability.intervening_if)}  # read before targets are chosen
     if any(isinstance(n, Action) and n.verb in ("this_way", "done_this_way") for n in nodes) and any(
         isinstance(item, Action) for item in ability.cost
     ):  # "cards exiled this way" after a cost that exiled: what the cost did is not carried over
         problems.append("'this way' of a cost")
     looks = any(
         isinstance(n, Action)
-        and (n.verb == "look_at" or (n.verb == "reveal" and isinstance(n.arg("what"), Action)))
+        and (
+            n.verb in ("look_at", "reveal_hand", "look_at_hand")  # "… reveals their hand. … from it."
+            or (n.verb == "reveal" and isinstance(n.arg("what"), Action))
+        )
         for n in nodes
     )
     for node in nodes:  # "the rest", "from among them": the cards an earlier step looked at
@@ -332,6 +343,7 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         problems.append("'if … does' with no choice before it")
     if not _otherwise_follows_if(ability):
         problems.append("'otherwise' clause")
+    problems.extend(p for p in _choice_problems(nodes) if p not in problems)
     read_with = _instead_sentences(ability)
     for node in nodes:
         if isinstance(node, Conditional) and would_condition(node.condition):
@@ -357,6 +369,9 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     # a delayed ability's moment is checked as such (DELAYED), not as a condition to evaluate
     moments = {id(n.condition) for n in nodes if isinstance(n, Conditional) and n.word == "at"}
     read_by_verb = _read_by_their_verb(nodes)
+    moments |= _paid_totals(ability)  # "with total power N or greater" of a tap cost: the cost reads it
+    moments |= {id(noun) for n in nodes if (noun := reads_chosen_type(n)) is not None}  # "the chosen type"
+    moments |= color_choices(nodes)  # "becomes the color of your choice": chosen as it resolves
     for root in roots:
         for node in walk(root):
             if static and isinstance(node, Conditional) and node.word == "as long as":
@@ -383,6 +398,45 @@ def _read_by_their_verb(nodes: list[object]) -> set[int]:
     return found
 
 
+TAP_TOTAL_POWER = "with_total_power"
+
+
+def _paid_totals(ability: Ability) -> set[int]:
+    """The "with total power N or greater" qualifiers of "Tap any number of untapped creatures you
+    control with total power N or greater" costs (crew): the tap cost pays them itself
+    (``rules.costs``); anywhere else the qualifier is refused."""
+    found: set[int] = set()
+    for item in ability.cost:
+        what = item.arg("what") if isinstance(item, Action) and item.verb == "tap" else None
+        if isinstance(what, Noun) and what.determiners == ("any number of",):
+            found.update(id(q) for q in what.qualifiers if q.verb == TAP_TOTAL_POWER)
+    return found
+
+
+def _choice_problems(nodes: list[object]) -> list[str]:
+    """Who chooses ("Target opponent chooses a creature they control") must be one player the
+    engine knows — you or a target player; not "an opponent" (which one?) nor "each opponent"
+    (what "those cards" names then is not kept per player) —, and "other" after a choice
+    means other than the chosen one ("Choose a creature, then destroy all other creatures"), which
+    the engine does not read."""
+    clauses = [
+        n for n in nodes
+        if isinstance(n, Clause) and any(isinstance(p, Action) and p.verb == "choose" for p in n.predicates)
+    ]  # fmt: skip
+    if not clauses:
+        return []
+    problems: list[str] = []
+    for clause in clauses:
+        subject = clause.subject
+        single = subject is None or (isinstance(subject, Pronoun) and subject.word == "you")
+        single = single or (isinstance(subject, Noun) and subject.determiners == ("target",))
+        if not single:
+            problems.append("who chooses")
+    if any(isinstance(n, Noun) and "other" in n.description.lower().split() for n in nodes):
+        problems.append("'other' after a choice")
+    return problems
+
+
 def _instead_sentences(ability: Ability) -> set[int]:
     """The "If …, … instead." sentences read with the step before them (``query.tree.instead_of``)."""
     found: set[int] = set()
@@ -395,7 +449,9 @@ def _instead_sentences(ability: Ability) -> set[int]:
     return found
 
 
-AMOUNT_TRIGGERS = frozenset({"deals_damage", "gains_life_trigger"})
+COST_CHANGES = frozenset({"costs_less", "costs_more", "costs_for_each"})
+"""The phrases of a spell's own cost change ("This spell costs {1} less to cast …")."""
+AMOUNT_TRIGGERS = frozenset({"deals_damage", "is_dealt_damage", "gains_life_trigger", "loses_life_trigger"})
 """Trigger events with an amount ("deals damage", "gain life", "lose life") that "that many" reads."""
 
 
@@ -457,6 +513,18 @@ def _described_problems(what: object, catalog: Catalog) -> list[str]:
     return problems
 
 
+def _keyword_sentences(ability: Ability, catalog: Catalog) -> list[str]:
+    """The sentences after a keyword line ("Equip {0}. Activate only once each turn."): an Equip
+    ability's activation restrictions apply to the ability it stands for (rules.attachments); any
+    other sentence there is not executed."""
+    equip = len(ability.keywords) == 1 and ability.keywords[0].name.split(" ")[0] == "Equip"
+    problems = ["sentence after a keyword line"] if ability.effects else []
+    for restriction in ability.restrictions:
+        if not equip or restriction.verb not in catalog.restrictions:
+            problems.append(f"restriction {restriction.verb!r} after a keyword line")
+    return problems
+
+
 def _keyword_problems(keyword: Keyword, catalog: Catalog) -> list[str]:
     check = catalog.keyword_checks.get(keyword.name.lower().split(" ")[0])
     if check is not None:
@@ -496,6 +564,10 @@ NOUN_LIST_VERBS = frozenset({
 names each of its items."""
 
 
+def _with_counters(what: object) -> bool:
+    return isinstance(what, SelfRef) and any(q.verb == "with_counters" for q in what.qualifiers)
+
+
 def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None:
     granted = _granted_problem(node, catalog)
     if granted is not None:
@@ -514,6 +586,8 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         return "a total limit on targets or a number of objects"  # "up to two target … with total …"
     if isinstance(node, SameSubject):  # "… until end of turn and can't be blocked this turn"
         return "subject of the clause before"
+    if isinstance(node, Action) and node.verb == "exile" and _with_counters(node.arg("what")):
+        return "exile with counters"  # "Exile ~ with three time counters on it": no counters are put
     if isinstance(node, Action) and node.verb == "zone" and node.arg("owner") not in ZONE_OWNERS:
         return f"zone of {node.arg('owner')}"
     whose = node.arg("whose") if isinstance(node, Action) else None
@@ -542,6 +616,8 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         if found is not None:
             return found
         keywords = node.arg("keywords")
+        if isinstance(keywords, Action):  # "protection from artifacts or from the color of your choice"
+            return f"a choice of keywords ({keywords.verb})"
         if node.verb in ("has", "gains", "with_keywords", "loses") and isinstance(keywords, str):
             unknown = [
                 k
@@ -670,7 +746,8 @@ def _antecedent_problems(ability: Ability, catalog: Catalog) -> list[str]:
             named = visit(child, named)
         return named
 
-    named = visit(ability.effects, visit(ability.cost, _trigger_names_player(ability.trigger, catalog)))
+    named = visit(ability.cost, _trigger_names_player(ability.trigger, catalog))
+    named = visit(ability.effects, visit(ability.intervening_if, named))
     for mode in ability.modes:  # each mode reads on from the text before the modes
         visit(mode.effects, named)
     return problems
@@ -688,14 +765,16 @@ def _trigger_names_player(trigger: object, catalog: Catalog) -> bool:
     forms = catalog.triggers[verb][1] if verb in catalog.triggers else frozenset()
     if forms is not None and trigger.form_name not in forms:
         return True  # a trigger the engine does not watch for: reported as such
+    if verb == "is_dealt_damage":  # the player dealt damage
+        return True
     if verb == "deals_damage":
         to = trigger.arg("to")
         if isinstance(to, Pronoun):
             return to.word in ("you", "defending player", "your opponents")
         return to is None or (isinstance(to, Noun) and _player_reference(to)[1])
     if verb in (
-        "beginning", "beginning_of_step", "roll_dice", "gains_life_trigger", "draws_trigger",
-        "discards_trigger", "cycle", "sacrifices_trigger",
+        "beginning", "beginning_of_step", "roll_dice", "gains_life_trigger", "loses_life_trigger",
+        "draws_trigger", "discards_trigger", "cycle", "cycles_or_discards", "sacrifices_trigger",
     ):  # fmt: skip
         return True
     if verb in ("casts", "enters", "dies", "leaves", "either_enters", "either_dies"):
@@ -736,7 +815,7 @@ STATIC_CONDITIONALS = frozenset({"as long as", "if", "unless"})
 ("as long as", "if") or does not ("… enters the battlefield tapped unless you control …")."""
 STATE_CONDITIONS = frozenset({
     "controls", "controls_count", "counters_at_least", "is_in_zone", "is_more", "is_state", "dies_this_turn",
-    "it_is_in_combat", "was_type",
+    "left_this_turn", "it_is_in_combat", "it_is_state", "was_type",
     "life_this_turn",
 })  # fmt: skip
 """Conditions about the game's state, which a static ability reads whenever it applies (not
@@ -777,7 +856,7 @@ def casting_problem(ability: Ability, catalog: Catalog) -> str | None:
     uncounterable = predicate.verb == "cant_be_countered" and condition is None
     if ability.casting is Casting.UNCOUNTERABLE and uncounterable:
         return None
-    if ability.casting is not Casting.COST_CHANGE or predicate.verb not in ("costs_less", "costs_for_each"):
+    if ability.casting is not Casting.COST_CHANGE or predicate.verb not in COST_CHANGES:
         return "casting ability"
     text = written(predicate)
     if "to cast" not in text or "beyond the first" in text:

@@ -10,6 +10,7 @@ what :mod:`carddb.engine.query.executable` accepts are read from the same words.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -164,11 +165,18 @@ def resolve(ctx: Context, phrase: object) -> list[Ref]:
     else:
         raise EngineError(f"cannot resolve {phrase!r}")
     if not (isinstance(phrase, Pronoun) and phrase.word == "you"):
-        ctx.it = found
+        if not (isinstance(phrase, Pronoun) and phrase.word in OBJECTS_PLAYERS):
+            ctx.it = found  # "Its owner shuffles it into their library": "it" is still the object
         ctx.mentions.append(found)
         if isinstance(phrase, Noun):
             _mention_controllers(ctx, phrase, found)
     return found
+
+
+OBJECTS_PLAYERS = frozenset({
+    "its controller", "its owner", "their controller", "their controllers", "their owner", "their owners",
+})  # fmt: skip
+"""Pronouns that name a player by what "it" names: they leave "it" naming the object."""
 
 
 def _mention_controllers(ctx: Context, noun: Noun, found: list[Ref]) -> None:
@@ -281,8 +289,9 @@ def _pronoun(ctx: Context, word: str) -> list[Ref]:
     raise EngineError(f"cannot resolve the pronoun {word!r}")
 
 
-AMONG_LOOKED = frozenset({"from_among_them", "from_among_those"})
-"""The ``in_zone`` forms that name the cards looked at ("a creature card from among them")."""
+AMONG_LOOKED = frozenset({"from_among_them", "from_among_those", "from_it"})
+"""The ``in_zone`` forms that name the cards looked at ("a creature card from among them"; "a nonland
+card from it" after "… reveals their hand")."""
 
 
 def still_looked(ctx: Context) -> list[GameObject]:
@@ -495,9 +504,20 @@ def matches(ctx: Context, ref: Ref, noun: Noun) -> bool:
         return bool(words & _PLAYERS)
     if "another" in noun.determiners and ref is ctx.source:
         return False
-    if not any(_is(ctx, ref, alternative) for alternative in noun.alternatives):
+    if not any(_is(ctx, ref, alternative) for alternative in _alternatives(noun)):
         return False
     return all(_qualifies(ctx, ref, qualifier) for qualifier in noun.qualifiers)
+
+
+def _alternatives(noun: Noun) -> tuple[str, ...]:
+    """What a description may be: its alternatives ("artifact, creature, or land"), except that
+    negations listed with commas modify the noun together ("noncreature, nonland card" is a card
+    that is neither a creature nor a land, 205.4b)."""
+    parts = noun.alternatives
+    joined = re.search(r" (?:or|and|and/or) ", noun.description) is not None
+    if len(parts) > 1 and not joined and all(" " not in p and _negated(p) for p in parts[:-1]):
+        return (" ".join(parts),)
+    return parts
 
 
 def this_way(qualifier: Action) -> str:

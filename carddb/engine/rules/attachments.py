@@ -119,7 +119,11 @@ def as_activated(ability: Ability) -> Ability:
     keyword = _equip_keyword(ability)
     if keyword is None or keyword.parameter is None:
         return ability
-    return _equip_ability(keyword.name, keyword.parameter, keyword.long_cost)
+    equip = _equip_ability(keyword.name, keyword.parameter, keyword.long_cost)
+    if not ability.restrictions:
+        return equip
+    # "Equip {0}. Activate only once each turn.": the line's restrictions are the ability's too
+    return replace(equip, restrictions=(*equip.restrictions, *ability.restrictions))
 
 
 def _equip_problems(keyword: Keyword, catalog: Catalog) -> list[str]:

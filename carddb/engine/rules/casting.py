@@ -39,7 +39,8 @@ def _amount(ctx: Context, predicate: Action) -> int:
         if not isinstance(what, Noun):
             raise EngineError("cannot count what the cost changes for")
         amount *= sum(1 for obj in candidates_for(ctx, what) if matches(ctx, obj, what))
-    return amount if " more " in written(predicate) else -amount
+    more = predicate.verb == "costs_more" or " more " in written(predicate)  # costs_for_each: its words
+    return amount if more else -amount
 
 
 def _static_changes(ctx: Context) -> int:
@@ -82,7 +83,7 @@ def _while_cast(ctx: Context, subject: list[Ref], action: Action) -> None:
     raise EngineError(f"{action.verb!r} applies as the spell is cast, not when it resolves")
 
 
-COST_VERBS = frozenset({"costs_less", "costs_for_each"})
+COST_VERBS = frozenset({"costs_less", "costs_more", "costs_for_each"})
 
 
 def _cost_check(action: Action, catalog: Catalog) -> str | None:
@@ -114,9 +115,9 @@ def _cast_by_check(qualifier: Action, catalog: Catalog) -> str | None:
 
 SECTION = Section(
     "rules.casting",
-    verbs={"cant_be_countered": _while_cast, "costs_less": _while_cast, "costs_for_each": _while_cast},
+    verbs={"cant_be_countered": _while_cast, **dict.fromkeys(COST_VERBS, _while_cast)},
     static_verbs=COST_VERBS,
     qualifiers={"cast_by": _cast_by},
-    checks={"costs_less": _cost_check, "costs_for_each": _cost_check, "cast_by": _cast_by_check},
+    checks={**dict.fromkeys(COST_VERBS, _cost_check), "cast_by": _cast_by_check},
 )
 """Spells that can't be countered, and cost changes: the spell's own lines and static abilities."""

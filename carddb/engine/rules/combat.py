@@ -44,7 +44,7 @@ LANDWALK = {
 """Landwalk (702.14) with a basic land type: the type the defending player's lands are checked for."""
 RESTRICTIONS = frozenset({"cant_attack", "cant_block", "cant_be_blocked", "cant_be_blocked_except_by_many"})
 """Static abilities about attacking and blocking, read when creatures attack or block."""
-REQUIREMENTS = frozenset({"attacks_each_combat"})
+REQUIREMENTS = frozenset({"attacks_each_combat", "blocks_each_combat", "attacks_or_blocks_each_combat"})
 """Static requirements (508.1d, 509.1c): "~ attacks each combat if able", "blocks each combat if
 able", "attacks or blocks each combat if able"."""
 _FORMS = {
@@ -194,7 +194,9 @@ def _required(game: Game, obj: GameObject, word: str) -> bool:
     (a static ability), or this turn ("Target creature attacks this turn if able.")."""
     if f"must {word}" in obj.restrictions_until_end_of_turn:
         return True
-    return any(word in written(r) for r in restrictions(game, obj, "attacks_each_combat"))
+    own = "attacks_each_combat" if word == "attack" else "blocks_each_combat"
+    verbs = (own, "attacks_or_blocks_each_combat")
+    return any(restrictions(game, obj, verb) for verb in verbs)
 
 
 def must_this_turn(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -427,12 +429,10 @@ def deal_damage(
 
 # -- triggers -----------------------------------------------------------------------------------
 def _attacks_trigger(ctx: Context, trigger: Action, event: Event) -> bool:
-    """``attacks_trigger`` forms: 0 "~ attacks", 1 "you attack" / "one or more creatures you control
-    attack", 2 "~ blocks", 3 "~ attacks or blocks", 4 "~ becomes blocked", 5 "~ blocks or becomes
-    blocked", 6 "~ attacks and isn't blocked", 7 "~ becomes blocked by a creature", 8 "~ blocks a
-    creature"."""
+    """``attacks_trigger``: "~ attacks", "you attack" / "one or more creatures you control attack",
+    "~ attacks and isn't blocked"."""
     what = trigger.arg("what")
-    if event.kind == "attacks" and is_form(trigger, "attacks", "attacks_or_blocks"):
+    if event.kind == "attacks" and is_form(trigger, "attacks"):
         return is_named(ctx, what, event.obj)
     if event.kind == "attackers" and is_form(trigger, "attack"):
         if isinstance(what, Pronoun):
@@ -440,20 +440,44 @@ def _attacks_trigger(ctx: Context, trigger: Action, event: Event) -> bool:
         combat = ctx.game.combat
         attackers = [ctx.game.objects[i] for i in combat.attackers] if combat else []
         return any(is_named(ctx, what, obj) for obj in attackers)
-    blocks = is_form(trigger, "blocks", "attacks_or_blocks", "blocks_or_becomes_blocked")
-    if event.kind == "blocks" and blocks:
-        return event.amount == 0 and is_named(ctx, what, event.obj)
-    if event.kind == "blocks" and is_form(trigger, "blocks_whom"):
-        other = event.other if isinstance(event.other, GameObject) else None
-        return is_named(ctx, what, event.obj) and is_named(ctx, trigger.arg("blocked"), other)
-    if event.kind == "blocked" and is_form(trigger, "becomes_blocked", "blocks_or_becomes_blocked"):
-        return event.amount == 0 and is_named(ctx, what, event.obj)
-    if event.kind == "blocked" and is_form(trigger, "becomes_blocked_by"):
-        other = event.other if isinstance(event.other, GameObject) else None
-        return is_named(ctx, what, event.obj) and is_named(ctx, trigger.arg("by"), other)
     if event.kind == "unblocked" and is_form(trigger, "attacks_unblocked"):
         return is_named(ctx, what, event.obj)
     return False
+
+
+def _blocks_trigger(ctx: Context, trigger: Action, event: Event) -> bool:
+    """``blocks_trigger``: "~ blocks", "~ blocks a creature" (the creature it blocks)."""
+    if event.kind != "blocks":
+        return False
+    if is_form(trigger, "blocks_whom"):
+        other = event.other if isinstance(event.other, GameObject) else None
+        return is_named(ctx, trigger.arg("what"), event.obj) and is_named(ctx, trigger.arg("blocked"), other)
+    return event.amount == 0 and is_named(ctx, trigger.arg("what"), event.obj)
+
+
+def _becomes_blocked_trigger(ctx: Context, trigger: Action, event: Event) -> bool:
+    """``becomes_blocked_trigger``: "~ becomes blocked", "~ becomes blocked by a creature" (each
+    creature blocking it)."""
+    if event.kind != "blocked":
+        return False
+    if is_form(trigger, "becomes_blocked_by"):
+        other = event.other if isinstance(event.other, GameObject) else None
+        return is_named(ctx, trigger.arg("what"), event.obj) and is_named(ctx, trigger.arg("by"), other)
+    return event.amount == 0 and is_named(ctx, trigger.arg("what"), event.obj)
+
+
+def _attacks_or_blocks(ctx: Context, trigger: Action, event: Event) -> bool:
+    """ "Whenever ~ attacks or blocks": either event, once each."""
+    if event.kind == "attacks":
+        return is_named(ctx, trigger.arg("what"), event.obj)
+    return event.kind == "blocks" and event.amount == 0 and is_named(ctx, trigger.arg("what"), event.obj)
+
+
+def _blocks_or_becomes_blocked(ctx: Context, trigger: Action, event: Event) -> bool:
+    """ "Whenever ~ blocks or becomes blocked": either event, once each (the form "by a creature"
+    is not watched)."""
+    either = event.kind in ("blocks", "blocked") and event.amount == 0
+    return either and is_named(ctx, trigger.arg("what"), event.obj)
 
 
 
@@ -484,6 +508,12 @@ SECTION = Section(
     "rules.combat",
     triggers={
         "attacks_trigger": (_attacks_trigger, None),
+        "blocks_trigger": (_blocks_trigger, None),
+        "becomes_blocked_trigger": (_becomes_blocked_trigger, None),
+        "attacks_or_blocks": (_attacks_or_blocks, None),
+        "blocks_or_becomes_blocked": (
+            _blocks_or_becomes_blocked, named("blocks_or_becomes_blocked", "blocks_or_becomes_blocked")
+        ),
         "deals_damage": (_deals_combat_damage, None),
         "attacks_alone": (_attacks_alone, None),
     },

@@ -4,6 +4,7 @@ discard, exile, pay life)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from carddb.engine.core.cards import CardDef
 from carddb.engine.core.catalog import Section
@@ -180,10 +181,43 @@ def _tap(ctx: Context, action: Action, what: object) -> None:
     the source itself; summoning sickness matters only for {T}, 302.6)."""
     if not isinstance(what, Noun):
         raise CostError("cannot pay the cost 'tap'")
+    total = next((q for q in what.qualifiers if q.verb == TOTAL_POWER), None)
+    if total is not None:
+        _tap_total_power(ctx, what, total)
+        return
     for chosen in _choose(ctx, action, what, "battlefield"):
         if chosen.tapped:
             raise CostError(f"{chosen.name} is already tapped")
         ctx.game.tap(chosen)
+
+
+TOTAL_POWER = "with_total_power"
+"""The qualifier of "Tap any number of untapped creatures you control with total power N or greater"
+(crew, 702.122a), read by the tap cost alone (:func:`carddb.engine.query.executable.missing`)."""
+
+
+def _tap_total_power(ctx: Context, what: Noun, total: Action) -> None:
+    """ "Tap any number of other untapped creatures you control with total power N or greater": the
+    player names the creatures one at a time until their total power is N or more; when all the
+    ones that fit have less, the cost cannot be paid."""
+    game, player = ctx.game, ctx.controller
+    needed = value(ctx, total.arg("amount"))
+    plain = replace(what, determiners=(), qualifiers=tuple(q for q in what.qualifiers if q is not total))
+    left = [o for o in game.permanents(player) if not o.tapped and _cost_matches(ctx, o, plain)]
+    if sum(max(o.power or 0, 0) for o in left) < needed:
+        raise CostError(f"{player} has no untapped creatures with total power {needed} to tap")
+    chosen: list[GameObject] = []
+    power = 0
+    while power < needed:
+        name = ctx.decider.choose(
+            f"tap which creature (total power {power} of {needed})?", [o.name for o in left]
+        )
+        picked = next(o for o in left if o.name == name)
+        left.remove(picked)
+        chosen.append(picked)
+        power += max(picked.power or 0, 0)
+    for obj in chosen:
+        game.tap(obj)
 
 
 def _return(ctx: Context, action: Action, what: object) -> None:

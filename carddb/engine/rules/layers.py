@@ -29,6 +29,7 @@ from carddb.engine.core.forms import is_form
 from carddb.engine.core.layers import Layer, LayerEffect, Op, split_keywords
 from carddb.engine.core.state import Game, GameObject
 from carddb.engine.query.abilities import active_abilities
+from carddb.engine.query.choices import chosen_color
 from carddb.engine.query.nouns import candidates_for, counter_kind, matches, objects, resolve, value
 from carddb.engine.rules.continuous import NO_DECISIONS, applying_clauses, is_applied_static
 from carddb.oracle.model import Ability, Action, Clause, Kind, Noun, X
@@ -130,6 +131,8 @@ def problem(action: Action, catalog: Catalog) -> str | None:
         return f"base power and toughness {action.arg('pt')}"
     if verb == "becomes" and action.arg("color") is not None:
         return None if _colors(str(action.arg("color"))) is not None else f"becomes {action.arg('color')}"
+    if verb == "becomes" and chosen_color(action.arg("what")):
+        return None  # chosen as it resolves (changes)
     if verb in ("becomes", "is_a_creature"):
         what = action.arg("what")
         if not isinstance(what, Noun):
@@ -211,6 +214,9 @@ def changes(ctx: Context, action: Action) -> list[Change]:
         if colors is None:
             raise EngineError(f"cannot tell the colour {action.arg('color')!r}")
         return [Change(Layer.COLOR, Op.SET_COLORS, colors)]
+    if verb == "becomes" and chosen_color(action.arg("what")):  # "becomes the color of your choice"
+        name = ctx.decider.choose(f"{ctx.controller}: which color?", list(COLOR_LETTERS))
+        return [Change(Layer.COLOR, Op.SET_COLORS, (COLOR_LETTERS[name],))]
     if verb in ("becomes", "is_a_creature"):
         found = _becomes(action.arg("what"))
         pt = action.arg("pt")
@@ -287,9 +293,13 @@ def _becomes(what: object) -> list[Change]:
         raise EngineError(f"cannot tell what {what.description!r} is")
     qualifiers = {q.verb: q for q in what.qualifiers}
     addition = qualifiers.get("in_addition_to_types") or qualifiers.get("that_is_still")  # 205.1b
+    # 205.1b: an object that becomes an "artifact creature" keeps all its card types and subtypes
+    # (a crewed Vehicle is still a Vehicle)
+    artifact_creature = sorted(found.types) == ["Artifact", "Creature"] and not found.subtypes
     result: list[Change] = []
     if found.types or found.subtypes:
-        op = Op.ADD_TYPES if addition is not None else Op.SET_TYPES if found.types else Op.SET_SUBTYPES
+        kept = addition is not None or artifact_creature
+        op = Op.ADD_TYPES if kept else Op.SET_TYPES if found.types else Op.SET_SUBTYPES
         values = (*found.types, *found.subtypes) if op is not Op.SET_SUBTYPES else found.subtypes
         result.append(Change(Layer.TYPE, op, values))
     if found.colors is not None:

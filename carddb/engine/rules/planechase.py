@@ -32,7 +32,6 @@ from carddb.engine.query.planar import (
 from carddb.engine.rules.planeswalk import planeswalk, to_bottom
 from carddb.engine.rules.triggers import is_named
 from carddb.oracle.model import Ability, Action, Clause, Kind, ManaCost, Noun, Pronoun, walk
-from carddb.oracle.phrases import find
 
 CHAOS, PLANESWALKER, BLANK = "{CHAOS}", "planeswalker symbol", "blank"
 PLANAR_FACES = {1: CHAOS, 6: PLANESWALKER}
@@ -124,14 +123,6 @@ def _planeswalked_to(ctx: Context, trigger: Action, event: Event) -> bool:
         and is_named(ctx, trigger.arg("what"), event.obj)
         and is_named(ctx, trigger.arg("who"), event.player)
     )
-
-
-def _encounter_watched(trigger: Action, catalog: Catalog) -> str | None:
-    """ "planeswalk to" and "encounter" are watched; "planeswalk away from" is not."""
-    written = find(trigger.verb, trigger.form)
-    text = written.text if written is not None else ""
-    watched = "planeswalk to" in text or " encounter " in text
-    return None if watched else "trigger 'encounter' (planeswalk away)"
 
 
 # -- the top card of libraries -------------------------------------------------------------------
@@ -226,6 +217,6 @@ SECTION = Section(
     verbs={"roll_planar_die": _roll_planar_die_effect},
     triggers={"keyword_action": (_rolls_chaos, None), "encounter": (_planeswalked_to, None)},
     rule_abilities={"planeswalk": _planeswalking},
-    checks={"keyword_action": _watched, "encounter": _encounter_watched},
+    checks={"keyword_action": _watched},
     static_abilities=(plays_from_top, plays_revealed),
 )

@@ -29,13 +29,15 @@ from carddb.engine.query.nouns import (
 )
 from carddb.engine.query.planar import is_planar, planar_controller, planar_objects
 from carddb.engine.rules.attachments import enter_attached
+from carddb.engine.rules.choices import choose_as_entering
+from carddb.engine.rules.conditions import evaluate
 from carddb.engine.rules.continuous import on_enter
 from carddb.engine.rules.layers import refresh
 from carddb.engine.rules.sba import state_based_actions
 from carddb.engine.rules.targets import legal_target, record_target, target_nouns, target_text
 from carddb.engine.rules.ward import ward_triggers
 from carddb.engine.rules.zones import return_exiled
-from carddb.oracle.model import Action, Kind, Noun, Pronoun, SelfRef, walk
+from carddb.oracle.model import Ability, Action, Kind, Noun, Pronoun, SelfRef, walk
 from carddb.oracle.phrases import find
 
 
@@ -182,8 +184,9 @@ def _rolls(ctx: Context, trigger: Action, event: Event) -> bool:
 
 
 def _life_changes(ctx: Context, trigger: Action, event: Event) -> bool:
-    """ "Whenever you gain life", "Whenever an opponent loses life" (the form's words say which)."""
-    kind = "gain_life" if " gain" in _written(trigger) else "lose_life"
+    """ "Whenever you gain life" (``gains_life_trigger``), "Whenever an opponent loses life"
+    (``loses_life_trigger``)."""
+    kind = "gain_life" if trigger.verb == "gains_life_trigger" else "lose_life"
     return event.kind == kind and is_named(ctx, trigger.arg("who"), event.player)
 
 
@@ -201,8 +204,9 @@ def _written(trigger: Action) -> str:
 
 
 def _becomes_tapped(ctx: Context, trigger: Action, event: Event) -> bool:
-    """ "Whenever ~ becomes tapped" / "becomes untapped" (entering tapped is not becoming tapped)."""
-    kind = "untapped" if "untapped" in _written(trigger) else "tapped"
+    """ "Whenever ~ becomes tapped" / "becomes untapped" (``becomes_untapped``; entering tapped is
+    not becoming tapped)."""
+    kind = "untapped" if trigger.verb == "becomes_untapped" else "tapped"
     return event.kind == kind and is_named(ctx, trigger.arg("what"), event.obj)
 
 
@@ -226,24 +230,27 @@ def _sacrifices(ctx: Context, trigger: Action, event: Event) -> bool:
 
 
 def _cycles(ctx: Context, trigger: Action, event: Event) -> bool:
-    """ "Whenever you cycle or discard a card" (a discard: cycling discards), "When you cycle ~",
-    "Whenever you cycle another card"."""
-    if not is_named(ctx, trigger.arg("who"), event.player):
+    """ "When you cycle ~", "Whenever you cycle another card"."""
+    if not is_named(ctx, trigger.arg("who"), event.player) or event.kind != "cycle":
         return False
-    written = _written(trigger)
-    if "or discard" in written:
-        return event.kind == "discard"
-    if event.kind != "cycle":
-        return False
-    return (event.obj is ctx.source) == ("another" not in written)
+    return (event.obj is ctx.source) == ("another" not in _written(trigger))
+
+
+def _cycles_or_discards(ctx: Context, trigger: Action, event: Event) -> bool:
+    """ "Whenever you cycle or discard a card": a discard (cycling discards, 702.29a)."""
+    return event.kind == "discard" and is_named(ctx, trigger.arg("who"), event.player)
 
 
 def deals_damage(ctx: Context, trigger: Action, event: Event) -> bool:
+    """ "Whenever ~ deals damage to a player": the source and what it is dealt to."""
     if event.kind != "damage":
         return False
-    if is_form(trigger, "is_dealt_damage"):
-        return is_named(ctx, trigger.arg("what"), event.other)
     return is_named(ctx, trigger.arg("what"), event.obj) and is_named(ctx, trigger.arg("to"), event.other)
+
+
+def _is_dealt_damage(ctx: Context, trigger: Action, event: Event) -> bool:
+    """ "Whenever ~ is dealt damage": what the damage is dealt to (``is_dealt_damage``)."""
+    return event.kind == "damage" and is_named(ctx, trigger.arg("what"), event.other)
 
 
 _YOURS, _ANYONES, _OPPONENTS = "yours", "any", "opponents"
@@ -334,11 +341,17 @@ SECTION = Section(
         "beginning": (_beginning, named("beginning", *BEGINNINGS)),
         "roll_dice": (_rolls, named("roll_dice", "one_or_more", "a_die")),
         "gains_life_trigger": (_life_changes, None),
+        "loses_life_trigger": (_life_changes, None),
         "draws_trigger": (_draws, None),
         "becomes_tapped": (_becomes_tapped, None),
+        "becomes_untapped": (_becomes_tapped, None),
         "discards_trigger": (_discards, None),
         "sacrifices_trigger": (_sacrifices, None),
         "cycle": (_cycles, None),
+        "cycles_or_discards": (
+            _cycles_or_discards, named("cycles_or_discards", "cycle_or_discard", "cycles_or_discards")
+        ),
+        "is_dealt_damage": (_is_dealt_damage, named("is_dealt_damage", "damage")),
         "beginning_of_step": (_beginning_of, None),
     },
 )
@@ -391,6 +404,8 @@ def _delayed(game: Game, event: Event) -> None:
 def collect(game: Game, decider: Decider, event: Event) -> None:
     """Abilities that ``event`` triggers wait in ``game.pending``."""
     _delayed(game, event)
+    for rule_trigger in game.catalog.rule_triggers:  # keywords' rules: echo, cumulative upkeep…
+        game.pending.extend(rule_trigger(game, event))
     for source in _watchers(game, event):
         leaving = source is event.obj and event.kind == "move" and event.from_zone == "battlefield"
         controller = event.player if leaving else source.controller
@@ -410,7 +425,25 @@ def collect(game: Game, decider: Decider, event: Event) -> None:
             problems = missing(ability, game.catalog)
             if problems:  # never skipped in silence: the action that caused the event is refused
                 raise NotExecutableError(source.name, problems)
+            about_event(ctx, event, trigger)
+            if not intervening_holds(ctx, ability):
+                game.log.append(f"{source.name}'s ability does not trigger: its 'if' does not hold (603.4)")
+                continue
             game.pending.append(StackItem(source.id, ctx.controller, index, [], event=event))
+
+
+def intervening_holds(ctx: Context, ability: Ability) -> bool:
+    """Whether the intervening "if" of a triggered ability holds (603.4: "When …, if …, …"), read
+    with what the event was about (:func:`about_event`): checked when the event happens (it does
+    not trigger otherwise) and again as the ability resolves (it does nothing otherwise). True for
+    an ability without one."""
+    if ability.intervening_if is None:
+        return True
+    it, mentions = list(ctx.it), list(ctx.mentions)
+    try:
+        return evaluate(ctx, ability.intervening_if)
+    finally:
+        ctx.it, ctx.mentions = it, mentions
 
 
 def settle(game: Game, decider: Decider | None) -> None:
@@ -428,6 +461,7 @@ def settle(game: Game, decider: Decider | None) -> None:
         for event in events:
             if _entered(event) and event.obj is not None and event.obj.zone == "battlefield":
                 on_enter(game, event.obj, decider)
+                choose_as_entering(game, event.obj, decider)  # "As ~ enters, choose a creature type"
                 enter_attached(game, decider, event.obj)  # an Aura not cast: what it enchants
         refresh(game)
         for event in events:

@@ -19,6 +19,7 @@ from carddb.engine.actions import combat as fighting
 from carddb.engine.actions import face_down as faces
 from carddb.engine.actions import planechase as planar
 from carddb.engine.actions import play, turn
+from carddb.engine.actions import suspend as suspension
 from carddb.engine.catalog import CATALOG
 from carddb.engine.core.cards import CardDef, CardPool
 from carddb.engine.core.context import Ref
@@ -83,11 +84,11 @@ FACE_DOWN_KEYS = ("face_down", "cloaked")
 PLAYER_KEYS = {"life", "poison", "energy", "attached", "planar_deck", *FACE_DOWN_KEYS, *ZONE_KEYS}
 CARD_KEYS = {"type", "text", "mana_cost", "power", "toughness", "loyalty", "color_indicator"}
 VERBS: tuple[str, ...] = ("activate", "cast", "play", "advance", "pass", "resolve", "attack", "block")
-VERBS += ("roll_planar_die", "turn_face_up")
+VERBS += ("roll_planar_die", "turn_face_up", "suspend")
 """The action keys: each ``[[do]]`` has exactly one."""
 ACTION_KEYS = {
     "activate": {"player", "ability", "targets", "x", "pay", "mode", "rolls", "choices"},
-    "cast": {"player", "targets", "x", "pay", "mode", "rolls", "choices", "kicked", "face_down"},
+    "cast": {"player", "targets", "x", "pay", "mode", "rolls", "choices", "kicked", "face_down", "convoke"},
     "play": {"player", "rolls", "choices"},
     "advance": {"player", "rolls", "choices"},
     "pass": {"player", "rolls", "choices"},
@@ -96,6 +97,7 @@ ACTION_KEYS = {
     "block": {"player", "rolls", "choices"},
     "roll_planar_die": {"player", "rolls", "choices"},
     "turn_face_up": {"player", "rolls", "choices"},
+    "suspend": {"player", "pay", "rolls", "choices"},
 }
 """The keys each action may carry besides its own."""
 EXPECT_KEYS = {"players", "stack", "permanents", "error", "game", "not_executable"}
@@ -256,7 +258,7 @@ def _check_action(path: Path, where: str, action: Mapping[str, Any], names: _Nam
     if player is not None and player not in names.players:
         raise ScenarioError(f"{path}: {where}: player: no player named {player!r}")
     value = action[verb]
-    if verb in ("activate", "cast", "play", "turn_face_up"):
+    if verb in ("activate", "cast", "play", "turn_face_up", "suspend"):
         if not isinstance(value, str):
             raise ScenarioError(f"{path}: {where}: {verb} must be a card name")
         names.reference(f"{where} {verb}", value)
@@ -309,8 +311,9 @@ def _check_action(path: Path, where: str, action: Mapping[str, Any], names: _Nam
             raise ScenarioError(f"{path}: {where}: targets must be a list of names (or lists of names)")
         for entry in entries:
             names.reference(f"{where} targets", str(entry), player_ok=True)
-    for entry in _name_list(path, f"{where} pay", action.get("pay", [])):
-        names.reference(f"{where} pay", entry)
+    for key in ("pay", "convoke"):
+        for entry in _name_list(path, f"{where} {key}", action.get(key, [])):
+            names.reference(f"{where} {key}", entry)
 
 
 def _check_expect(path: Path, expect: Mapping[str, Any], names: _Names) -> None:
@@ -626,6 +629,11 @@ def _act(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> Non
     for name in (n for entry in action.get("pay", []) for n in _expand(entry)):
         pay.append(_find(game, name, ("battlefield",), player, avoid=pay))
     options: dict[str, Any] = {"x": action.get("x"), "pay_with": pay or None}
+    convoking: list[GameObject] = []
+    for name in (n for entry in action.get("convoke", []) for n in _expand(entry)):
+        convoking.append(_find(game, name, ("battlefield",), player, avoid=[*pay, *convoking]))
+    if convoking:  # convoke (702.51): the creatures tapped to pay part of the cost
+        options["convoking"] = convoking
     if action.get("face_down") is True:  # morph: cast face down (702.37c)
         options["face_down"] = True
     if "mode" in action:
@@ -639,6 +647,9 @@ def _act(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> Non
         play.cast(game, decider, player, card, targets, kicked=bool(action.get("kicked", False)), **options)
     elif "play" in action:
         play.play_land(game, player, _top_or(game, action["play"], ("hand",), player))
+    elif "suspend" in action:  # suspend's special action (702.62a), from the hand
+        card = _find(game, action["suspend"], ("hand",), player)
+        suspension.suspend(game, decider, player, card, pay_with=pay or None)
     elif "roll_planar_die" in action:
         planar.roll(game, decider, player)
     elif "turn_face_up" in action:

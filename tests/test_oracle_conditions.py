@@ -1,0 +1,102 @@
+"""Conditions and replacements: what "If …, …", "As long as …, …", "… unless …", "For each …, …" and
+"… instead" cover, with a typed condition, the payer of "unless" named and "instead" holding the
+instruction that happens instead. Real cards; the current Oracle wording reads the same."""
+
+from __future__ import annotations
+
+from carddb.oracle import parse_oracle
+from carddb.oracle.model import Action, Clause, Conditional, Noun, Sequence
+
+
+def _instead(step: object) -> object:
+    """What a sentence's "instead" says happens instead."""
+    assert isinstance(step, Clause) and step.subject is None
+    (instead,) = step.predicates
+    assert isinstance(instead, Action) and instead.verb == "instead"
+    return instead.arg("action")
+
+
+def test_a_delayed_return_after_if_you_do_happens_only_if_you_do() -> None:
+    text = (
+        "Whenever a player cycles a card, you may exile target creature. If you do, return that card to "
+        "the battlefield under its owner's control at the beginning of the next end step."
+    )
+    face = parse_oracle(text, "Astral Slide", "Enchantment")
+    if_you_do = face.abilities[0].effects[1]
+    assert isinstance(if_you_do, Conditional) and if_you_do.word == "if"
+    assert isinstance(if_you_do.condition, Action) and if_you_do.condition.verb == "did"
+    delayed = if_you_do.body
+    assert isinstance(delayed, Conditional) and delayed.word == "at" and delayed.after
+    assert face.complete
+
+
+def test_for_each_object_the_unless_names_that_player_as_payer() -> None:
+    text = "For each Spirit, return it to its owner's hand unless that player pays {3}."
+    face = parse_oracle(text, "Cut the Tethers", "Sorcery")
+    (each,) = face.abilities[0].effects
+    assert isinstance(each, Conditional) and each.word == "for each"
+    assert each.condition == Noun((), "Spirit")
+    unless = each.body
+    assert isinstance(unless, Conditional) and unless.word == "unless"
+    assert unless.payer == Noun(("that",), "player")
+    assert face.complete
+
+
+def test_a_clause_with_its_duration_is_what_happens_instead() -> None:
+    text = (
+        "Kicker {5}\nTarget creature gets +2/+2 until end of turn. If this spell was kicked, that creature "
+        "gets +5/+5 until end of turn instead."
+    )
+    face = parse_oracle(text, "Explosive Growth", "Instant")
+    kicked = face.abilities[1].effects[1]
+    assert isinstance(kicked, Conditional) and kicked.word == "if"
+    assert isinstance(kicked.condition, Action) and kicked.condition.verb == "is_state"
+    replacement = _instead(kicked.body)
+    assert isinstance(replacement, Clause)
+    assert replacement.subject == Noun(("that",), "creature")
+    assert replacement.duration == "until end of turn"
+    assert face.rendered == face.normalized
+
+
+def test_everything_after_a_leading_instead_replaces_the_instruction() -> None:
+    text = (
+        "Target player discards two cards.\nMorbid — If a creature died this turn, instead that player "
+        "reveals their hand, you choose two cards from it, then that player discards those cards."
+    )
+    face = parse_oracle(text, "Gruesome Discovery", "Sorcery")
+    (morbid,) = face.abilities[1].effects
+    assert isinstance(morbid, Conditional) and morbid.word == "if"
+    replacement = _instead(morbid.body)
+    assert isinstance(replacement, Sequence) and len(replacement.steps) == 2
+    first = replacement.steps[0]
+    assert isinstance(first, Clause) and first.subject == Noun(("that",), "player")
+    assert face.complete
+
+
+def test_a_leading_duration_covers_the_whole_replacement() -> None:
+    text = (
+        "[−2]: Until end of turn, if one or more tokens would be created under your control, twice that "
+        "many of those tokens are created instead."
+    )
+    face = parse_oracle(text, "Kaya, Geist Hunter", "Legendary Planeswalker — Kaya")
+    (timed,) = face.abilities[0].effects
+    assert isinstance(timed, Conditional) and timed.word == "until end of turn" and timed.condition is None
+    replacement = timed.body
+    assert isinstance(replacement, Conditional) and replacement.word == "if"
+    assert isinstance(replacement.condition, Action) and replacement.condition.verb == "would_be_created"
+    assert face.complete
+
+
+def test_the_current_wording_of_a_kicked_replacement_reads_the_same() -> None:
+    of_2022 = (
+        "Kicker {2}\nUntap target creature. It gets +2/+2 until end of turn. If Gift of Growth was kicked, "
+        "that creature gets +4/+4 until end of turn instead."
+    )
+    current = (
+        "Kicker {2}\nUntap target creature. It gets +2/+2 until end of turn. If this spell was kicked, "
+        "that creature gets +4/+4 until end of turn instead."
+    )
+    reference = parse_oracle(of_2022, "Gift of Growth", "Instant")
+    parsed = parse_oracle(current, "Gift of Growth", "Instant")
+    assert reference.complete and parsed.complete
+    assert parsed.abilities == reference.abilities
