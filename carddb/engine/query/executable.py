@@ -512,8 +512,10 @@ def exiled_instead(ability: Ability) -> tuple[str, SelfRef | Noun, tuple[str, in
     "If ~ would be put into a graveyard from anywhere, exile it instead." (``"anywhere"``: every
     move of it to a graveyard), "If ~ would die, exile it instead." and "If a creature an opponent
     controls would die, exile it instead." (``"dies"``: a move of what it describes from the
-    battlefield to a graveyard, 700.4), "If ~ would die, put ~ on top of (on the bottom of) its
-    owner's library instead." (``query.replacing.put_instead``: the zone and the position).
+    battlefield to a graveyard, 700.4), "If a card or token would be put into a graveyard from
+    anywhere, exile it instead." (``"anywhere"``, what a permanent's ability describes), "If ~
+    would die, put ~ on top of (on the bottom of) its owner's library instead."
+    (``query.replacing.put_instead``: the zone and the position).
     None: not such a line."""
     if ability.kind is not Kind.REPLACEMENT or len(ability.effects) != 1:
         return None
@@ -527,9 +529,10 @@ def exiled_instead(ability: Ability) -> tuple[str, SelfRef | Noun, tuple[str, in
     what = condition.arg("what")
     if where[0] != "exile" and not isinstance(what, SelfRef):
         return None  # "its owner's library": the object's own only
-    if condition.verb == "would_be_put" and isinstance(what, SelfRef):
+    described = isinstance(what, Noun) and not what.targeted and not what.qualifiers  # "a card or token"
+    if condition.verb == "would_be_put" and (isinstance(what, SelfRef) or described):
         anywhere = written(condition) == "{what:np} would be put into a graveyard from anywhere"
-        return ("anywhere", what, where) if anywhere else None
+        return ("anywhere", what, where) if anywhere and isinstance(what, SelfRef | Noun) else None
     dies = condition.verb == "is_state" and is_form(condition, "would_die")
     if dies and (isinstance(what, SelfRef) or (isinstance(what, Noun) and not what.targeted)):
         return ("dies", what, where)

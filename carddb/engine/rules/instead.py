@@ -3,8 +3,9 @@ would be put into a graveyard from anywhere, exile it instead." (every move of i
 from any zone), "If ~ would die, exile it instead." and "If ~ would die, put ~ on top of its
 owner's library instead." — effects of the object on itself, which its controller orders with the
 others (616.1: they are no self-replacement effects, 614.15) — and "If a creature an opponent
-controls would die, exile it instead." (a permanent's effect on what it describes, while it is on
-the battlefield). ``query.executable.exiled_instead`` recognises the lines."""
+controls would die, exile it instead." and "If a card or token would be put into a graveyard from
+anywhere, exile it instead." (a permanent's effect on what it describes, while it is on the
+battlefield). ``query.executable.exiled_instead`` recognises the lines."""
 
 from __future__ import annotations
 
@@ -34,9 +35,7 @@ def exile_instead_of_graveyard(game: Game, event: Proposed) -> list[Replacement]
         name = f"{obj.name}: {'exile it' if zone == 'exile' else 'into its library'} instead"
         own_key: object = ("exile instead", obj.id)  # no self-replacement effect (614.15)
         found.append(Replacement(name, own_key, partial(_put, zone, position), commutes=False))
-    if not dies:
-        return found
-    for source in game.permanents():
+    for source in game.permanents():  # "If a card or token would be put into a graveyard from anywhere"
         for index, ability in active_abilities(source):
             recognized = _instead(ability, dies, source)
             what = recognized[0] if recognized is not None else None
