@@ -5,7 +5,7 @@ instruction that happens instead. Real cards; the current Oracle wording reads t
 from __future__ import annotations
 
 from carddb.oracle import parse_oracle
-from carddb.oracle.model import Action, Clause, Conditional, Noun, Sequence
+from carddb.oracle.model import Action, Clause, Conditional, Kind, Noun, Pronoun, Sequence
 
 
 def _instead(step: object) -> object:
@@ -100,3 +100,75 @@ def test_the_current_wording_of_a_kicked_replacement_reads_the_same() -> None:
     parsed = parse_oracle(current, "Gift of Growth", "Instant")
     assert reference.complete and parsed.complete
     assert parsed.abilities == reference.abilities
+
+
+def test_what_would_deal_damage_is_the_condition_and_double_damage_happens_instead() -> None:
+    text = (
+        "If a red instant or sorcery spell you control would deal damage, it deals double that damage "
+        "instead."
+    )
+    face = parse_oracle(text, "Fire Servant", "Creature — Elemental")
+    (ability,) = face.abilities
+    assert ability.kind is Kind.REPLACEMENT
+    (replacement,) = ability.effects
+    assert isinstance(replacement, Conditional)
+    condition = replacement.condition
+    assert isinstance(condition, Action) and condition.verb == "would_deal_or_be_dealt"
+    source = condition.arg("what")
+    assert isinstance(source, Noun) and source.description == "red instant or sorcery spell"
+    assert face.complete
+
+
+def test_a_land_tapped_for_mana_produces_another_type_instead_and_unless_names_you() -> None:
+    text = (
+        "At the beginning of your upkeep, sacrifice Contamination unless you sacrifice a creature.\n"
+        "If a land is tapped for mana, it produces {B} instead of any other type and amount."
+    )
+    face = parse_oracle(text, "Contamination", "Enchantment")
+    (unless,) = face.abilities[0].effects
+    assert isinstance(unless, Conditional) and unless.payer == Pronoun("you")
+    (replacement,) = face.abilities[1].effects
+    assert isinstance(replacement, Conditional) and isinstance(replacement.body, Clause)
+    (instead,) = replacement.body.predicates
+    assert isinstance(instead, Action) and instead.verb == "instead"
+    produced = instead.arg("action")
+    assert isinstance(produced, Action) and produced.verb == "produces_mana"
+    assert face.complete
+
+
+def test_the_current_wording_of_a_renowned_condition_reads_the_same() -> None:
+    of_2022 = (
+        "Whenever Consul's Lieutenant attacks, if it's renowned, other attacking creatures you control get "
+        "+1/+1 until end of turn."
+    )
+    current = (
+        "Whenever this creature attacks, if it's renowned, other attacking creatures you control get +1/+1 "
+        "until end of turn."
+    )
+    reference = parse_oracle(of_2022, "Consul's Lieutenant", "Creature — Human Soldier")
+    parsed = parse_oracle(current, "Consul's Lieutenant", "Creature — Human Soldier")
+    assert reference.complete and parsed.complete
+    assert parsed.abilities == reference.abilities
+    trigger = parsed.abilities[0].effects[0]
+    assert isinstance(trigger, Conditional) and isinstance(trigger.condition, Action)
+    assert trigger.condition.verb == "designation"
+
+
+def test_a_past_event_condition_is_not_a_delayed_trigger() -> None:
+    """ "Whenever you cast a spell this turn" is a delayed trigger, "if you discarded a card this turn" a
+    condition about the past."""
+    text = "Whenever you cast a creature spell this turn, draw a card."
+    face = parse_oracle(text, "Glimpse of Nature", "Sorcery")
+    (delayed,) = face.abilities[0].effects
+    assert isinstance(delayed, Conditional) and delayed.word == "whenever"
+    assert isinstance(delayed.condition, Action) and delayed.condition.verb == "during_this_turn"
+    text = (
+        "At the beginning of each upkeep, if you lost life last turn, create a 1/1 white Soldier creature "
+        "token."
+    )
+    face = parse_oracle(text, "First Response", "Enchantment")
+    (past,) = face.abilities[0].effects
+    assert isinstance(past, Conditional) and isinstance(past.condition, Action)
+    assert past.condition.verb == "happened_this_turn"
+    assert face.complete
+
