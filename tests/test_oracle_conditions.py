@@ -149,9 +149,8 @@ def test_the_current_wording_of_a_renowned_condition_reads_the_same() -> None:
     parsed = parse_oracle(current, "Consul's Lieutenant", "Creature — Human Soldier")
     assert reference.complete and parsed.complete
     assert parsed.abilities == reference.abilities
-    trigger = parsed.abilities[0].effects[0]
-    assert isinstance(trigger, Conditional) and isinstance(trigger.condition, Action)
-    assert trigger.condition.verb == "designation"
+    condition = parsed.abilities[0].intervening_if  # the trigger's own "if" (603.4)
+    assert isinstance(condition, Action) and condition.verb == "designation"
 
 
 def test_a_past_event_condition_is_not_a_delayed_trigger() -> None:
@@ -167,8 +166,7 @@ def test_a_past_event_condition_is_not_a_delayed_trigger() -> None:
         "token."
     )
     face = parse_oracle(text, "First Response", "Enchantment")
-    (past,) = face.abilities[0].effects
-    assert isinstance(past, Conditional) and isinstance(past.condition, Action)
-    assert past.condition.verb == "happened_this_turn"
+    past = face.abilities[0].intervening_if  # the trigger's own "if" (603.4)
+    assert isinstance(past, Action) and past.verb == "happened_this_turn"
     assert face.complete
 

@@ -73,14 +73,12 @@ def test_the_zones_a_search_lists_belong_to_the_first_zones_player() -> None:
     text = "Search target player's graveyard, hand, and library for all cards with that name and exile them."
     face = parse_oracle(text, None, "Sorcery")
     nodes = walk(face.abilities[0].effects)
-    search = next(n for n in nodes if isinstance(n, Action) and n.verb == "search_zones")
-    zones = search.arg("zones")
-    assert isinstance(zones, tuple)
-    assert [(z.arg("owner"), z.arg("zone"), z.slot) for z in zones] == [
-        ("target player's", "graveyard", 1),
-        ("target player's", "hand", 1),
-        ("target player's", "library", 1),
-    ]
+    zones = next(n for n in nodes if isinstance(n, Action) and n.verb == "zones")
+    assert (zones.arg("owner"), zones.arg("each"), zones.slot) == (
+        "target player's",
+        ("graveyard", "hand", "library"),
+        1,
+    )
     assert len(face.abilities[0].targets) == 1
 
 
