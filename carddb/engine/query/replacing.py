@@ -27,14 +27,30 @@ def would_condition(node: object) -> bool:
     return form is not None and form.family == "cond" and " would " in f" {form.text} "
 
 
-def exiles_it_instead(body: object) -> bool:
-    """The body "exile it instead" (and nothing else): the event's object goes to exile instead."""
-    if not isinstance(body, Clause) or body.subject is not None or len(body.predicates) != 1:
-        return False
+def _sole_if(ability: object) -> tuple[object, object] | None:
+    """A replacement ability of one sentence "If …, …": its condition and its body."""
+    if not (isinstance(ability, Ability) and ability.kind is Kind.REPLACEMENT and len(ability.effects) == 1):
+        return None
+    step = ability.effects[0]
+    if not (isinstance(step, Conditional) and step.word == "if" and not step.after):
+        return None
+    return step.condition, step.body
+
+
+def _instead_action(body: object, subjects: tuple[object, ...] = (None,)) -> object | None:
+    """What happens instead in a body of one "{action:pred} instead" predicate (form 0; not
+    "instead of putting it …", which names a zone) whose subject is one of ``subjects``."""
+    if not (isinstance(body, Clause) and body.subject in subjects and len(body.predicates) == 1):
+        return None
     instead = body.predicates[0]
     if not (isinstance(instead, Action) and instead.verb == "instead" and instead.form == 0):
-        return False  # "{action:pred} instead" (not "instead of putting it …", which names a zone)
-    action = instead.arg("action")
+        return None
+    return instead.arg("action")
+
+
+def exiles_it_instead(body: object) -> bool:
+    """The body "exile it instead" (and nothing else): the event's object goes to exile instead."""
+    action = _instead_action(body)
     what = action.arg("what") if isinstance(action, Action) else None
     exiled = isinstance(action, Action) and action.verb == "exile" and len(action.args) == 1
     return exiled and isinstance(what, Pronoun) and what.word == "it"
@@ -46,12 +62,7 @@ def put_instead(body: object) -> tuple[str, int | None] | None:
     its owner's library instead" (``("library", None)``). None: another body."""
     if exiles_it_instead(body):
         return "exile", None
-    if not isinstance(body, Clause) or body.subject is not None or len(body.predicates) != 1:
-        return None
-    instead = body.predicates[0]
-    if not (isinstance(instead, Action) and instead.verb == "instead" and instead.form == 0):
-        return None
-    action = instead.arg("action")
+    action = _instead_action(body)
     if not (isinstance(action, Action) and action.verb == "put_into_library" and len(action.args) == 2):
         return None
     what, to = action.arg("what"), action.arg("to")
@@ -121,22 +132,15 @@ def gains_more_instead(ability: object) -> tuple[str, Action] | None:
     """ "If you would gain life, you gain that much life plus 1 instead." (Heron of Hope) and
     "… you gain twice that much life instead." (Boon Reflection), a permanent's replacement
     ability on its controller's life gain: ``("plus", phrase)`` or ``("twice", phrase)``."""
-    if not (isinstance(ability, Ability) and ability.kind is Kind.REPLACEMENT and len(ability.effects) == 1):
+    read = _sole_if(ability)
+    if read is None:
         return None
-    step = ability.effects[0]
-    if not (isinstance(step, Conditional) and step.word == "if" and not step.after):
-        return None
-    condition, body = step.condition, step.body
+    condition, body = read
     you = Pronoun("you")
     gains = isinstance(condition, Action) and condition.verb == "would_gain_life"
     if not (gains and isinstance(condition, Action) and condition.arg("who") == you):
         return None
-    if not (isinstance(body, Clause) and body.subject == you and len(body.predicates) == 1):
-        return None
-    instead = body.predicates[0]
-    if not (isinstance(instead, Action) and instead.verb == "instead" and instead.form == 0):
-        return None
-    action = instead.arg("action")
+    action = _instead_action(body, (you,))
     if not (isinstance(action, Action) and action.verb == "gain_that_much_life"):
         return None
     how = GAIN_MORE.get(written(action))
@@ -159,12 +163,10 @@ def modified_damage(ability: object) -> tuple[Action, str, Action] | None:
     damage: its condition (``what`` the source, ``to`` what is dealt damage), how it changes the
     damage and the phrase that says so. None: another shape (a spell as source, "would deal
     damage this turn", another recipient)."""
-    if not (isinstance(ability, Ability) and ability.kind is Kind.REPLACEMENT and len(ability.effects) == 1):
+    read = _sole_if(ability)
+    if read is None:
         return None
-    step = ability.effects[0]
-    if not (isinstance(step, Conditional) and step.word == "if" and not step.after):
-        return None
-    condition, body = step.condition, step.body
+    condition, body = read
     if not (isinstance(condition, Action) and condition.verb == "would_deal_damage"):
         return None
     if written(condition) != "{what:np} would deal damage to {to:np}":
@@ -177,12 +179,7 @@ def modified_damage(ability: object) -> tuple[Action, str, Action] | None:
     prevented = _prevents_some(body)
     if prevented is not None:  # "If a red source would deal damage to you, prevent 2 of that damage."
         return condition, "prevent", prevented
-    if not (isinstance(body, Clause) and body.subject == Pronoun("it") and len(body.predicates) == 1):
-        return None
-    instead = body.predicates[0]
-    if not (isinstance(instead, Action) and instead.verb == "instead" and instead.form == 0):
-        return None
-    action = instead.arg("action")
+    action = _instead_action(body, (Pronoun("it"),))
     if not (isinstance(action, Action) and action.verb == "deals_modified_damage"):
         return None
     how = MODIFIED_DAMAGE.get(written(action))
@@ -232,12 +229,7 @@ def redirected_damage(ability: object) -> tuple[object, object] | None:
     if not (isinstance(ability, Ability) and ability.kind is Kind.REPLACEMENT and len(ability.effects) == 1):
         return None
     step = ability.effects[0]
-    if not (isinstance(step, Clause) and step.subject is None and len(step.predicates) == 1):
-        return None
-    instead = step.predicates[0]
-    if not (isinstance(instead, Action) and instead.verb == "instead" and instead.form == 0):
-        return None
-    action = instead.arg("action")
+    action = _instead_action(step)
     if not (isinstance(action, Action) and action.verb == "redirect_damage"):
         return None
     if written(action) != "all damage that would be dealt to {to:np} is dealt to {redirect:np}":
@@ -255,23 +247,16 @@ def redirected_damage(ability: object) -> tuple[object, object] | None:
 def counters_instead_of_damage(ability: object) -> Action | None:
     """ "If damage would be dealt to ~, put that many +1/+1 counters on it instead." (Phytohydra;
     "-1/-1 counters", Lichenthrope), the object's own replacement ability: the counters phrase."""
-    if not (isinstance(ability, Ability) and ability.kind is Kind.REPLACEMENT and len(ability.effects) == 1):
+    read = _sole_if(ability)
+    if read is None:
         return None
-    step = ability.effects[0]
-    if not (isinstance(step, Conditional) and step.word == "if" and not step.after):
-        return None
-    condition, body = step.condition, step.body
+    condition, body = read
     if not (isinstance(condition, Action) and condition.verb == "would_deal_damage"):
         return None
     to_itself = isinstance(condition.arg("to"), SelfRef)
     if written(condition) != "damage would be dealt to {to:np}" or not to_itself:
         return None
-    if not (isinstance(body, Clause) and body.subject is None and len(body.predicates) == 1):
-        return None
-    instead = body.predicates[0]
-    if not (isinstance(instead, Action) and instead.verb == "instead" and instead.form == 0):
-        return None
-    action = instead.arg("action")
+    action = _instead_action(body)
     on_it = isinstance(action, Action) and action.arg("what") == Pronoun("it")
     if not (isinstance(action, Action) and action.verb == "put_counters" and on_it):
         return None
@@ -293,22 +278,15 @@ def doubles_tokens(ability: object) -> bool:
     """ "If an effect would create one or more tokens under your control, it creates twice that
     many of those tokens instead." (Parallel Lives; "If one or more tokens would be created under
     your control, twice that many of those tokens are created instead.", Adrix and Nev)."""
-    if not (isinstance(ability, Ability) and ability.kind is Kind.REPLACEMENT and len(ability.effects) == 1):
+    read = _sole_if(ability)
+    if read is None:
         return False
-    step = ability.effects[0]
-    if not (isinstance(step, Conditional) and step.word == "if" and not step.after):
-        return False
-    condition, body = step.condition, step.body
+    condition, body = read
     if not (isinstance(condition, Action) and condition.verb == "would_be_created"):
         return False
     what = condition.arg("what")
     tokens = isinstance(what, Noun) and what.determiners == ("one or more",) and what.description == "tokens"
     if written(condition) not in TOKENS_CREATED or not tokens:
         return False
-    if not (isinstance(body, Clause) and body.subject in (None, Pronoun("it")) and len(body.predicates) == 1):
-        return False
-    instead = body.predicates[0]
-    if not (isinstance(instead, Action) and instead.verb == "instead" and instead.form == 0):
-        return False
-    action = instead.arg("action")
+    action = _instead_action(body, (None, Pronoun("it")))
     return isinstance(action, Action) and action.verb == "doubled" and written(action) in TWICE_THOSE_TOKENS
