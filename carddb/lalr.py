@@ -16,8 +16,14 @@ build) and stored in the user cache, keyed by that hash, so that the next run lo
 is ever written to ``$TMPDIR``.
 
 A tables file is a header (format, key, SHA-256 of the payload) and the payload: Lark's own
-serialization (:meth:`lark.Lark.save`, without the transformer), zlib-compressed. It is read back
-by an unpickler that refuses every class, so a tables file holds plain data and can run no code.
+serialization (what :meth:`lark.Lark.save` writes, without the transformer) with its parse table
+made compact, zlib-compressed. Lark writes each action of each state as ``(0, state)`` or
+``(1, {"@": rule})``, and reading those back through its generic deserializer was most of a cold
+start (the oracle grammar has 7,578 states and 340,000 actions); here an action is one integer, a
+state to shift to (``>= 0``) or ``-1 - rule`` (a reduction), and :class:`_CompactLALR` (given to
+Lark as its ``LALR_Parser`` plugin) turns each distinct integer into Lark's action once. The
+payload is read back by an unpickler that refuses every class, so a tables file holds plain data
+and can run no code.
 """
 
 from __future__ import annotations
@@ -37,10 +43,14 @@ from typing import Any
 
 import lark
 from lark import Lark, Transformer
+from lark.grammar import Rule
+from lark.lexer import TerminalDef
+from lark.parsers.lalr_analysis import IntParseTable, Reduce, Shift
+from lark.parsers.lalr_parser import LALR_Parser, _Parser
 
 from carddb.resources import cache_dir, prebuilt_tables_dir
 
-FORMAT = 1
+FORMAT = 2
 """Version of the tables file layout; part of every key."""
 
 _MAGIC = b"carddb-lalr-tables"
@@ -92,9 +102,14 @@ def build(grammar: Grammar, transformer: Transformer[Any, Any] | None = None, **
 
 def dumps(grammar: Grammar, parser: Lark) -> bytes:
     """The tables file of ``parser``, built (or loaded) for ``grammar``."""
-    buffer = io.BytesIO()
-    parser.save(buffer, exclude_options=_EXCLUDED_OPTIONS)
-    payload = zlib.compress(buffer.getvalue())
+    data, memo = parser.memo_serialize([TerminalDef, Rule])  # what Lark.save pickles
+    data["options"] = {n: v for n, v in data["options"].items() if n not in _EXCLUDED_OPTIONS}
+    table = data["parser"]["parser"]
+    table["states"] = {
+        state: {token: arg if action == 0 else -1 - arg["@"] for token, (action, arg) in actions.items()}
+        for state, actions in table["states"].items()
+    }
+    payload = zlib.compress(pickle.dumps({"data": data, "memo": memo}, protocol=pickle.HIGHEST_PROTOCOL))
     header = f"{_MAGIC.decode()} {FORMAT}\n{grammar.key}\n{hashlib.sha256(payload).hexdigest()}\n"
     return header.encode("ascii") + payload
 
@@ -113,9 +128,28 @@ def loads(grammar: Grammar, data: bytes, transformer: Transformer[Any, Any] | No
     try:
         saved = _PlainData(io.BytesIO(zlib.decompress(payload))).load()
         # Lark's own cache (cache=…) loads this way too: the saved tables, the transformer given anew
-        return Lark.__new__(Lark)._load(saved, transformer=transformer)
+        plugins = {"LALR_Parser": _CompactLALR}
+        return Lark.__new__(Lark)._load(saved, transformer=transformer, _plugins=plugins)
     except Exception as error:  # anything Lark cannot read back is a damaged file, never a crash
         raise TablesError(f"the tables cannot be read: {error}") from error
+
+
+class _CompactLALR(LALR_Parser):
+    """Lark's LALR parser, read from the compact parse table :func:`dumps` writes."""
+
+    @classmethod
+    def deserialize(  # type: ignore[override]  # the signature of LALR_Parser.deserialize
+        cls, data: Any, memo: Any, callbacks: Any, debug: bool = False
+    ) -> _CompactLALR:
+        tokens, rows = data["tokens"], data["states"]
+        actions: dict[int, tuple[Any, Any]] = {state: (Shift, state) for state in rows}
+        actions.update((-1 - ref, (Reduce, rule)) for ref, rule in memo.items() if isinstance(rule, Rule))
+        states = {state: {tokens[t]: actions[code] for t, code in row.items()} for state, row in rows.items()}
+        table: Any = IntParseTable(states, data["start_states"], data["end_states"])  # type: ignore[no-untyped-call]
+        inst = cls.__new__(cls)
+        inst._parse_table = table
+        inst.parser = _Parser(table, callbacks, debug)
+        return inst
 
 
 class _PlainData(pickle.Unpickler):
