@@ -241,12 +241,17 @@ def _symbols(parts: tuple[str | Slot, ...], phrases: frozenset[str]) -> list[str
     "as long as", ", then") become that token, or the frame's token would win and the form would
     never match."""
     longest = max((len(phrase.split()) for phrase in phrases), default=1)
+    starts = _prefixes(phrases)
     symbols: list[str] = []
     index = 0
     while index < len(parts):
         part = parts[index]
         if isinstance(part, Slot):
             symbols.append(part.type)
+            index += 1
+            continue
+        if part not in starts:  # no phrase starts with this word: it is a token of its own
+            symbols.append(_literal(part))
             index += 1
             continue
         for size in range(longest, 0, -1):
@@ -258,6 +263,12 @@ def _symbols(parts: tuple[str | Slot, ...], phrases: frozenset[str]) -> list[str
                     index += size
                     break
     return symbols
+
+
+@cache
+def _prefixes(phrases: frozenset[str]) -> frozenset[str]:
+    """Every beginning of every phrase: a word that is none is never the first of a phrase."""
+    return frozenset(phrase[:end] for phrase in phrases for end in range(1, len(phrase) + 1))
 
 
 def grammar_rules(templates: tuple[Template, ...], phrases: frozenset[str] = frozenset()) -> str:
