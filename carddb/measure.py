@@ -24,3 +24,14 @@ def peak_memory_mb() -> float:
         return 0.0
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+
+
+def children_peak_memory_mb() -> float:
+    """The peak resident set size, in MB, of the largest of this process's children that have
+    ended (0 when none has, or where the platform does not say)."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return 0.0
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from carddb.errors import CarddbError, MalformedJSONError, SourceError
+from carddb.oracle import coverage
 from carddb.oracle.coverage import (
     RENDER_MISMATCH,
     CoverageReport,
@@ -347,6 +348,46 @@ def test_a_carddb_error_from_the_parser_propagates_unchanged() -> None:
 
 def test_a_report_records_peak_memory() -> None:
     assert measure(faces_of("Flying"), parse=only_flying).peak_memory_mb > 0
+
+
+# -- several processes ----------------------------------------------------------------------------
+@pytest.fixture
+def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run even a handful of faces in worker processes, two faces per task."""
+    monkeypatch.setattr(coverage, "PARALLEL_MINIMUM", 0)
+    monkeypatch.setattr(coverage, "CHUNK", 2)
+
+
+def _without_timings(report: CoverageReport) -> dict[str, object]:
+    found = report.to_dict()
+    for timing in ("seconds", "faces_per_second", "peak_memory_mb"):
+        del found[timing]
+    return found
+
+
+@pytest.mark.usefixtures("small_chunks")
+def test_parsing_in_two_processes_gives_the_report_of_one_process() -> None:
+    faces = [*read_faces(FACES_JSONL), *faces_of("Flying", "Frobnicate the whizzbang.", "Scry 2.")]
+
+    alone, shared = measure(faces, jobs=1), measure(faces, jobs=2)
+
+    assert _without_timings(shared) == _without_timings(alone)
+    assert shared.faces == len(faces)
+
+
+@pytest.mark.usefixtures("small_chunks")
+def test_a_parser_crash_in_a_worker_propagates_naming_the_face(monkeypatch: pytest.MonkeyPatch) -> None:
+    def crashing_on_stomp(text: str, name: str | None = None, type_line: str | None = None) -> ParsedFace:
+        if name == "Stomp":
+            raise IndexError("list index out of range")
+        return only_flying(text, name, type_line)
+
+    monkeypatch.setattr(coverage, "parse_oracle", crashing_on_stomp)
+    stomp = Face("Bonecrusher Giant // Stomp", "Stomp deals 2 damage.", "Stomp")
+    faces = [*faces_of("Flying", "Flying", "Flying"), stomp]
+
+    with pytest.raises(RuntimeError, match=r"parser crashed on 'Stomp': IndexError"):
+        measure(faces, jobs=2)
 
 
 # -- report ---------------------------------------------------------------------------------------

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import gc
 import json
+import multiprocessing
+import os
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from time import perf_counter
 from typing import Any, Protocol
@@ -22,9 +24,10 @@ from typing import Any, Protocol
 import click
 
 from carddb.errors import CarddbError
-from carddb.measure import peak_memory_mb
+from carddb.measure import children_peak_memory_mb, peak_memory_mb
 from carddb.oracle.faces import Face, read_faces
 from carddb.oracle.model import ParsedFace
+from carddb.oracle.parse import parse_oracle
 
 
 class ParseFn(Protocol):
@@ -116,7 +119,8 @@ class CoverageReport:
     seconds: float
     """Time spent inside the parser (reading the faces is not counted)."""
     peak_memory_mb: float
-    """The process's peak resident set size, in MB, when the run ended."""
+    """The peak resident set size, in MB, when the run ended: this process's, or that of the largest
+    of its workers when they peaked higher."""
     top_unimplemented: tuple[tuple[str, int], ...] = ()
     """The most frequent shapes of unimplemented text, each with the number of faces it occurs in."""
     examples: tuple[tuple[str, tuple[str, ...]], ...] = ()
@@ -182,64 +186,158 @@ def batch_collection() -> Iterator[None]:
         gc.set_threshold(*previous)
 
 
+MissingFn = Callable[[ParsedFace], list[str]]
+"""What keeps a parsed face from executing (``carddb.engine.catalog.face_missing``): empty when nothing."""
+
+PARALLEL_MINIMUM = 2_000
+"""Fewer faces than this are parsed in this process: starting workers would cost more than it saves."""
+CHUNK = 250
+"""Faces per task given to a worker: small enough to share the work evenly, large enough to be cheap."""
+
+
+def default_jobs() -> int:
+    """The processes a run over a corpus uses by default: one per CPU this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+@dataclass(slots=True)
+class _Tally:
+    """What a run over some faces found, to be added to the tallies of the faces before it."""
+
+    count: int = 0
+    parsed: int = 0
+    seconds: float = 0.0
+    executable: int = 0
+    lacking: Counter[str] = field(default_factory=Counter)
+    shapes: Counter[str] = field(default_factory=Counter)
+    examples: dict[str, list[str]] = field(default_factory=dict)
+    failed: int | None = None
+    """The index (in the faces given) of a face whose parse raised: the run stopped there."""
+
+    def add(self, other: _Tally) -> None:
+        """Add the tally of the faces that follow this one's (examples keep the text order)."""
+        self.count += other.count
+        self.parsed += other.parsed
+        self.seconds += other.seconds
+        self.executable += other.executable
+        self.lacking.update(other.lacking)
+        self.shapes.update(other.shapes)
+        for found, names in other.examples.items():
+            kept = self.examples.setdefault(found, [])
+            kept.extend(names[: EXAMPLES_PER_SHAPE - len(kept)])
+
+
+def _tally(faces: Sequence[Face], parse: ParseFn, missing: MissingFn | None, *, stop: bool) -> _Tally:
+    """Parse ``faces`` one after another. A parse that raises ends the run: the exception propagates
+    (a :class:`CarddbError` as it is, any other as a :class:`RuntimeError` naming the face), or, with
+    ``stop``, the tally so far is returned with the index of that face in ``failed``."""
+    tally = _Tally()
+    for index, face in enumerate(faces):
+        name = face.parser_name
+        started = perf_counter()
+        try:
+            result = parse(face.text, name, face.type_line)
+        except Exception as exc:
+            if stop:
+                tally.failed = index
+                return tally
+            if isinstance(exc, CarddbError):
+                raise
+            raise RuntimeError(f"parser crashed on {name!r}: {type(exc).__name__}: {exc}") from exc
+        tally.seconds += perf_counter() - started
+        tally.count += 1
+        if result.complete:
+            tally.parsed += 1
+            if missing is not None:
+                problems = missing(result)
+                tally.executable += not problems
+                tally.lacking.update(problems)
+            continue
+        for found in _shapes(result, name):
+            tally.shapes[found] += 1
+            names = tally.examples.setdefault(found, [])
+            if len(names) < EXAMPLES_PER_SHAPE:
+                names.append(name)
+    return tally
+
+
+_worker: list[tuple[Sequence[Face], MissingFn | None]] = []
+"""A worker process's faces and engine check, set once when it starts (:func:`_start_worker`)."""
+
+
+def _start_worker(faces: Sequence[Face], missing: MissingFn | None) -> None:
+    _worker.append((faces, missing))
+    gc.set_threshold(*BATCH_GC_THRESHOLD)
+
+
+def _work(span: tuple[int, int]) -> _Tally:
+    faces, missing = _worker[0]
+    return _tally(faces[span[0] : span[1]], parse_oracle, missing, stop=True)
+
+
+def _tally_in_parallel(faces: Sequence[Face], missing: MissingFn | None, jobs: int) -> _Tally:
+    """:func:`_tally` of ``faces`` with the default parser, shared among ``jobs`` worker processes.
+
+    Where processes can be forked (Linux), the workers are forked from this process once its parser
+    is loaded, so they share its tables and its faces and receive only spans of indexes; elsewhere
+    each worker loads the tables itself. The tallies come back in the order of the faces, so the
+    report is the one a run in this process makes. When a face's parse raises in a worker, the face
+    is parsed again here, so that the very exception a run in this process raises is raised."""
+    parse_oracle("", None, None)  # load the tables before forking: every worker shares them
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    spans = [(start, min(start + CHUNK, len(faces))) for start in range(0, len(faces), CHUNK)]
+    total = _Tally()
+    started = perf_counter()
+    with context.Pool(jobs, initializer=_start_worker, initargs=(faces, missing)) as pool:
+        for (start, _stop), part in zip(spans, pool.imap(_work, spans), strict=True):
+            total.add(part)
+            if part.failed is not None:
+                pool.terminate()
+                _tally([faces[start + part.failed]], parse_oracle, missing, stop=False)
+                raise RuntimeError(f"a worker's parse of {faces[start + part.failed].parser_name!r} failed")
+    total.seconds = perf_counter() - started
+    return total
+
+
 def measure(
-    faces: Iterable[Face], parse: ParseFn | None = None, top: int = 20, *, engine: bool = False
+    faces: Iterable[Face],
+    parse: ParseFn | None = None,
+    top: int = 20,
+    *,
+    missing: MissingFn | None = None,
+    jobs: int = 1,
 ) -> CoverageReport:
     """Parse every face with ``parse`` (default :func:`carddb.oracle.parse_oracle`) and report.
 
     Each face is parsed as ``parse(face.text, face.face_name or face.name, face.type_line)``.
-    Shapes are counted once per face they occur in; ``top`` limits how many are kept. A
-    :class:`CarddbError` from the parser propagates as it is; any other exception is a parser bug
-    and propagates as a :class:`RuntimeError` naming the face, so that a coverage run never hides
-    a crash.
+    Shapes are counted once per face they occur in; ``top`` limits how many are kept. ``missing``
+    (the engine's ``face_missing``) also counts the parsed faces the engine executes entirely. With
+    ``jobs`` above 1, the default parser and at least :data:`PARALLEL_MINIMUM` faces, the faces are
+    parsed by that many processes (:func:`_tally_in_parallel`, the same report) and ``seconds`` is
+    the time the whole parallel run took. A :class:`CarddbError` from the parser propagates as it
+    is; any other exception is a parser bug and propagates as a :class:`RuntimeError` naming the
+    face, so that a coverage run never hides a crash.
     """
-    if parse is None:
-        from carddb.oracle import parse_oracle
-
-        parse = parse_oracle
-    face_missing: Callable[[ParsedFace], list[str]] | None = None
-    if engine:
-        from carddb.engine.catalog import face_missing
-    lacking: Counter[str] = Counter()
-    executable = 0
-    shapes: Counter[str] = Counter()
-    examples: dict[str, list[str]] = {}
-    count = parsed = 0
-    seconds = 0.0
+    listed = faces if isinstance(faces, Sequence) else list(faces)
     with batch_collection():
-        for face in faces:
-            count += 1
-            name = face.parser_name
-            started = perf_counter()
-            try:
-                result = parse(face.text, name, face.type_line)
-            except CarddbError:
-                raise
-            except Exception as exc:
-                raise RuntimeError(f"parser crashed on {name!r}: {type(exc).__name__}: {exc}") from exc
-            seconds += perf_counter() - started
-            if result.complete:
-                parsed += 1
-                if face_missing is not None:
-                    problems = face_missing(result)
-                    executable += not problems
-                    lacking.update(problems)
-                continue
-            for found in _shapes(result, name):
-                shapes[found] += 1
-                names = examples.setdefault(found, [])
-                if len(names) < EXAMPLES_PER_SHAPE:
-                    names.append(name)
-    most_common = tuple(shapes.most_common(top)) if top > 0 else ()
+        if parse is None and jobs > 1 and len(listed) >= PARALLEL_MINIMUM:
+            tally = _tally_in_parallel(listed, missing, jobs)
+        else:
+            tally = _tally(listed, parse or parse_oracle, missing, stop=False)
+    most_common = tuple(tally.shapes.most_common(top)) if top > 0 else ()
     return CoverageReport(
-        faces=count,
-        parsed=parsed,
-        seconds=seconds,
-        peak_memory_mb=peak_memory_mb(),
+        faces=tally.count,
+        parsed=tally.parsed,
+        seconds=tally.seconds,
+        peak_memory_mb=max(peak_memory_mb(), children_peak_memory_mb()),
         top_unimplemented=most_common,
-        examples=tuple((found, tuple(examples[found])) for found, _ in most_common),
-        executable=executable if engine else None,
-        top_missing=tuple(lacking.most_common(top)) if engine and top > 0 else (),
+        examples=tuple((found, tuple(tally.examples[found])) for found, _ in most_common),
+        executable=tally.executable if missing is not None else None,
+        top_missing=tuple(tally.lacking.most_common(top)) if missing is not None and top > 0 else (),
     )
 
 
@@ -284,13 +382,15 @@ def coverage_command(
     top: int,
     *,
     parse: ParseFn | None = None,
-    engine: bool = False,
+    missing: MissingFn | None = None,
+    jobs: int = 1,
 ) -> int:
-    """``carddb coverage FILE [--json] [--min-rate R] [--top N]``: parse every face of FILE, print the
-    report (text, or JSON with ``as_json``) and return the exit status: 1 when the rate is below
-    ``min_rate`` (a fraction, 0 to 1), else 0. Faces are read first, so the time is the parser's."""
+    """``carddb coverage FILE [--json] [--min-rate R] [--top N] [--engine] [--jobs N]``: parse every
+    face of FILE, print the report (text, or JSON with ``as_json``) and return the exit status: 1
+    when the rate is below ``min_rate`` (a fraction, 0 to 1), else 0. Faces are read first, so the
+    time is the parser's; ``missing`` and ``jobs`` are :func:`measure`'s."""
     faces = list(read_faces(path))
-    report = measure(faces, parse=parse, top=top, engine=engine)
+    report = measure(faces, parse=parse, top=top, missing=missing, jobs=jobs)
     if as_json:
         click.echo(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
     else:
