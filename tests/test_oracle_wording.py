@@ -12,6 +12,7 @@ import pytest
 from carddb.oracle import parse_oracle
 from carddb.oracle.model import ParsedFace
 from carddb.oracle.normalize import normalize_oracle
+from carddb.oracle.show import face_to_dict
 
 SAME_CARD = [
     # (name, type line, 2022 text, the other era's text)
@@ -385,3 +386,18 @@ def test_a_parse_printed_back_differently_still_gets_its_wording_back() -> None:
     )
 
     assert restored == "When this creature enters, draw two cards. ~ enters tapped."
+
+
+def test_carddb_parse_json_shows_the_wording_a_current_text_came_in() -> None:
+    face = parse_oracle("When this creature enters, you gain 3 life.", "Inspiring Cleric", "Creature")
+
+    shown = face_to_dict(face)
+
+    assert shown["rendered"] == "When ~ enters the battlefield, you gain 3 life."
+    assert shown["rendered_as_written"] == "When this creature enters, you gain 3 life."
+
+
+def test_carddb_parse_json_of_2022_wording_has_no_second_wording() -> None:
+    face = parse_oracle("When Inspiring Cleric enters the battlefield, you gain 4 life.", "Inspiring Cleric")
+
+    assert "rendered_as_written" not in face_to_dict(face)

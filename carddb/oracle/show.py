@@ -34,14 +34,26 @@ def _plain(value: Any) -> Any:
 
 
 def face_to_dict(face: ParsedFace) -> dict[str, Any]:
+    """The face as JSON-ready data; ``as_written`` and ``rendered_as_written`` only for text in
+    another era's wording than the 2022 templates the grammar reads (:mod:`carddb.oracle.wording`)."""
+    written = (
+        {"as_written": face.as_written, "rendered_as_written": face.rendered_as_written}
+        if _other_wording(face)
+        else {}
+    )
     return {
         "complete": face.complete,
         "normalized": face.normalized,
         "rendered": face.rendered,
+        **written,
         "reminders": list(face.reminders),
         "unimplemented": [node.text for node in face.unimplemented],
         "abilities": [_plain(ability) for ability in face.abilities],
     }
+
+
+def _other_wording(face: ParsedFace) -> bool:
+    return bool(face.as_written) and face.as_written != face.normalized
 
 
 def _tree(value: Any, indent: int) -> list[str]:
@@ -82,5 +94,6 @@ def format_ability(ability: Ability) -> str:
 
 def format_face(face: ParsedFace) -> str:
     status = "complete" if face.complete else f"incomplete ({len(face.unimplemented)} unimplemented)"
-    parts = [f"{status}", *(format_ability(ability) for ability in face.abilities)]
+    written = [f"as written: {face.rendered_as_written}"] if _other_wording(face) else []
+    parts = [status, *written, *(format_ability(ability) for ability in face.abilities)]
     return "\n".join(parts)
