@@ -26,6 +26,7 @@ import click
 from carddb.errors import CarddbError
 from carddb.measure import children_peak_memory_mb, peak_memory_mb
 from carddb.oracle.faces import Face, read_faces
+from carddb.oracle.grammar import parser
 from carddb.oracle.model import ParsedFace
 from carddb.oracle.parse import parse_oracle
 
@@ -286,7 +287,7 @@ def _tally_in_parallel(faces: Sequence[Face], missing: MissingFn | None, jobs: i
     each worker loads the tables itself. The tallies come back in the order of the faces, so the
     report is the one a run in this process makes. When a face's parse raises in a worker, the face
     is parsed again here, so that the very exception a run in this process raises is raised."""
-    parse_oracle("", None, None)  # load the tables before forking: every worker shares them
+    parser()  # load the tables before forking: every worker shares them
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     spans = [(start, min(start + CHUNK, len(faces))) for start in range(0, len(faces), CHUNK)]
