@@ -3,6 +3,7 @@ on PostgreSQL too (each test in a schema of its own)."""
 
 from __future__ import annotations
 
+import functools
 import os
 import uuid
 from collections.abc import Iterator
@@ -10,7 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, make_url, text
 
 import carddb
 from carddb.oracle.grammar import BuiltFromText, ToModel, build_from_text
@@ -25,9 +26,28 @@ def _pg_admin_url() -> str:
     url = os.environ.get(PG_URL_ENV)
     if not url:
         pytest.skip(f"PostgreSQL tests need {PG_URL_ENV} (e.g. postgresql://postgres@127.0.0.1:5432/test)")
-    return (
-        url.replace("postgresql://", "postgresql+psycopg://", 1) if url.startswith("postgresql://") else url
-    )
+    url = url.replace("postgresql://", "postgresql+psycopg://", 1) if url.startswith("postgresql://") else url
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    return _worker_database(url, worker) if worker else url
+
+
+@functools.cache
+def _worker_database(url: str, worker: str) -> str:
+    """The URL of a database of the test worker's own (``test_gw0`` beside ``test``), created once:
+    tests run in parallel (pytest-xdist) must not share a database, because the search index's
+    ``pg_trgm`` extension is one per database and lives in the schema of the test that first
+    created it, so dropping that schema would drop it under another worker's test."""
+    base = make_url(url)
+    name = f"{base.database}_{worker}"
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            exists = connection.execute(text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": name})
+            if exists.first() is None:
+                connection.execute(text(f'CREATE DATABASE "{name}"'))
+    finally:
+        admin.dispose()
+    return base.set(database=name).render_as_string(hide_password=False)
 
 
 @contextmanager
@@ -83,3 +103,11 @@ def oracle_built_from_text() -> BuiltFromText:
     """The oracle parser built from the grammar text, not loaded from tables (half a minute: once
     per session, shared by the tests of its conflicts and of its tables)."""
     return build_from_text(ToModel())
+
+
+@pytest.fixture(autouse=True)
+def no_terminal_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Output is wrapped when ``COLUMNS`` is set (as on a terminal): tests see none unless they set
+    it, whatever the shell that runs them (or pytest-xdist, whose workers set it) exports."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.delenv("LINES", raising=False)
