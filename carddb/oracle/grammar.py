@@ -88,8 +88,11 @@ def _with_parameters() -> list[str]:
     return found
 
 
-_PROTECTION_CHOICE = re.compile(r"protection from ((?:(?! and |,).)+? or from (?:(?! and |,).)+)")
-"""A protection keyword with alternatives joined by "or from" (and nothing joined by "and")."""
+_PROTECTION_CHOICE = re.compile(
+    r"protection from ((?:(?! and |,).)+? or from (?:(?! and |,).)+|the color of your choice)"
+)
+"""A protection keyword with alternatives joined by "or from" (and nothing joined by "and"), or
+from a colour chosen as the effect begins."""
 
 _MULTIWORD = re.compile(r'"([^"\s]+(?: [^"\s]+)+|, [^"\s]+)"')
 """The frame's literal tokens of several words: "this turn", "as long as", ", then"."""
@@ -684,7 +687,8 @@ class ToModel(Transformer[Token, Any]):
     def keywords(self, token: Token) -> str | Action:
         """Keywords granted in running text ("flying and trample"), or a choice of protection
         qualities: "protection from artifacts or from the color of your choice" is one protection
-        the player chooses (``protection_choice``), not a keyword that names both."""
+        the player chooses (``protection_choice``), not a keyword that names both; "protection from
+        the color of your choice" a choice of one colour (``qualities`` the one quality)."""
         text = str(token)
         choice = _PROTECTION_CHOICE.fullmatch(text)
         if choice is None:
@@ -843,7 +847,7 @@ def _shared_zone(nouns: Nouns) -> Nouns:
 
 
 _QUALITIES = frozenset({"type", "types", "color", "colors", "name", "choice"})
-_CONTROL = frozenset({"you_control", "opponent_controls"})
+_CONTROL = frozenset({"you_control", "player_controls"})
 
 
 def _attach_control(qualifiers: tuple[Action, ...]) -> tuple[Action, ...]:
@@ -873,7 +877,7 @@ _CREATURE = re.compile(r"(?:\w+ )*creatures?(?: cards?)?")
 def _narrowed(description: str, qualifiers: tuple[Action, ...]) -> str | None:
     """ "artifact, enchantment, or creature with flying": only creatures have flying, so the keyword
     describes the last alternative only (the other qualifiers describe them all)."""
-    if not any(q.verb == "with_keywords" for q in qualifiers):
+    if not any(q.verb in ("with_keywords", "without_keywords") for q in qualifiers):
         return None
     alternatives = Noun((), description).alternatives
     if len(alternatives) < 2 or not _CREATURE.fullmatch(alternatives[-1]):

@@ -246,9 +246,40 @@ def _is_replacement(steps: list[Step], spell: bool = False) -> bool:
     return False
 
 
+_CHARACTERISTIC_VERBS = frozenset({"is_color", "is_every_creature_type"})
+"""The phrases that say what colour or creature types the card itself is ("~ is colorless.", "~ is
+every creature type.")."""
+
+
+def _defines_characteristics(steps: Sequence[Step]) -> bool:
+    """A line of characteristic-defining abilities (604.3: "~ is colorless.", "~ is all colors.",
+    "~ is every creature type."): static abilities that work in every zone (604.3a), on an instant
+    or sorcery too, not steps of its spell ability."""
+    return bool(steps) and all(
+        isinstance(step, Clause)
+        and isinstance(step.subject, SelfRef)
+        and not step.subject.qualifiers
+        and step.duration is None
+        and bool(step.predicates)
+        and all(_defines_characteristic(p) for p in step.predicates)
+        for step in steps
+    )
+
+
+def _defines_characteristic(predicate: object) -> bool:
+    if not isinstance(predicate, Action):
+        return False
+    what = predicate.arg("what")
+    all_colors = isinstance(what, Noun) and what.determiners == ("all",) and what.description == "colors"
+    return predicate.verb in _CHARACTERISTIC_VERBS or (predicate.verb == "is_type" and all_colors)
+
+
 def _enters(condition: object) -> bool:
     """The condition of "As ~ enters the battlefield, …" (its "or is turned face up" too)."""
-    return isinstance(condition, Action) and condition.verb == "enters"
+    if not isinstance(condition, Action):
+        return False
+    face_up = condition.verb == "enters_or" and condition.form_name == "turned_face_up"
+    return condition.verb == "enters" or face_up
 
 
 def _line_ability(line: str, start: int, spell: bool, *, ability_word: bool = True) -> Ability:
@@ -313,7 +344,7 @@ def _line_ability(line: str, start: int, spell: bool, *, ability_word: bool = Tr
         kind = Kind.MANA if _mana_ability(parts.get("effects", ())) else Kind.ACTIVATED
         return Ability(kind, span, cost=cost, zone=_activated_from(cost), **parts)
     steps, restrictions = parse_effects(line, start)
-    kind = Kind.SPELL if spell else Kind.STATIC
+    kind = Kind.SPELL if spell and not _defines_characteristics(steps) else Kind.STATIC
     if _is_replacement(steps, spell):
         kind = Kind.REPLACEMENT
     if all(isinstance(s, Unimplemented) for s in steps) and not restrictions:
@@ -674,8 +705,11 @@ def _casting(
         about = _casting_phrase(step)
         if about is None:
             return None
-        found.append(_CASTING[about.verb])
-        if about.verb == "additional_cost":
+        free = _without_paying(about)
+        found.append(Casting.ALTERNATIVE_COST if free is not None else _CASTING[about.verb])
+        if free is not None:  # "you may cast ~ without paying its mana cost": the cost is none (118.9)
+            costs.append(free)
+        elif about.verb == "additional_cost":
             costs.extend(a for a in (about.arg("cost"), about.arg("alternative")) if isinstance(a, Action))
         elif about.verb == "rather_than_mana_cost":
             costs.extend(_cost_actions(about.arg("action")))
@@ -698,7 +732,18 @@ def _casting_phrase(step: Step) -> Action | None:
     predicate = step.predicates[0]
     if isinstance(predicate, Action) and predicate.verb == "may":
         predicate = predicate.arg("action")  # type: ignore[assignment]
-    return predicate if isinstance(predicate, Action) and predicate.verb in _CASTING else None
+    if not isinstance(predicate, Action):
+        return None
+    return predicate if predicate.verb in _CASTING or _without_paying(predicate) is not None else None
+
+
+def _without_paying(predicate: Action) -> Action | None:
+    """The "without paying its mana cost" of "[you may] cast ~ without paying its mana cost" (an
+    alternative cost of the card itself, 118.9, under the condition the line gives), else None."""
+    what = predicate.arg("what")
+    if predicate.verb != "cast_card" or not isinstance(what, SelfRef):
+        return None
+    return next((q for q in what.qualifiers if q.verb == "without_paying"), None)
 
 
 def _cost_actions(value: object) -> list[CostItem]:
