@@ -236,7 +236,7 @@ def _is_replacement(steps: list[Step], spell: bool = False) -> bool:
         if isinstance(step, Conditional) and step.word == "as" and _enters(step.condition):
             return True
         for node in walk(step):
-            if isinstance(node, Action) and (node.verb in ENTERING or node.verb == "instead"):
+            if isinstance(node, Action) and (node.verb in ENTERING or _replaces(node)):
                 return True
             form = find(node.verb, node.form) if isinstance(node, Action) else None
             # "If you would roll …, instead …": a condition about what would happen (a
@@ -272,6 +272,19 @@ def _defines_characteristic(predicate: object) -> bool:
     what = predicate.arg("what")
     all_colors = isinstance(what, Noun) and what.determiners == ("all",) and what.description == "colors"
     return predicate.verb in _CHARACTERISTIC_VERBS or (predicate.verb == "is_type" and all_colors)
+
+
+_CHANGES = frozenset({"gets", "has", "gains", "has_base_pt", "is_type", "has_ability"})
+"""What a static ability's continuous effect changes ("gets +1/+1", "has flying", 611.3, 613)."""
+
+
+def _replaces(node: Action) -> bool:
+    """ "… instead" replacing an event (614.1a); not "It gets +3/+1 instead as long as …", a
+    continuous effect of a static ability that applies in place of the one before it (613)."""
+    if node.verb != "instead":
+        return False
+    action = node.arg("action")
+    return not (isinstance(action, Action) and action.verb in _CHANGES)
 
 
 def _enters(condition: object) -> bool:
