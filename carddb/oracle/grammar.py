@@ -684,6 +684,10 @@ class ToModel(Transformer[Token, Any]):
     def mana(self, *symbols: Token) -> ManaCost:
         return ManaCost(tuple(str(s) for s in symbols))
 
+    def planar_symbol(self, token: Token) -> str:
+        """A ``{symbol:planar_symbol}`` slot: "{CHAOS}" (901.9b), no mana cost."""
+        return str(token)
+
     def keywords(self, token: Token) -> str | Action:
         """Keywords granted in running text ("flying and trample"), or a choice of protection
         qualities: "protection from artifacts or from the color of your choice" is one protection

@@ -564,6 +564,11 @@ def _with_keywords(ctx: Context, ref: Ref, q: Action) -> bool:
     return isinstance(ref, GameObject) and set(keyword_list(str(q.arg("keywords")))) <= keywords_of(ref)
 
 
+def _that_is_colored(ctx: Context, ref: Ref, q: Action) -> bool:
+    """ "a permanent that's one or more colors": it is colored (105.2c)."""
+    return isinstance(ref, GameObject) and bool(colors_of(ref))
+
+
 def _without_keywords(ctx: Context, ref: Ref, q: Action) -> bool:
     """ "creatures without flying": it lacks one of the keywords named."""
     return isinstance(ref, GameObject) and not _with_keywords(ctx, ref, q)
@@ -649,6 +654,7 @@ SECTION = Section(
         "in_zone": _in_zone,
         "with_keywords": _with_keywords,
         "without_keywords": _without_keywords,
+        "that_is_colored": _that_is_colored,
         "with_power": _with_power,
         "with_toughness": _with_power,
         "with_mana_value": _with_power,
