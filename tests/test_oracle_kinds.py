@@ -248,3 +248,17 @@ def test_casting_itself_without_paying_under_a_condition_is_an_alternative_cost(
     (ability,) = parse_oracle(text, None, "Creature — Dryad").abilities
     assert (ability.kind, ability.casting) == (Kind.CASTING, Casting.ALTERNATIVE_COST)
     assert [c.verb for c in ability.cost] == ["without_paying"]  # type: ignore[union-attr]
+
+
+def test_an_additional_cost_of_one_of_two_is_a_choice_of_costs() -> None:
+    text = "As an additional cost to cast ~, sacrifice a creature or pay {3}{B}.\nExile target creature."
+    casting = parse_oracle(text, None, "Sorcery").abilities[0]
+    (choice,) = casting.cost
+    assert isinstance(choice, Action) and choice.verb == "cost_choice"
+    assert [c.verb for c in choice.arg("options")] == ["sacrifice", "pay_mana"]  # type: ignore[union-attr]
+
+
+def test_an_additional_cost_you_may_pay_is_optional() -> None:
+    text = "As an additional cost to cast ~, you may sacrifice any number of Spirits.\nDraw a card."
+    (optional,) = parse_oracle(text, None, "Sorcery — Arcane").abilities[0].cost
+    assert isinstance(optional, Action) and optional.verb == "optional_cost"

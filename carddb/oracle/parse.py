@@ -723,7 +723,7 @@ def _casting(
         if free is not None:  # "you may cast ~ without paying its mana cost": the cost is none (118.9)
             costs.append(free)
         elif about.verb == "additional_cost":
-            costs.extend(a for a in (about.arg("cost"), about.arg("alternative")) if isinstance(a, Action))
+            costs.extend(_additional_costs(about))
         elif about.verb == "rather_than_mana_cost":
             costs.extend(_cost_actions(about.arg("action")))
     for restriction in restrictions:
@@ -731,6 +731,19 @@ def _casting(
             return None
         found.append(_CASTING_RESTRICTIONS[restriction.verb])
     return (found[0], tuple(costs)) if found else None
+
+
+def _additional_costs(about: Action) -> list[CostItem]:
+    """The cost an additional-cost line adds (601.2b): the cost itself; "you may …" an
+    ``optional_cost``; "… or …" a ``cost_choice`` of the two (never both, as if each were due)."""
+    cost, alternative = about.arg("cost"), about.arg("alternative")
+    if not isinstance(cost, Action):
+        return []
+    if about.form_name == "optional":
+        return [Action("optional_cost", (("cost", cost),))]
+    if isinstance(alternative, Action):
+        return [Action("cost_choice", (("options", (cost, alternative)),))]
+    return [cost]
 
 
 def _casting_phrase(step: Step) -> Action | None:

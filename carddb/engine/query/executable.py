@@ -250,6 +250,8 @@ def additional_cost(ability: Ability) -> Action | None:
     if not isinstance(predicate, Action) or predicate.verb != "additional_cost":
         return None
     cost = predicate.arg("cost")
+    if not is_form(predicate, "cost"):  # "you may …", "… or …": a choice the engine does not offer
+        return None
     return cost if isinstance(predicate.arg("what"), SelfRef) and isinstance(cost, Action) else None
 
 
