@@ -137,3 +137,11 @@ def test_if_that_player_doesnt_is_its_own_condition() -> None:
     face = parse_oracle(text, "Risk Factor", "Instant")
     conditions = [n.condition for n in walk(face.abilities[0].effects[1]) if hasattr(n, "condition")]
     assert [c.verb for c in conditions] == ["player_did_not"]  # type: ignore[union-attr]
+
+
+def test_this_turn_inside_a_phrase_is_the_clauses_duration() -> None:
+    text = "Prevent all damage that would be dealt this turn by a source of your choice."
+    (ability,) = parse_oracle(text, None, "Instant").abilities
+    (clause,) = ability.effects
+    assert isinstance(clause, Clause) and clause.duration == "this turn" and clause.duration_in_phrase
+    assert render(parse_oracle(text, None, "Instant").abilities) == text  # printed once, where it is written

@@ -38,7 +38,7 @@ from carddb.oracle.model import (
     UntapCost,
     X,
 )
-from carddb.oracle.phrases import Slot, Template, by_rule, grammar_rules, templates
+from carddb.oracle.phrases import Slot, Template, by_rule, find, grammar_rules, templates
 from carddb.resources import grammars_dir
 
 
@@ -831,7 +831,18 @@ def _clause(
     if duration is not None and len(predicates) > 1 and isinstance(final, Clause) and final.duration is None:
         predicates = (*predicates[:-1], replace(final, duration=duration))
         duration = None
+    if duration is None and len(predicates) == 1 and _this_turn_within(predicates[0]):
+        return Clause(subject, predicates, joins, "this turn", for_each, duration_in_phrase=True)
     return Clause(subject, predicates, joins, duration, for_each)
+
+
+def _this_turn_within(predicate: object) -> bool:
+    """A phrase that says "this turn" before its last words ("prevent all damage that would be
+    dealt [this turn by] {by:np}"): the clause's duration, written inside the phrase."""
+    form = find(predicate.verb, predicate.form) if isinstance(predicate, Action) else None
+    return form is not None and any(
+        isinstance(part, str) and part.startswith("this turn ") for part in form.parts
+    )
 
 
 def _shared_zone(nouns: Nouns) -> Nouns:
