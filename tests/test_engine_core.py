@@ -429,3 +429,16 @@ def test_a_shield_against_combat_damage_only_is_refused() -> None:
         "{1}{W}: Prevent the next 1 combat damage that would be dealt to you this turn.",
     )
     assert face_missing(griffin.parsed) == ["pred 'prevent_next_damage' form combat_to"]
+
+
+@pytest.mark.parametrize(
+    "cost",
+    [
+        "sacrifice a creature or pay {3}{B}",  # Eaten Alive: one of two, the caster's choice
+        "you may reveal a Goblin card from your hand",  # Goldmeadow Stalwart: optional
+    ],
+)
+def test_an_additional_cost_the_caster_chooses_is_refused_not_paid_as_due(cost: str) -> None:
+    text = f"As an additional cost to cast this spell, {cost}.\nExile target creature."
+    card = CardDef("Sample Offering", "Sorcery", text, mana_cost="{B}")
+    assert "casting ability" in face_missing(card.parsed)

@@ -32,16 +32,16 @@ def three_players(step: Step = Step.MAIN1) -> Game:
 
 def test_the_grammar_has_no_controller_qualifier_the_engine_does_not_resolve() -> None:
     forms = 0
-    while find("opponent_controls", forms) is not None:
+    while find("player_controls", forms) is not None:
         forms += 1
     game = three_players()
     source = game.create(BEARS, "Alice", "battlefield")
     ctx = Context(game, ScriptedDecider(), "Alice", source, it=[source], mentions=[["Bob"]])
     for form in range(forms):
-        qualifier = Action("opponent_controls", (), form)
+        qualifier = Action("player_controls", (), form)
         ctx.slots[id(qualifier)] = ["Carol"]
         allowed = controlling_players(ctx, qualifier)
-        written = find("opponent_controls", form)
+        written = find("player_controls", form)
         if qualifier.form_name == "each_player":  # "each player controls": every player, rightly
             assert allowed is None
         else:
@@ -54,7 +54,7 @@ def test_a_reference_with_nothing_to_name_is_an_error_not_everyone(name: str) ->
     game = three_players()
     ctx = Context(game, ScriptedDecider(), "Alice", game.create(BEARS, "Alice", "battlefield"))
     with pytest.raises(EngineError):
-        controlling_players(ctx, Action("opponent_controls", (), form_index("opponent_controls", name)))
+        controlling_players(ctx, Action("player_controls", (), form_index("player_controls", name)))
 
 
 def test_that_player_needs_a_player_named_before_it() -> None:

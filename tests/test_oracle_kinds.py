@@ -6,7 +6,7 @@ that apply while a spell is cast rather than when it resolves (601.2b–f). Real
 from __future__ import annotations
 
 from carddb.oracle import parse_oracle
-from carddb.oracle.model import Action, Casting, Kind, Limit
+from carddb.oracle.model import Action, Casting, Clause, Kind, Limit, Pronoun
 
 
 def test_a_mana_ability_with_a_rider_is_still_a_mana_ability() -> None:
@@ -220,3 +220,45 @@ def test_a_spell_that_creates_a_replacement_effect_stays_a_spell() -> None:
     own = "If Gloomshrieker would die, exile it instead."
     (ability,) = parse_oracle(own, "Gloomshrieker", "Creature").abilities
     assert (spell.kind, ability.kind) == (Kind.SPELL, Kind.REPLACEMENT)
+
+
+def test_a_spells_colorless_line_is_a_characteristic_defining_ability() -> None:
+    text = "Ghostfire is colorless.\nGhostfire deals 3 damage to any target."
+    face = parse_oracle(text, "Ghostfire", "Instant")
+    assert [a.kind for a in face.abilities] == [Kind.STATIC, Kind.SPELL]  # 604.3: it works in every zone
+
+
+def test_a_licids_end_this_effect_is_a_standing_option_not_a_may_step() -> None:
+    text = (
+        "{G}, {T}: Nurturing Licid loses this ability and becomes an Aura enchantment with enchant "
+        "creature. Attach it to target creature. You may pay {G} to end this effect."
+    )
+    (ability,) = parse_oracle(text, "Nurturing Licid", "Creature — Licid").abilities
+    last = ability.effects[-1]
+    assert isinstance(last, Clause) and last.subject == Pronoun("you")
+    (option,) = last.predicates
+    assert isinstance(option, Action) and option.verb == "may_pay_to_end_effect"  # 116.2e, never "may"
+
+
+def test_casting_itself_without_paying_under_a_condition_is_an_alternative_cost() -> None:
+    text = (
+        "If an opponent controls an Island and you control a Forest, you may cast ~ without paying its "
+        "mana cost."
+    )
+    (ability,) = parse_oracle(text, None, "Creature — Dryad").abilities
+    assert (ability.kind, ability.casting) == (Kind.CASTING, Casting.ALTERNATIVE_COST)
+    assert [c.verb for c in ability.cost] == ["without_paying"]  # type: ignore[union-attr]
+
+
+def test_an_additional_cost_of_one_of_two_is_a_choice_of_costs() -> None:
+    text = "As an additional cost to cast ~, sacrifice a creature or pay {3}{B}.\nExile target creature."
+    casting = parse_oracle(text, None, "Sorcery").abilities[0]
+    (choice,) = casting.cost
+    assert isinstance(choice, Action) and choice.verb == "cost_choice"
+    assert [c.verb for c in choice.arg("options")] == ["sacrifice", "pay_mana"]  # type: ignore[union-attr]
+
+
+def test_an_additional_cost_you_may_pay_is_optional() -> None:
+    text = "As an additional cost to cast ~, you may sacrifice any number of Spirits.\nDraw a card."
+    (optional,) = parse_oracle(text, None, "Sorcery — Arcane").abilities[0].cost
+    assert isinstance(optional, Action) and optional.verb == "optional_cost"

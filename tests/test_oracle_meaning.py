@@ -96,3 +96,52 @@ def test_a_sorcerys_if_would_instead_is_a_step_of_the_spell_not_a_replacement_ab
     )
     face = parse_oracle(text, "Demonfire", "Sorcery")
     assert face.abilities[0].kind is Kind.SPELL
+
+
+def test_protection_from_the_color_of_your_choice_is_a_choice() -> None:
+    text = (
+        "Sacrifice ~: Target creature you control gains protection from the color of your choice "
+        "until end of turn."
+    )
+    (ability,) = parse_oracle(text, None, "Creature — Human Cleric").abilities
+    (clause,) = ability.effects
+    assert isinstance(clause, Clause)
+    keywords = clause.predicates[0].arg("keywords")  # type: ignore[union-attr]
+    assert isinstance(keywords, Action) and keywords.verb == "protection_choice"
+    assert keywords.arg("qualities") == ("the color of your choice",)
+
+
+def test_a_trigger_on_entering_or_attacking_names_both_events() -> None:
+    text = "Whenever ~ enters the battlefield or attacks, draw a card."
+    (ability,) = parse_oracle(text, None, "Creature — Avatar").abilities
+    assert isinstance(ability.trigger, Action)
+    assert (ability.trigger.verb, ability.trigger.form_name) == ("enters_or", "attacks")
+
+
+def test_without_flying_is_a_negation_by_name() -> None:
+    (ability,) = parse_oracle("Creatures without flying can't block this turn.", None, "Sorcery").abilities
+    (clause,) = ability.effects
+    assert isinstance(clause, Clause) and isinstance(clause.subject, Noun)
+    assert [q.verb for q in clause.subject.qualifiers] == ["without_keywords"]
+
+
+def test_they_control_names_the_player_not_an_opponent() -> None:
+    face = parse_oracle("Each player returns a creature they control to its owner's hand.", None, "Instant")
+    nodes = walk(face.abilities[0].effects[0])
+    qualifier = next(n for n in nodes if isinstance(n, Action) and n.verb.endswith("controls"))
+    assert (qualifier.verb, qualifier.form_name) == ("player_controls", "they")
+
+
+def test_if_that_player_doesnt_is_its_own_condition() -> None:
+    text = "Target opponent may have ~ deal 4 damage to them. If that player doesn't, you draw three cards."
+    face = parse_oracle(text, "Risk Factor", "Instant")
+    conditions = [n.condition for n in walk(face.abilities[0].effects[1]) if hasattr(n, "condition")]
+    assert [c.verb for c in conditions] == ["player_did_not"]  # type: ignore[union-attr]
+
+
+def test_this_turn_inside_a_phrase_is_the_clauses_duration() -> None:
+    text = "Prevent all damage that would be dealt this turn by a source of your choice."
+    (ability,) = parse_oracle(text, None, "Instant").abilities
+    (clause,) = ability.effects
+    assert isinstance(clause, Clause) and clause.duration == "this turn" and clause.duration_in_phrase
+    assert render(parse_oracle(text, None, "Instant").abilities) == text  # printed once, where it is written

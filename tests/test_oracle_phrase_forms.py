@@ -107,13 +107,14 @@ def test_a_name_the_tables_do_not_have_is_refused_loudly() -> None:
 ENGINE_FORMS = {
     "put_into_library": {"top", "bottom", "beneath_top", "puts_top"},
     "return_from": {"to_battlefield_tapped", "under_your_control"},
-    "opponent_controls": {"target_player", "target_opponent", "that_player", "they", "each_player"},
+    "player_controls": {"target_player", "target_opponent", "that_player", "they", "each_player"},
     "beginning": {"your_upkeep", "next_end_step", "your_next_upkeep", "end_of_combat"},
     "is_state": {"tapped", "your_turn", "not_your_turn", "life_or_more", "life_or_less"},
     "attacks_trigger": {"attacks", "attack", "attacks_unblocked"},
     "blocks_trigger": {"blocks", "blocks_whom"},
     "becomes_blocked_trigger": {"becomes_blocked", "becomes_blocked_by"},
-    "enters": {"enters", "under_your_control", "under_opponents_control", "enters_or_dies"},
+    "enters": {"enters", "under_your_control", "under_opponents_control"},
+    "enters_or": {"dies"},
     "add_mana": {"symbols", "one_of_two", "any_color"},
 }
 """A few of the forms the rules engine tells apart, by the names it uses."""

@@ -109,8 +109,8 @@ def test_who_controls_them_describes_the_creatures_not_the_chosen_type() -> None
     (clause,) = face.abilities[2].effects
     assert isinstance(clause, Clause) and isinstance(clause.subject, Noun)
     of_type, controlled = clause.subject.qualifiers
-    assert of_type.verb == "ability_of" and of_type.arg("what") == Noun(("the",), "chosen type")
-    assert controlled.verb == "opponent_controls"
+    assert of_type.verb == "of_the_chosen_type" and not of_type.args
+    assert controlled.verb == "player_controls" and controlled.form_name == "your_opponents"
     assert face.complete
 
 

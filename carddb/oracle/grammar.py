@@ -38,7 +38,7 @@ from carddb.oracle.model import (
     UntapCost,
     X,
 )
-from carddb.oracle.phrases import Slot, Template, by_rule, grammar_rules, templates
+from carddb.oracle.phrases import Slot, Template, by_rule, find, grammar_rules, templates
 from carddb.resources import grammars_dir
 
 
@@ -88,8 +88,11 @@ def _with_parameters() -> list[str]:
     return found
 
 
-_PROTECTION_CHOICE = re.compile(r"protection from ((?:(?! and |,).)+? or from (?:(?! and |,).)+)")
-"""A protection keyword with alternatives joined by "or from" (and nothing joined by "and")."""
+_PROTECTION_CHOICE = re.compile(
+    r"protection from ((?:(?! and |,).)+? or from (?:(?! and |,).)+|the color of your choice)"
+)
+"""A protection keyword with alternatives joined by "or from" (and nothing joined by "and"), or
+from a colour chosen as the effect begins."""
 
 _MULTIWORD = re.compile(r'"([^"\s]+(?: [^"\s]+)+|, [^"\s]+)"')
 """The frame's literal tokens of several words: "this turn", "as long as", ", then"."""
@@ -681,10 +684,15 @@ class ToModel(Transformer[Token, Any]):
     def mana(self, *symbols: Token) -> ManaCost:
         return ManaCost(tuple(str(s) for s in symbols))
 
+    def planar_symbol(self, token: Token) -> str:
+        """A ``{symbol:planar_symbol}`` slot: "{CHAOS}" (901.9b), no mana cost."""
+        return str(token)
+
     def keywords(self, token: Token) -> str | Action:
         """Keywords granted in running text ("flying and trample"), or a choice of protection
         qualities: "protection from artifacts or from the color of your choice" is one protection
-        the player chooses (``protection_choice``), not a keyword that names both."""
+        the player chooses (``protection_choice``), not a keyword that names both; "protection from
+        the color of your choice" a choice of one colour (``qualities`` the one quality)."""
         text = str(token)
         choice = _PROTECTION_CHOICE.fullmatch(text)
         if choice is None:
@@ -823,7 +831,18 @@ def _clause(
     if duration is not None and len(predicates) > 1 and isinstance(final, Clause) and final.duration is None:
         predicates = (*predicates[:-1], replace(final, duration=duration))
         duration = None
+    if duration is None and len(predicates) == 1 and _this_turn_within(predicates[0]):
+        return Clause(subject, predicates, joins, "this turn", for_each, duration_in_phrase=True)
     return Clause(subject, predicates, joins, duration, for_each)
+
+
+def _this_turn_within(predicate: object) -> bool:
+    """A phrase that says "this turn" before its last words ("prevent all damage that would be
+    dealt [this turn by] {by:np}"): the clause's duration, written inside the phrase."""
+    form = find(predicate.verb, predicate.form) if isinstance(predicate, Action) else None
+    return form is not None and any(
+        isinstance(part, str) and part.startswith("this turn ") for part in form.parts
+    )
 
 
 def _shared_zone(nouns: Nouns) -> Nouns:
@@ -843,7 +862,7 @@ def _shared_zone(nouns: Nouns) -> Nouns:
 
 
 _QUALITIES = frozenset({"type", "types", "color", "colors", "name", "choice"})
-_CONTROL = frozenset({"you_control", "opponent_controls"})
+_CONTROL = frozenset({"you_control", "player_controls"})
 
 
 def _attach_control(qualifiers: tuple[Action, ...]) -> tuple[Action, ...]:
@@ -873,7 +892,7 @@ _CREATURE = re.compile(r"(?:\w+ )*creatures?(?: cards?)?")
 def _narrowed(description: str, qualifiers: tuple[Action, ...]) -> str | None:
     """ "artifact, enchantment, or creature with flying": only creatures have flying, so the keyword
     describes the last alternative only (the other qualifiers describe them all)."""
-    if not any(q.verb == "with_keywords" for q in qualifiers):
+    if not any(q.verb in ("with_keywords", "without_keywords") for q in qualifiers):
         return None
     alternatives = Noun((), description).alternatives
     if len(alternatives) < 2 or not _CREATURE.fullmatch(alternatives[-1]):

@@ -276,6 +276,10 @@ class Clause:
     covers every predicate: "You may cast that card for as long as it remains exiled, and you may
     spend mana as though it were mana of any color to cast that spell" is one permission with one
     duration (``duration_after`` 1)."""
+    duration_in_phrase: bool = field(default=False, metadata=OMIT_DEFAULT)
+    """The duration is written inside the predicate's phrase ("Prevent all damage that would be
+    dealt this turn by a source of your choice", "~ can't be blocked this turn except by …"): it
+    covers the clause as a duration at the end does, and the phrase prints it."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -236,7 +236,7 @@ def _is_replacement(steps: list[Step], spell: bool = False) -> bool:
         if isinstance(step, Conditional) and step.word == "as" and _enters(step.condition):
             return True
         for node in walk(step):
-            if isinstance(node, Action) and (node.verb in ENTERING or node.verb == "instead"):
+            if isinstance(node, Action) and (node.verb in ENTERING or _replaces(node)):
                 return True
             form = find(node.verb, node.form) if isinstance(node, Action) else None
             # "If you would roll …, instead …": a condition about what would happen (a
@@ -246,9 +246,53 @@ def _is_replacement(steps: list[Step], spell: bool = False) -> bool:
     return False
 
 
+_CHARACTERISTIC_VERBS = frozenset({"is_color", "is_every_creature_type"})
+"""The phrases that say what colour or creature types the card itself is ("~ is colorless.", "~ is
+every creature type.")."""
+
+
+def _defines_characteristics(steps: Sequence[Step]) -> bool:
+    """A line of characteristic-defining abilities (604.3: "~ is colorless.", "~ is all colors.",
+    "~ is every creature type."): static abilities that work in every zone (604.3a), on an instant
+    or sorcery too, not steps of its spell ability."""
+    return bool(steps) and all(
+        isinstance(step, Clause)
+        and isinstance(step.subject, SelfRef)
+        and not step.subject.qualifiers
+        and step.duration is None
+        and bool(step.predicates)
+        and all(_defines_characteristic(p) for p in step.predicates)
+        for step in steps
+    )
+
+
+def _defines_characteristic(predicate: object) -> bool:
+    if not isinstance(predicate, Action):
+        return False
+    what = predicate.arg("what")
+    all_colors = isinstance(what, Noun) and what.determiners == ("all",) and what.description == "colors"
+    return predicate.verb in _CHARACTERISTIC_VERBS or (predicate.verb == "is_type" and all_colors)
+
+
+_CHANGES = frozenset({"gets", "has", "gains", "has_base_pt", "is_type", "has_ability"})
+"""What a static ability's continuous effect changes ("gets +1/+1", "has flying", 611.3, 613)."""
+
+
+def _replaces(node: Action) -> bool:
+    """ "… instead" replacing an event (614.1a); not "It gets +3/+1 instead as long as …", a
+    continuous effect of a static ability that applies in place of the one before it (613)."""
+    if node.verb != "instead":
+        return False
+    action = node.arg("action")
+    return not (isinstance(action, Action) and action.verb in _CHANGES)
+
+
 def _enters(condition: object) -> bool:
     """The condition of "As ~ enters the battlefield, …" (its "or is turned face up" too)."""
-    return isinstance(condition, Action) and condition.verb == "enters"
+    if not isinstance(condition, Action):
+        return False
+    face_up = condition.verb == "enters_or" and condition.form_name == "turned_face_up"
+    return condition.verb == "enters" or face_up
 
 
 def _line_ability(line: str, start: int, spell: bool, *, ability_word: bool = True) -> Ability:
@@ -313,7 +357,7 @@ def _line_ability(line: str, start: int, spell: bool, *, ability_word: bool = Tr
         kind = Kind.MANA if _mana_ability(parts.get("effects", ())) else Kind.ACTIVATED
         return Ability(kind, span, cost=cost, zone=_activated_from(cost), **parts)
     steps, restrictions = parse_effects(line, start)
-    kind = Kind.SPELL if spell else Kind.STATIC
+    kind = Kind.SPELL if spell and not _defines_characteristics(steps) else Kind.STATIC
     if _is_replacement(steps, spell):
         kind = Kind.REPLACEMENT
     if all(isinstance(s, Unimplemented) for s in steps) and not restrictions:
@@ -674,9 +718,12 @@ def _casting(
         about = _casting_phrase(step)
         if about is None:
             return None
-        found.append(_CASTING[about.verb])
-        if about.verb == "additional_cost":
-            costs.extend(a for a in (about.arg("cost"), about.arg("alternative")) if isinstance(a, Action))
+        free = _without_paying(about)
+        found.append(Casting.ALTERNATIVE_COST if free is not None else _CASTING[about.verb])
+        if free is not None:  # "you may cast ~ without paying its mana cost": the cost is none (118.9)
+            costs.append(free)
+        elif about.verb == "additional_cost":
+            costs.extend(_additional_costs(about))
         elif about.verb == "rather_than_mana_cost":
             costs.extend(_cost_actions(about.arg("action")))
     for restriction in restrictions:
@@ -684,6 +731,19 @@ def _casting(
             return None
         found.append(_CASTING_RESTRICTIONS[restriction.verb])
     return (found[0], tuple(costs)) if found else None
+
+
+def _additional_costs(about: Action) -> list[CostItem]:
+    """The cost an additional-cost line adds (601.2b): the cost itself; "you may …" an
+    ``optional_cost``; "… or …" a ``cost_choice`` of the two (never both, as if each were due)."""
+    cost, alternative = about.arg("cost"), about.arg("alternative")
+    if not isinstance(cost, Action):
+        return []
+    if about.form_name == "optional":
+        return [Action("optional_cost", (("cost", cost),))]
+    if isinstance(alternative, Action):
+        return [Action("cost_choice", (("options", (cost, alternative)),))]
+    return [cost]
 
 
 def _casting_phrase(step: Step) -> Action | None:
@@ -698,7 +758,18 @@ def _casting_phrase(step: Step) -> Action | None:
     predicate = step.predicates[0]
     if isinstance(predicate, Action) and predicate.verb == "may":
         predicate = predicate.arg("action")  # type: ignore[assignment]
-    return predicate if isinstance(predicate, Action) and predicate.verb in _CASTING else None
+    if not isinstance(predicate, Action):
+        return None
+    return predicate if predicate.verb in _CASTING or _without_paying(predicate) is not None else None
+
+
+def _without_paying(predicate: Action) -> Action | None:
+    """The "without paying its mana cost" of "[you may] cast ~ without paying its mana cost" (an
+    alternative cost of the card itself, 118.9, under the condition the line gives), else None."""
+    what = predicate.arg("what")
+    if predicate.verb != "cast_card" or not isinstance(what, SelfRef):
+        return None
+    return next((q for q in what.qualifiers if q.verb == "without_paying"), None)
 
 
 def _cost_actions(value: object) -> list[CostItem]:

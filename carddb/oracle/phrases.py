@@ -62,6 +62,7 @@ SLOT_TYPES = frozenset(
         "pt",
         "both",
         "mana",
+        "planar_symbol",
         "keywords",
         "quoted",
         "color",

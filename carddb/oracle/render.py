@@ -243,7 +243,7 @@ def step(value: object) -> str:
             text = join_words((text, words)) if index == 0 else text + value.joins[index - 1] + words
             if value.duration is not None and value.duration_after == index + 1:
                 text += " " + _duration(value.duration)
-        if value.duration is not None and value.duration_after is None:
+        if value.duration is not None and value.duration_after is None and not value.duration_in_phrase:
             text += " " + _duration(value.duration)
         if value.for_each is not None:
             text += " for each " + noun_phrase(value.for_each)  # a counter phrase prints itself

@@ -154,7 +154,7 @@ class _Finder:
 
     def action(self, node: Action) -> Action:
         slot = node.slot
-        if node.verb == "opponent_controls":
+        if node.verb == "player_controls":
             form = find(node.verb, node.form)
             if form is not None and form.text.startswith("target "):
                 who = form.text.split()[1]

@@ -88,7 +88,7 @@ class Section:
     """What makes those abilities trigger on an event (echo's upkeep trigger), for each event."""
     checks: Mapping[str, PhraseCheck] = field(default_factory=dict)
     """For verbs that execute only some of what their phrase may say, by verb: what keeps one
-    phrase from executing (of the unnamed ``keyword_action`` triggers, only "you roll {CHAOS}")."""
+    phrase from executing (of the planar die's symbols, only "you roll {CHAOS}")."""
     static_abilities: tuple[Callable[[Ability], bool], ...] = ()
     """Recognizers of static abilities a part applies as a whole ("You may play lands and cast
     spells from the top of any player's library.")."""

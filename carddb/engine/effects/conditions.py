@@ -389,12 +389,16 @@ def _was_type(ctx: Context, condition: Action) -> bool:
 
 
 def _player_did(ctx: Context, condition: Action) -> bool:
-    """ "If the player does", "If they don't": whether the player who was asked ("that player may
-    discard a card") did it (the answer of the "may" before)."""
+    """ "If the player does": whether the player who was asked ("that player may discard a card")
+    did it (the answer of the "may" before)."""
     if "did" not in ctx.bindings:
         raise EngineError("'if the player does' follows no choice")
-    did = bool(ctx.bindings["did"])
-    return did if written(condition).endswith(" does") else not did
+    return bool(ctx.bindings["did"])
+
+
+def _player_did_not(ctx: Context, condition: Action) -> bool:
+    """ "If they don't": the player who was asked did not do it."""
+    return not _player_did(ctx, condition)
 
 
 def _it_is(ctx: Context, condition: Action) -> bool:
@@ -455,20 +459,23 @@ def _is_type(ctx: Context, obj: GameObject, noun: object) -> bool:
 
 
 
-def _is_more(ctx: Context, condition: Action) -> bool:
-    """ "If it's a land card": the object named last is what the noun describes; "If that
-    enchantment is an Aura", "if ~ isn't a Warrior": what the phrase names is (not) of the type."""
-    if is_form(condition, "is_type", "is_not_type"):
-        kind = condition.arg("type")
-        assert isinstance(kind, Noun)
-        things = list(objects(_existing(ctx, condition.arg("what"))))
-        found = any(matches(ctx, obj, kind) for obj in things)
-        return found if is_form(condition, "is_type") else not found
+def _it_is_a(ctx: Context, condition: Action) -> bool:
+    """ "If it's a land card": the object named last is what the noun describes."""
     what = condition.arg("what")
     assert isinstance(what, Noun)
     return any(matches(ctx, obj, what) for obj in objects(ctx.it))
 
 
+def _is_of_type(ctx: Context, condition: Action) -> bool:
+    """ "If that enchantment is an Aura": what the phrase names is of the type."""
+    kind = condition.arg("type")
+    assert isinstance(kind, Noun)
+    return any(matches(ctx, obj, kind) for obj in objects(_existing(ctx, condition.arg("what"))))
+
+
+def _is_not_of_type(ctx: Context, condition: Action) -> bool:
+    """ "If ~ isn't a Warrior": what the phrase names is not of the type."""
+    return not _is_of_type(ctx, condition)
 
 
 def _controls_count(ctx: Context, condition: Action) -> bool:
@@ -553,9 +560,18 @@ def _named_check(qualifier: Action, catalog: Catalog) -> str | None:
 
 
 def _with_keywords(ctx: Context, ref: Ref, q: Action) -> bool:
-    return isinstance(ref, GameObject) and (
-        set(keyword_list(str(q.arg("keywords")))) <= keywords_of(ref)
-    ) == is_form(q, "with")
+    """ "creatures with flying": it has every keyword named."""
+    return isinstance(ref, GameObject) and set(keyword_list(str(q.arg("keywords")))) <= keywords_of(ref)
+
+
+def _that_is_colored(ctx: Context, ref: Ref, q: Action) -> bool:
+    """ "a permanent that's one or more colors": it is colored (105.2c)."""
+    return isinstance(ref, GameObject) and bool(colors_of(ref))
+
+
+def _without_keywords(ctx: Context, ref: Ref, q: Action) -> bool:
+    """ "creatures without flying": it lacks one of the keywords named."""
+    return isinstance(ref, GameObject) and not _with_keywords(ctx, ref, q)
 
 WITH_STAT = {
     "power_or_less": ("power", True), "power_or_greater": ("power", False),
@@ -608,7 +624,9 @@ SECTION = Section(
         "did": _did,
         "controls": _controls,
         "is_state": _is_state,
-        "is_more": _is_more,
+        "it_is_a": _it_is_a,
+        "is_of_type": _is_of_type,
+        "is_not_of_type": _is_not_of_type,
         "controls_count": _controls_count,
         "is_in_zone": _is_in_zone,
         "dies_this_turn": _left_this_turn,
@@ -616,6 +634,7 @@ SECTION = Section(
         "done_this_way": _done_this_way,
         "was_type": _was_type,
         "player_did": _player_did,
+        "player_did_not": _player_did_not,
         "it_is_in_combat": _it_is,
         "it_is_state": _it_is,
         "life_this_turn": _life_this_turn,
@@ -634,6 +653,8 @@ SECTION = Section(
         "with_name": _with_name,
         "in_zone": _in_zone,
         "with_keywords": _with_keywords,
+        "without_keywords": _without_keywords,
+        "that_is_colored": _that_is_colored,
         "with_power": _with_power,
         "with_toughness": _with_power,
         "with_mana_value": _with_power,
@@ -652,7 +673,6 @@ SECTION = Section(
             "have_no_cards_in_hand", "has_no_cards_in_hand", "life_or_more", "life_or_less",
             "creature_died_this_turn", "attacked_this_turn", "kicked", "dealt_damage_this_turn",
         ),
-        "is_more": named("is_more", "it_is", "is_type", "is_not_type"),
         "controls_count": named(
             "controls_count", "control_or_more", "controls_or_more", "control_or_fewer", "controls_or_fewer"
         ),

@@ -6,7 +6,6 @@ from carddb.engine.core.cards import CardDef
 from carddb.engine.core.catalog import Catalog, Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError
-from carddb.engine.core.forms import is_form
 from carddb.engine.core.proposed import Proposed
 from carddb.engine.core.state import GameObject
 from carddb.engine.query.nouns import (
@@ -33,7 +32,7 @@ def create_token(ctx: Context, subject: list[Ref], action: Action) -> None:
     words = what.description.split()
     subtypes = [w for w in words if w[:1].isupper()]
     granted = [
-        str(q.arg("keywords")) for q in what.qualifiers if q.verb == "with_keywords" and is_form(q, "with")
+        str(q.arg("keywords")) for q in what.qualifiers if q.verb == "with_keywords"
     ]  # "… creature token with flying": the token's own keyword abilities
     colors = tuple(COLOR_WORDS[w] for w in words if w in COLOR_WORDS)  # "2/2 white Knight" (111.4)
     card = CardDef(

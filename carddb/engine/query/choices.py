@@ -12,8 +12,6 @@ from carddb.engine.core.forms import written
 from carddb.oracle.model import Ability, Action, Clause, Conditional, Kind, Noun, SelfRef
 
 CREATURE_TYPE = "creature type"
-CHOSEN_TYPE = "chosen type"
-"""The noun of "of the chosen type" (the ``ability_of`` qualifier's ``what``)."""
 
 CREATURE_TYPES: tuple[str, ...] = (
     "Advisor", "Aetherborn", "Alien", "Ally", "Angel", "Antelope", "Ape", "Archer", "Archon",
@@ -78,17 +76,21 @@ def entering_choice(ability: Ability) -> str | None:
     return what.description if what.description in CHOICES else None
 
 
-def reads_chosen_type(node: object) -> Noun | None:
-    """The noun of an "of the chosen type" qualifier ("creatures of the chosen type"), else None."""
-    if not (isinstance(node, Action) and node.verb == "ability_of"):
-        return None
-    what = node.arg("what")
-    if isinstance(what, Noun) and what.description == CHOSEN_TYPE and not what.qualifiers:
-        return what
-    return None
-
-
 YOUR_CHOICE = "of your choice"
+
+
+PROTECTION_FROM_CHOSEN_COLOR = ("the color of your choice",)
+"""The qualities of "protection from the color of your choice" (a ``protection_choice``)."""
+
+
+def protection_from_chosen_color(keywords: object) -> bool:
+    """ "gains protection from the color of your choice": a choice of one colour, made as the
+    effect begins (the one protection choice the engine makes)."""
+    return (
+        isinstance(keywords, Action)
+        and keywords.verb == "protection_choice"
+        and tuple(keywords.arg("qualities") or ()) == PROTECTION_FROM_CHOSEN_COLOR  # type: ignore[arg-type]
+    )
 
 
 def chosen_color(what: object) -> bool:

@@ -19,7 +19,7 @@ from carddb.engine.core.errors import NotExecutableError
 from carddb.engine.core.forms import is_form, written
 from carddb.engine.core.state import GameObject
 from carddb.engine.query.abilities import keyword_list
-from carddb.engine.query.choices import color_choices, entering_choice, reads_chosen_type
+from carddb.engine.query.choices import color_choices, entering_choice, protection_from_chosen_color
 from carddb.engine.query.keyword_abilities import stands_for
 from carddb.engine.query.nouns import (
     AMONG_LOOKED,
@@ -250,6 +250,8 @@ def additional_cost(ability: Ability) -> Action | None:
     if not isinstance(predicate, Action) or predicate.verb != "additional_cost":
         return None
     cost = predicate.arg("cost")
+    if not is_form(predicate, "cost"):  # "you may …", "… or …": a choice the engine does not offer
+        return None
     return cost if isinstance(predicate.arg("what"), SelfRef) and isinstance(cost, Action) else None
 
 
@@ -358,7 +360,7 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         or (isinstance(n, Action) and n.verb in ("may", "may_have"))
         for n in nodes
     )
-    if not asks and any(isinstance(n, Action) and n.verb == "player_did" for n in nodes):
+    if not asks and any(isinstance(n, Action) and n.verb in ("player_did", "player_did_not") for n in nodes):
         problems.append("'if … does' with no choice before it")
     if not _otherwise_follows_if(ability):
         problems.append("'otherwise' clause")
@@ -389,7 +391,6 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     moments = {id(n.condition) for n in nodes if isinstance(n, Conditional) and n.word == "at"}
     read_by_verb = _read_by_their_verb(nodes)
     moments |= _paid_totals(ability)  # "with total power N or greater" of a tap cost: the cost reads it
-    moments |= {id(noun) for n in nodes if (noun := reads_chosen_type(n)) is not None}  # "the chosen type"
     moments |= color_choices(nodes)  # "becomes the color of your choice": chosen as it resolves
     random = _random_discards(nodes)  # "discards a card at random": the discard reads it
     for node in nodes:  # nothing else chooses at random
@@ -652,15 +653,18 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         if found is not None:
             return found
         keywords = node.arg("keywords")
-        if isinstance(keywords, Action):  # "protection from artifacts or from the color of your choice"
+        if isinstance(keywords, Action) and not (
+            node.verb in ("has", "gains") and protection_from_chosen_color(keywords)
+        ):  # "protection from artifacts or from the color of your choice"
             return f"a choice of keywords ({keywords.verb})"
-        if node.verb in ("has", "gains", "with_keywords", "loses") and isinstance(keywords, str):
+        granting = ("has", "gains", "with_keywords", "without_keywords", "loses")
+        if node.verb in granting and isinstance(keywords, str):
             unknown = [
                 k
                 for k in keyword_list(keywords)
                 if k not in catalog.keywords and not any(check(k) for check in catalog.granted_keywords)
             ]
-            if unknown and node.verb != "with_keywords":
+            if unknown and node.verb not in ("with_keywords", "without_keywords"):
                 return f"keyword {unknown[0]}"
     if isinstance(node, Action) and node.verb == "is_in_zone" and not isinstance(node.arg("what"), Noun):
         # "if ~ is in your graveyard": an ability that works from another zone than the battlefield
@@ -742,10 +746,10 @@ def _controller_problem(node: object, static: bool, in_trigger: bool) -> str | N
     if (
         isinstance(node, Noun)
         and node.targeted
-        and any(q.verb == "opponent_controls" and q.form_name in TARGET_FORMS for q in node.qualifiers)
+        and any(q.verb == "player_controls" and q.form_name in TARGET_FORMS for q in node.qualifiers)
     ):
         return "target player of a target"
-    if isinstance(node, Action) and node.verb == "opponent_controls" and node.form_name in CONTEXT_FORMS:
+    if isinstance(node, Action) and node.verb == "player_controls" and node.form_name in CONTEXT_FORMS:
         form = find(node.verb, node.form)
         text = form.text if form is not None else node.verb
         if static:
@@ -813,7 +817,7 @@ def _trigger_names_player(trigger: object, catalog: Catalog) -> bool:
         "draws_trigger", "discards_trigger", "cycle", "cycles_or_discards", "sacrifices_trigger",
     ):  # fmt: skip
         return True
-    if verb in ("casts", "enters", "dies", "leaves", "either_enters", "either_dies"):
+    if verb in ("casts", "enters", "enters_or", "dies", "leaves", "either_enters", "either_dies"):
         return not isinstance(trigger.arg("what"), SelfRef)
     return verb == "attacks_trigger" and is_form(trigger, "attacks")
 
@@ -829,7 +833,7 @@ def _player_reference(node: object) -> tuple[bool, bool]:
         if not words & {"player", "opponent"}:
             return False, False
         return bool({"that", "those"} & set(node.determiners)), True
-    if isinstance(node, Action) and node.verb == "opponent_controls":
+    if isinstance(node, Action) and node.verb == "player_controls":
         names = node.form_name not in NAMED_FORMS and not is_form(node, "each_player")
         return node.form_name in NAMED_FORMS, names
     if isinstance(node, Action) and node.verb == "zone":  # "its owner's hand", "target player's library"
@@ -850,9 +854,9 @@ STATIC_CONDITIONALS = frozenset({"as long as", "if", "unless"})
 """The conditions a static ability's sentence may have: it applies while the condition holds
 ("as long as", "if") or does not ("… enters the battlefield tapped unless you control …")."""
 STATE_CONDITIONS = frozenset({
-    "controls", "controls_count", "counters_at_least", "is_in_zone", "is_more", "is_state", "dies_this_turn",
-    "left_this_turn", "it_is_in_combat", "it_is_state", "was_type",
-    "life_this_turn",
+    "controls", "controls_count", "counters_at_least", "is_in_zone", "it_is_a", "is_of_type",
+    "is_not_of_type", "is_state", "dies_this_turn", "left_this_turn", "it_is_in_combat", "it_is_state",
+    "was_type", "life_this_turn",
 })  # fmt: skip
 """Conditions about the game's state, which a static ability reads whenever it applies (not
 "if you do", which speaks of a choice made while an ability resolves)."""

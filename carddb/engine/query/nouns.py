@@ -185,7 +185,7 @@ def _mention_controllers(ctx: Context, noun: Noun, found: list[Ref]) -> None:
     finds them and "that creature" still finds the objects)."""
     named: list[Ref] = []
     for qualifier in noun.qualifiers:
-        if qualifier.verb != "opponent_controls" or qualifier.form_name not in NAMING_FORMS:
+        if qualifier.verb != "player_controls" or qualifier.form_name not in NAMING_FORMS:
             continue
         if qualifier.form_name in TARGET_FORMS:
             named.extend(ctx.slots.get(id(qualifier), []))
@@ -613,25 +613,25 @@ def _you_control(ctx: Context, ref: Ref, qualifier: Action) -> bool:
 
 
 
-TARGET_FORMS = forms.named("opponent_controls", "target_player", "target_opponent")
-""" ``opponent_controls`` forms whose player is a target: "target player controls", "target
+TARGET_FORMS = forms.named("player_controls", "target_player", "target_opponent")
+""" ``player_controls`` forms whose player is a target: "target player controls", "target
 opponent controls" (:func:`carddb.engine.rules.targets.target_nouns` lists them as targets)."""
-NAMED_FORMS = forms.named("opponent_controls", "that_player", "they", "that_opponent")
-""" ``opponent_controls`` forms naming the players named last (:func:`named_players`): "that
+NAMED_FORMS = forms.named("player_controls", "that_player", "they", "that_opponent")
+""" ``player_controls`` forms naming the players named last (:func:`named_players`): "that
 player controls", "they control", "that opponent controls"."""
 NAMING_FORMS = forms.named(
-    "opponent_controls", "an_opponent", "target_player", "target_opponent", "that_opponent"
+    "player_controls", "an_opponent", "target_player", "target_opponent", "that_opponent"
 )
-""" ``opponent_controls`` forms that name a player "that player" may refer to afterwards ("an
+""" ``player_controls`` forms that name a player "that player" may refer to afterwards ("an
 opponent controls", "target player controls", "target opponent controls", "that opponent
 controls")."""
-CONTEXT_FORMS = TARGET_FORMS | NAMED_FORMS | forms.named("opponent_controls", "its_controller")
-""" ``opponent_controls`` forms that need what an ability resolving knows (its targets, what it named,
+CONTEXT_FORMS = TARGET_FORMS | NAMED_FORMS | forms.named("player_controls", "its_controller")
+""" ``player_controls`` forms that need what an ability resolving knows (its targets, what it named,
 "it"): not executable in static abilities and trigger conditions."""
 
 
 def controlling_players(ctx: Context, qualifier: Action) -> list[str] | None:
-    """The players an ``opponent_controls`` qualifier lets control what it describes (None: any
+    """The players a ``player_controls`` qualifier lets control what it describes (None: any
     player, "each player controls"): the controller's opponents, the target player, the players
     named last, the controller of "it", the defending player."""
     form = qualifier.form_name
@@ -652,10 +652,10 @@ def controlling_players(ctx: Context, qualifier: Action) -> list[str] | None:
         return defending_players(ctx)
     if is_form(qualifier, "each_player"):
         return None
-    raise EngineError(f"cannot tell who controls 'opponent_controls' form {form}")
+    raise EngineError(f"cannot tell who controls 'player_controls' form {form}")
 
 
-def _opponent_controls(ctx: Context, ref: Ref, qualifier: Action) -> bool:
+def _player_controls(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     """Who controls what the noun describes: "an opponent controls", "target player controls",
     "that player controls", "its controller controls", "defending player controls", "they
     control" (the players named last: "Each player loses 1 life for each creature they control",
@@ -671,7 +671,7 @@ def refers_to_named_players(node: object) -> bool:
     "Islands that player controls"): a handler that deals with several players evaluates it for
     each of them (:func:`speaking_of`)."""
     return any(
-        isinstance(n, Action) and n.verb == "opponent_controls" and n.form_name in NAMED_FORMS
+        isinstance(n, Action) and n.verb == "player_controls" and n.form_name in NAMED_FORMS
         for n in walk(node)
     )
 
@@ -711,7 +711,7 @@ SECTION = Section(
     "query.nouns",
     qualifiers={
         "you_control": _you_control,
-        "opponent_controls": _opponent_controls,
+        "player_controls": _player_controls,
         "this_way": _this_way,
         "on_the_battlefield": _on_the_battlefield,
     },

@@ -3,17 +3,17 @@ enters the battlefield, choose a creature type." — its controller chooses as i
 anything sees it (:func:`choose_as_entering`, called where the entering replacements apply), and
 the permanent remembers the choice (``GameObject.chosen``, forgotten when it leaves: a new object,
 400.7). "Creatures of the chosen type", "a creature card of the chosen type", "spells of the
-chosen type" read its source's choice (the ``ability_of`` qualifier with "the chosen type"; any
-other "of …" is refused by the catalog). A permanent with such an ability that never entered (one
+chosen type" read its source's choice (the ``of_the_chosen_type`` qualifier; an "of …" the tables
+read as ``ability_of`` is refused by the catalog). A permanent with such an ability that never entered (one
 a scenario sets up on the battlefield) has chosen nothing, and nothing is of the chosen type."""
 
 from __future__ import annotations
 
-from carddb.engine.core.catalog import Catalog, Section
+from carddb.engine.core.catalog import Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.decisions import Decider
 from carddb.engine.core.state import Game, GameObject
-from carddb.engine.query.choices import CHOICES, CREATURE_TYPE, entering_choice, reads_chosen_type
+from carddb.engine.query.choices import CHOICES, CREATURE_TYPE, entering_choice
 from carddb.oracle.model import Action
 
 
@@ -42,12 +42,7 @@ def _of_the_chosen_type(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     return kind in ref.subtypes or ref.now.every_creature_type
 
 
-def _ability_of_problem(action: Action, catalog: Catalog) -> str | None:
-    return None if reads_chosen_type(action) is not None else "qualifier 'ability_of'"
-
-
 SECTION = Section(
     "rules.choices",
-    qualifiers={"ability_of": _of_the_chosen_type},
-    checks={"ability_of": _ability_of_problem},
+    qualifiers={"of_the_chosen_type": _of_the_chosen_type},
 )

@@ -25,11 +25,10 @@ from dataclasses import dataclass
 from carddb.engine.core.catalog import Catalog, Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError
-from carddb.engine.core.forms import is_form
 from carddb.engine.core.layers import Layer, LayerEffect, Op, split_keywords
 from carddb.engine.core.state import Game, GameObject
 from carddb.engine.query.abilities import active_abilities
-from carddb.engine.query.choices import chosen_color
+from carddb.engine.query.choices import chosen_color, protection_from_chosen_color
 from carddb.engine.query.nouns import candidates_for, counter_kind, matches, objects, resolve, value
 from carddb.engine.rules.continuous import NO_DECISIONS, applying_clauses, is_applied_static
 from carddb.oracle.model import Ability, Action, Clause, Kind, Noun, X
@@ -143,15 +142,15 @@ def problem(action: Action, catalog: Catalog) -> str | None:
         if unknown:
             return f"becomes … {unknown[0]}"
         for qualifier in what.qualifiers:
-            if qualifier.verb == "with_keywords" and not is_form(qualifier, "with"):
-                return "becomes … without"
             if qualifier.verb == "with_base_pt" and not _PT_SET.fullmatch(str(qualifier.arg("pt"))):
                 return f"base power and toughness {qualifier.arg('pt')}"
             keywords = split_keywords(str(qualifier.arg("keywords") or ""))
             for keyword in keywords:
                 if keyword not in catalog.keywords and not any(c(keyword) for c in catalog.granted_keywords):
                     return f"keyword {keyword}"
-    if verb in ("has", "with_keywords") and CHOSEN_COLOR in str(action.arg("keywords")):
+    granted = action.arg("keywords")
+    chosen = protection_from_chosen_color(granted) or CHOSEN_COLOR in str(granted)
+    if verb in ("has", "with_keywords") and chosen:
         return "a static choice of color"  # nothing chooses it
     if verb == "power_toughness_equal" and action.arg("whose") != "~'s":
         return f"{action.arg('whose')} power and toughness"
@@ -190,7 +189,7 @@ def changes(ctx: Context, action: Action) -> list[Change]:
         times = _for_each(ctx, action) if verb == "gets_for_each" else 1
         return [Change(Layer.PT_CHANGING, Op.MODIFY_PT, power=power * times, toughness=toughness * times)]
     if verb in ("has", "gains"):
-        return [Change(Layer.ABILITY, Op.GAIN_KEYWORDS, (_chosen(ctx, str(action.arg("keywords"))),))]
+        return [Change(Layer.ABILITY, Op.GAIN_KEYWORDS, (_granted(ctx, action.arg("keywords")),))]
     if verb == "is_indestructible":
         return [Change(Layer.ABILITY, Op.GAIN_KEYWORDS, ("indestructible",))]
     if verb == "has_ability":
@@ -237,6 +236,14 @@ def _chosen(ctx: Context, keywords: str) -> str:
         return keywords
     color = ctx.decider.choose(f"{ctx.controller}: protection from which color?", list(COLOR_LETTERS))
     return keywords.replace(CHOSEN_COLOR, color)
+
+
+def _granted(ctx: Context, keywords: object) -> str:
+    """The keywords a "gains" grants; "protection from the color of your choice" (the one choice
+    of protection the catalog lets through) with the colour the controller chooses."""
+    if protection_from_chosen_color(keywords):
+        return _chosen(ctx, f"protection from {CHOSEN_COLOR}")
+    return _chosen(ctx, str(keywords))
 
 
 def granted_choice(keyword: str) -> bool:

@@ -2,7 +2,7 @@
 die (901.3a: six faces, one {CHAOS}, one planeswalker symbol, four blank), the planeswalking
 ability (901.8: "Whenever you roll the Planeswalker symbol on the planar die, planeswalk", 701.24)
 and the abilities of the face-up plane: "Whenever you roll {CHAOS}, …" triggers
-(``keyword_action`` "roll {symbol}", the planar controller's rolls), and statics that let the
+(``rolls_planar_symbol`` "roll {CHAOS}", the planar controller's rolls), and statics that let the
 planar controller play the top card of libraries ("You may play lands and cast spells from the top
 of any player's library.").
 
@@ -31,7 +31,7 @@ from carddb.engine.query.planar import (
 )
 from carddb.engine.rules.planeswalk import planeswalk, to_bottom
 from carddb.engine.rules.triggers import is_named
-from carddb.oracle.model import Ability, Action, Clause, Kind, ManaCost, Noun, Pronoun, walk
+from carddb.oracle.model import Ability, Action, Clause, Kind, Noun, Pronoun, walk
 
 CHAOS, PLANESWALKER, BLANK = "{CHAOS}", "planeswalker symbol", "blank"
 PLANAR_FACES = {1: CHAOS, 6: PLANESWALKER}
@@ -100,8 +100,7 @@ def _planeswalking(game: Game, decider: Decider, item: StackItem) -> None:
 
 # -- "Whenever you roll {CHAOS}" ------------------------------------------------------------------
 def _chaos_symbol(trigger: Action) -> bool:
-    symbol = trigger.arg("symbol")
-    return isinstance(symbol, ManaCost) and tuple(symbol.symbols) == (CHAOS,)
+    return trigger.arg("symbol") == CHAOS
 
 
 def _rolls_chaos(ctx: Context, trigger: Action, event: Event) -> bool:
@@ -110,9 +109,8 @@ def _rolls_chaos(ctx: Context, trigger: Action, event: Event) -> bool:
 
 
 def _watched(trigger: Action, catalog: Catalog) -> str | None:
-    """Of the ``keyword_action`` events ("you roll {CHAOS}", "you scry", "~ explores"…) only the
-    roll of {CHAOS} is watched."""
-    return None if _chaos_symbol(trigger) else "trigger 'keyword_action'"
+    """Of the planar die's symbols only the roll of {CHAOS} triggers (901.9b)."""
+    return None if _chaos_symbol(trigger) else f"trigger 'roll {trigger.arg('symbol')}'"
 
 
 # -- "When you planeswalk to ~", "When you encounter ~" ------------------------------------------
@@ -215,8 +213,8 @@ def may_play_from_top(game: Game, player: str, obj: GameObject) -> bool:
 SECTION = Section(
     "rules.planechase",
     verbs={"roll_planar_die": _roll_planar_die_effect},
-    triggers={"keyword_action": (_rolls_chaos, None), "encounter": (_planeswalked_to, None)},
+    triggers={"rolls_planar_symbol": (_rolls_chaos, None), "encounter": (_planeswalked_to, None)},
     rule_abilities={"planeswalk": _planeswalking},
-    checks={"keyword_action": _watched},
+    checks={"rolls_planar_symbol": _watched},
     static_abilities=(plays_from_top, plays_revealed),
 )

@@ -87,7 +87,7 @@ def legal_target(game: Game, ctx: Context, noun: TargetPhrase, ref: Ref) -> bool
         return False
     if isinstance(noun, Pronoun):  # any target: a creature, a planeswalker or a player
         return _any_target(ref) and (isinstance(ref, str) or ref.zone == "battlefield")
-    if isinstance(noun, Action) and noun.verb == "opponent_controls":  # "target player controls"
+    if isinstance(noun, Action) and noun.verb == "player_controls":  # "target player controls"
         anyone = is_form(noun, "target_player")
         return isinstance(ref, str) and ref in game.players and (anyone or ref != ctx.controller)
     if isinstance(noun, Action):  # "target creature's power", "target player's graveyard"
@@ -110,7 +110,7 @@ def possessed(action: Action) -> Noun | None:
 
 
 def target_text(noun: TargetPhrase) -> str:
-    if isinstance(noun, Action) and noun.verb != "opponent_controls":
+    if isinstance(noun, Action) and noun.verb != "player_controls":
         described = possessed(noun)
         return f"target {described.description}" if described is not None else noun.verb
     if isinstance(noun, Action):

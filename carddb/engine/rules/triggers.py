@@ -123,9 +123,14 @@ def _with_controller(event: Event, check: Callable[[], bool]) -> bool:
         obj.controller = now
 
 
-def _enters(ctx: Context, trigger: Action, event: Event) -> bool:
-    if is_form(trigger, "enters_or_dies") and _died(event):
+def _enters_or(ctx: Context, trigger: Action, event: Event) -> bool:
+    """ "When ~ enters the battlefield or dies": either event."""
+    if is_form(trigger, "dies") and _died(event):
         return _with_controller(event, lambda: is_named(ctx, trigger.arg("what"), event.obj))
+    return _entered(event) and is_named(ctx, trigger.arg("what"), event.obj)
+
+
+def _enters(ctx: Context, trigger: Action, event: Event) -> bool:
     if not _entered(event) or not is_named(ctx, trigger.arg("what"), event.obj):
         return False
     assert event.obj is not None
@@ -329,10 +334,9 @@ SECTION = Section(
     triggers={
         "enters": (
             _enters,
-            named(
-                "enters", "enters", "enter", "under_your_control", "under_opponents_control", "enters_or_dies"
-            ),
+            named("enters", "enters", "enter", "under_your_control", "under_opponents_control"),
         ),
+        "enters_or": (_enters_or, named("enters_or", "dies")),
         "dies": (_dies, named("dies", "dies", "die")),
         "leaves": (_leaves, named("leaves", "leaves", "to_graveyard", "to_zone")),
         "either_enters": (_either_enters, named("either_enters", "enters", "under_your_control")),
