@@ -19,6 +19,7 @@ from carddb.engine.effects import choices as choice_effects
 from carddb.engine.query import characteristics, executable, nouns
 from carddb.engine.rules import (
     attachments,
+    buyback,
     casting,
     choices,
     combat,
@@ -56,6 +57,7 @@ CATALOG = Catalog.of(
     characteristics.SECTION,
     nouns.SECTION,
     attachments.SECTION,
+    buyback.SECTION,
     casting.SECTION,
     choices.SECTION,
     combat.SECTION,

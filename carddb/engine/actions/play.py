@@ -20,6 +20,7 @@ from carddb.engine.query.abilities import abilities_of, ability_at, keywords_of
 from carddb.engine.query.executable import joined_spell, missing
 from carddb.engine.query.printings import unknown_sets
 from carddb.engine.rules import attachments, crew, cycling, mana
+from carddb.engine.rules.buyback import buyback_cost
 from carddb.engine.rules.casting import total_cost
 from carddb.engine.rules.convoke import convoke
 from carddb.engine.rules.costs import pay_additional_costs, pay_costs, pay_loyalty
@@ -129,14 +130,16 @@ def cast(
     pay_with: Sequence[GameObject] | None = None,
     modes: Sequence[int] = (),
     kicked: bool = False,
+    buyback: bool = False,
     alternative: tuple[str, ...] | None = None,
     face_down: bool = False,
     convoking: Sequence[GameObject] = (),
 ) -> None:
     """Cast ``obj`` from its owner's hand, or from their graveyard for its flashback cost (an
     alternative cost, 601.2b: no X) (``modes``: the chosen modes of a modal spell, 1-based;
-    ``kicked``: its kicker cost paid too, 702.33). ``alternative``: an alternative cost a resolving
-    ability offers for the card where it is, timing rules ignored (madness: from exile, 702.35b).
+    ``kicked``: its kicker cost paid too, 702.33; ``buyback``: its buyback cost paid too, 702.27a).
+    ``alternative``: an alternative cost a resolving ability offers for the card where it is,
+    timing rules ignored (madness: from exile, 702.35b).
     ``face_down``: cast with morph as a face-down 2/2 creature spell for {3} (702.37c), from the hand.
     ``convoking``: the creatures tapped to pay part of its total cost (convoke, 702.51)."""
     with atomic(game):
@@ -171,7 +174,10 @@ def cast(
         kicker = kicker_cost(card) if kicked else ()
         if kicker is None:
             raise IllegalActionError(f"{obj.name} has no kicker cost to pay")
-        total = total_cost(ctx, (*symbols, *kicker))  # 601.2f: the total cost, changes applied
+        bought = buyback_cost(card) if buyback else ()
+        if bought is None:
+            raise NotExecutableError(obj.name, ["a buyback cost that is not mana"])
+        total = total_cost(ctx, (*symbols, *kicker, *bought))  # 601.2f: the total cost, changes applied
         total = convoke(game, player, obj, total, convoking, x)  # 702.51b: after the total cost
         mana.pay(game, player, total, x=x, named=pay_with)
         mark = len(game.events)
@@ -181,6 +187,7 @@ def cast(
         game.move(obj, "stack")
         obj.flashback = flashback is not None
         obj.kicked = kicked
+        obj.bought_back = buyback
         item = StackItem(obj.id, player, None, chosen, x, list(modes), discarded=discarded)
         game.stack.append(item)
         game.pending.extend(ward_triggers(game, item))  # becoming a target (702.21)
@@ -265,6 +272,8 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
     if item.is_spell and source.zone == "stack":  # not when it put itself elsewhere ("return ~ to hand")
         fizzled = ability is not None and not legal_any  # an Aura spell with an illegal target (608.3b)
         zone = "battlefield" if source.card.is_permanent and not fizzled else "graveyard"
+        if source.bought_back and not fizzled:  # 702.27a: into its owner's hand as it resolves
+            zone = "hand"
         put(game, source, zone, cause="resolve", decider=decider)
         if source.card.is_permanent:
             source.controller = item.controller

@@ -113,6 +113,8 @@ class GameObject:
     """The turn since which its controller has controlled it continuously (summoning sickness)."""
     kicked: bool = False
     """Cast with its kicker cost paid (702.33d: the permanent it becomes was kicked too)."""
+    bought_back: bool = False
+    """Cast with its buyback cost paid: put into its owner's hand as it resolves (702.27a)."""
     flashback: bool = False
     """Cast with its flashback cost: exiled instead of leaving the stack any other way (702.34a)."""
     deathtouched: bool = False
@@ -497,7 +499,7 @@ class Game:
             obj.timestamp = self.timestamp()
             _starting_loyalty(obj)
         if zone not in ("stack", "battlefield"):
-            obj.kicked = False  # a new object (400.7)
+            obj.kicked = obj.bought_back = False  # a new object (400.7)
             obj.effects = []
             obj.suspend_haste = None
         if obj.zone == "exile" and zone != "exile":

@@ -88,7 +88,10 @@ VERBS += ("roll_planar_die", "turn_face_up", "suspend")
 """The action keys: each ``[[do]]`` has exactly one."""
 ACTION_KEYS = {
     "activate": {"player", "ability", "targets", "x", "pay", "mode", "rolls", "choices"},
-    "cast": {"player", "targets", "x", "pay", "mode", "rolls", "choices", "kicked", "face_down", "convoke"},
+    "cast": {
+        "player", "targets", "x", "pay", "mode", "rolls", "choices",
+        "kicked", "buyback", "face_down", "convoke",
+    },
     "play": {"player", "rolls", "choices"},
     "advance": {"player", "rolls", "choices"},
     "pass": {"player", "rolls", "choices"},
@@ -285,8 +288,9 @@ def _check_action(path: Path, where: str, action: Mapping[str, Any], names: _Nam
             names.reference(f"{where} block.{blocker!r}", attacker)
     elif value is not True:
         raise ScenarioError(f"{path}: {where}: {verb} must be true")
-    if "kicked" in action and not isinstance(action["kicked"], bool):
-        raise ScenarioError(f"{path}: {where}: kicked must be true or false")
+    for flag in ("kicked", "buyback"):
+        if flag in action and not isinstance(action[flag], bool):
+            raise ScenarioError(f"{path}: {where}: {flag} must be true or false")
     if "face_down" in action and not isinstance(action["face_down"], bool):
         raise ScenarioError(f"{path}: {where}: face_down must be true or false")
     for key in ("ability", "x"):
@@ -644,7 +648,8 @@ def _act(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> Non
         play.activate(game, decider, player, source, int(action.get("ability", 1)), targets, **options)
     elif "cast" in action:
         card = _top_or(game, action["cast"], ("hand", "graveyard"), player)  # graveyard: flashback
-        play.cast(game, decider, player, card, targets, kicked=bool(action.get("kicked", False)), **options)
+        kicked, buyback = bool(action.get("kicked", False)), bool(action.get("buyback", False))
+        play.cast(game, decider, player, card, targets, kicked=kicked, buyback=buyback, **options)
     elif "play" in action:
         play.play_land(game, player, _top_or(game, action["play"], ("hand",), player))
     elif "suspend" in action:  # suspend's special action (702.62a), from the hand
