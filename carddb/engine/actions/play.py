@@ -21,7 +21,7 @@ from carddb.engine.query.executable import joined_spell, missing
 from carddb.engine.query.printings import unknown_sets
 from carddb.engine.rules import attachments, crew, cycling, mana
 from carddb.engine.rules.buyback import buyback_cost
-from carddb.engine.rules.casting import total_cost
+from carddb.engine.rules.casting import own_alternative_cost, total_cost
 from carddb.engine.rules.convoke import convoke
 from carddb.engine.rules.costs import pay_additional_costs, pay_costs, pay_loyalty
 from carddb.engine.rules.discards import discarded_since
@@ -44,6 +44,7 @@ from carddb.engine.rules.ward import resolve_ward, ward_triggers
 from carddb.engine.rules.zones import put
 from carddb.oracle.model import (
     Ability,
+    Action,
     Kind,
 )
 
@@ -131,6 +132,7 @@ def cast(
     modes: Sequence[int] = (),
     kicked: bool = False,
     buyback: bool = False,
+    alternative_cost: bool = False,
     alternative: tuple[str, ...] | None = None,
     face_down: bool = False,
     convoking: Sequence[GameObject] = (),
@@ -138,6 +140,8 @@ def cast(
     """Cast ``obj`` from its owner's hand, or from their graveyard for its flashback cost (an
     alternative cost, 601.2b: no X) (``modes``: the chosen modes of a modal spell, 1-based;
     ``kicked``: its kicker cost paid too, 702.33; ``buyback``: its buyback cost paid too, 702.27a).
+    ``alternative_cost``: paid with the alternative cost its own line offers ("You may sacrifice a
+    Mountain rather than pay this spell's mana cost.", 118.9), from the hand.
     ``alternative``: an alternative cost a resolving ability offers for the card where it is,
     timing rules ignored (madness: from exile, 702.35b).
     ``face_down``: cast with morph as a face-down 2/2 creature spell for {3} (702.37c), from the hand.
@@ -171,6 +175,13 @@ def cast(
         ctx = Context(game, decider, player, obj)
         chosen = choose_targets(game, ctx, spell, targets, modes) if spell is not None else []
         symbols = card.mana_symbols if cost is None else cost
+        paid: tuple[Action, ...] = ()  # the cost phrases of its own alternative cost
+        if alternative_cost:
+            if cost is not None or from_top:  # 118.9a: one alternative cost, from the hand
+                raise IllegalActionError(f"{obj.name}: its own alternative cost is paid from a hand")
+            symbols, paid = own_alternative_cost(ctx)
+            if x is not None:
+                raise CostError(f"{obj.name}: X is 0 when the alternative cost has no X (601.2f, 107.3)")
         kicker = kicker_cost(card) if kicked else ()
         if kicker is None:
             raise IllegalActionError(f"{obj.name} has no kicker cost to pay")
@@ -181,7 +192,7 @@ def cast(
         total = convoke(game, player, obj, total, convoking, x)  # 702.51b: after the total cost
         mana.pay(game, player, total, x=x, named=pay_with)
         mark = len(game.events)
-        pay_additional_costs(game, decider, player, obj)  # 601.2h: every cost, in full
+        pay_additional_costs(game, decider, player, obj, paid)  # 601.2h: every cost, in full
         discarded = discarded_since(game.events, mark)
         from_zone = obj.zone
         game.move(obj, "stack")

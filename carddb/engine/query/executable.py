@@ -881,8 +881,54 @@ def generic_amount(action: Action) -> int | None:
     return sum(int(s.strip("{}")) for s in mana.symbols)
 
 
+def alternative_cost_line(ability: Ability) -> tuple[Action | None, tuple[Action, ...]] | None:
+    """ "[If …,] you may [cost] rather than pay this spell's mana cost." (118.9): its condition and
+    the cost phrases paid instead (None: not such a line)."""
+    if ability.casting is not Casting.ALTERNATIVE_COST or len(ability.effects) != 1:
+        return None
+    step = ability.effects[0]
+    condition: Action | None = None
+    if isinstance(step, Conditional):
+        if step.word != "if" or not isinstance(step.condition, Action):
+            return None
+        condition, step = step.condition, step.body
+    if not (isinstance(step, Clause) and isinstance(step.subject, Pronoun) and step.subject.word == "you"):
+        return None
+    if len(step.predicates) != 1 or step.duration is not None or step.for_each is not None:
+        return None
+    may = step.predicates[0]
+    rather = may.arg("action") if isinstance(may, Action) and may.verb == "may" else None
+    if not (isinstance(rather, Action) and rather.verb == "rather_than_mana_cost"):
+        return None
+    if rather.arg("poss") != "~'s":  # "rather than pay its mana cost": another spell's
+        return None
+    costs = tuple(item for item in ability.cost if isinstance(item, Action))
+    return (condition, costs) if costs and len(costs) == len(ability.cost) else None
+
+
+def _alternative_problem(ability: Ability) -> str | None:
+    found = alternative_cost_line(ability)
+    if found is None:
+        return "casting ability"
+    condition, costs = found
+    if condition is not None and condition.verb not in STATE_CONDITIONS:
+        return f"alternative cost if {condition.verb!r}"
+    for cost in costs:
+        mana = cost.arg("mana")
+        if isinstance(mana, ManaCost) and any("X" in symbol for symbol in mana.symbols):
+            return "alternative cost with X"
+        what = cost.arg("what")
+        if isinstance(what, Noun) and any(q.verb != "in_zone" for q in what.qualifiers):
+            in_hand = any(q.verb == "in_zone" for q in what.qualifiers)
+            if in_hand:  # a card in a hand or graveyard is matched by its description alone
+                return "alternative cost of a card with a qualifier"
+    return None
+
+
 def casting_problem(ability: Ability, catalog: Catalog) -> str | None:
     """What keeps a casting line from being applied (None: the engine applies it)."""
+    if ability.casting is Casting.ALTERNATIVE_COST:
+        return _alternative_problem(ability)
     found = casting_line(ability)
     if found is None:
         return "casting ability"

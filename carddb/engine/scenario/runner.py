@@ -90,7 +90,7 @@ ACTION_KEYS = {
     "activate": {"player", "ability", "targets", "x", "pay", "mode", "rolls", "choices"},
     "cast": {
         "player", "targets", "x", "pay", "mode", "rolls", "choices",
-        "kicked", "buyback", "face_down", "convoke",
+        "kicked", "buyback", "alternative_cost", "face_down", "convoke",
     },
     "play": {"player", "rolls", "choices"},
     "advance": {"player", "rolls", "choices"},
@@ -288,7 +288,7 @@ def _check_action(path: Path, where: str, action: Mapping[str, Any], names: _Nam
             names.reference(f"{where} block.{blocker!r}", attacker)
     elif value is not True:
         raise ScenarioError(f"{path}: {where}: {verb} must be true")
-    for flag in ("kicked", "buyback"):
+    for flag in ("kicked", "buyback", "alternative_cost"):
         if flag in action and not isinstance(action[flag], bool):
             raise ScenarioError(f"{path}: {where}: {flag} must be true or false")
     if "face_down" in action and not isinstance(action["face_down"], bool):
@@ -648,8 +648,9 @@ def _act(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> Non
         play.activate(game, decider, player, source, int(action.get("ability", 1)), targets, **options)
     elif "cast" in action:
         card = _top_or(game, action["cast"], ("hand", "graveyard"), player)  # graveyard: flashback
-        kicked, buyback = bool(action.get("kicked", False)), bool(action.get("buyback", False))
-        play.cast(game, decider, player, card, targets, kicked=kicked, buyback=buyback, **options)
+        for flag in ("kicked", "buyback", "alternative_cost"):
+            options[flag] = bool(action.get(flag, False))
+        play.cast(game, decider, player, card, targets, **options)
     elif "play" in action:
         play.play_land(game, player, _top_or(game, action["play"], ("hand",), player))
     elif "suspend" in action:  # suspend's special action (702.62a), from the hand
