@@ -36,6 +36,7 @@ from carddb.engine.rules.targets import (
     chosen_steps,
     record_target,
     still_legal,
+    target_events,
     target_nouns,
 )
 from carddb.engine.rules.timing import once_each_turn, sorcery_speed, split_second
@@ -116,6 +117,7 @@ def activate(
         else:
             game.stack.append(item)
             game.pending.extend(ward_triggers(game, item))  # becoming a target (702.21)
+            game.events.extend(target_events(item))
             game.log.append(f"{player} activates {obj.name}")
             settle(game, decider)  # abilities triggered by paying the cost go on the stack above it
 
@@ -202,6 +204,7 @@ def cast(
         item = StackItem(obj.id, player, None, chosen, x, list(modes), discarded=discarded)
         game.stack.append(item)
         game.pending.extend(ward_triggers(game, item))  # becoming a target (702.21)
+        game.events.extend(target_events(item))  # 601.2c: they trigger, waiting until it is cast
         game.log.append(f"{player} casts {obj.name}")
         game.events.append(Event("cast", obj, from_zone, "stack", player))
         settle(game, decider)

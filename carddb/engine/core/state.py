@@ -244,7 +244,8 @@ class Departure:
 @dataclass
 class Event:
     """Something that happened, for triggered abilities (:mod:`carddb.engine.rules.triggers`): an object
-    moved ("move"), a spell was cast ("cast"), a step began ("step"), damage was dealt ("damage")."""
+    moved ("move"), a spell was cast ("cast"), a step began ("step"), damage was dealt ("damage"),
+    an object or player became the target of a spell or ability ("target")."""
 
     kind: str
     obj: GameObject | None = None
@@ -261,6 +262,8 @@ class Event:
     """A roll's die: its faces."""
     naturals: tuple[int, ...] = ()
     """A roll's natural results, of the dice that count (706.2)."""
+    by: StackItem | None = None
+    """What made ``obj`` (or the player ``other``) a target ("target"): the spell or ability."""
 
 
 @dataclass

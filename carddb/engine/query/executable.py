@@ -388,6 +388,13 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     # a delayed ability's moment is checked as such (DELAYED), not as a condition to evaluate
     moments = {id(n.condition) for n in nodes if isinstance(n, Conditional) and n.word == "at"}
     read_by_verb = _read_by_their_verb(nodes)
+    moments |= _target_of(ability)  # "becomes the target of a spell or ability": the trigger reads it
+    that_spell = any(
+        isinstance(n, Noun) and "that" in n.determiners and "spell" in n.description
+        for n in nodes
+    )
+    if that_spell and _trigger_verb(ability) == "becomes_target":  # not told apart from what it targets
+        problems.append("'that spell' of the spell or ability that targets")
     moments |= _paid_totals(ability)  # "with total power N or greater" of a tap cost: the cost reads it
     moments |= {id(noun) for n in nodes if (noun := reads_chosen_type(n)) is not None}  # "the chosen type"
     moments |= color_choices(nodes)  # "becomes the color of your choice": chosen as it resolves
@@ -422,6 +429,18 @@ def _read_by_their_verb(nodes: list[object]) -> set[int]:
         if condition is not None and isinstance(node, Action):
             found |= {id(condition), id(node.arg("action")), id(chosen_source(condition.arg("what")))}
     return found
+
+
+def _trigger_verb(ability: Ability) -> str | None:
+    return ability.trigger.verb if isinstance(ability.trigger, Action) else None
+
+
+def _target_of(ability: Ability) -> set[int]:
+    """The "a spell or ability" of "Whenever ~ becomes the target of a spell or ability": the trigger
+    reads it (``rules.targeted``: of an ability, only who controls it; its qualifiers are walked)."""
+    trigger = ability.trigger
+    by = trigger.arg("by") if isinstance(trigger, Action) and trigger.verb == "becomes_target" else None
+    return {id(by)} if isinstance(by, Noun) and by.description == "spell or ability" else set()
 
 
 TAP_TOTAL_POWER = "with_total_power"
@@ -811,6 +830,7 @@ def _trigger_names_player(trigger: object, catalog: Catalog) -> bool:
     if verb in (
         "beginning", "beginning_of_step", "roll_dice", "gains_life_trigger", "loses_life_trigger",
         "draws_trigger", "discards_trigger", "cycle", "cycles_or_discards", "sacrifices_trigger",
+        "becomes_target",
     ):  # fmt: skip
         return True
     if verb in ("casts", "enters", "dies", "leaves", "either_enters", "either_dies"):
