@@ -28,6 +28,7 @@ from carddb.engine.rules.discards import discarded_since
 from carddb.engine.rules.execution import execute, execute_steps
 from carddb.engine.rules.face_down import MORPH_CAST, manifested, morph_cost, turn_face_down
 from carddb.engine.rules.flashback import flashback_cost
+from carddb.engine.rules.foretell import foretold_cost
 from carddb.engine.rules.kicker import kicker_cost
 from carddb.engine.rules.planechase import may_play_from_top
 from carddb.engine.rules.suspend import no_mana_cost
@@ -140,7 +141,8 @@ def cast(
     convoking: Sequence[GameObject] = (),
 ) -> None:
     """Cast ``obj`` from its owner's hand, or from their graveyard for its flashback cost (an
-    alternative cost, 601.2b: no X) (``modes``: the chosen modes of a modal spell, 1-based;
+    alternative cost, 601.2b: no X), or foretold from exile for its foretell cost (702.143a)
+    (``modes``: the chosen modes of a modal spell, 1-based;
     ``kicked``: its kicker cost paid too, 702.33; ``buyback``: its buyback cost paid too, 702.27a).
     ``alternative_cost``: paid with the alternative cost its own line offers ("You may sacrifice a
     Mountain rather than pay this spell's mana cost.", 118.9), from the hand.
@@ -158,7 +160,9 @@ def cast(
             morph = MORPH_CAST
         card = obj.card
         flashback = flashback_cost(card) if obj.zone == "graveyard" and alternative is None else None
+        foretold = foretold_cost(game, obj) if alternative is None else None  # 702.143a: from exile
         cost = alternative if alternative is not None else flashback if flashback is not None else morph
+        cost = foretold if foretold is not None else cost
         from_top = cost is None and may_play_from_top(game, player, obj)  # Windriddle Palaces
         if not from_top and (obj.owner != player or (obj.zone != "hand" and cost is None)):
             raise IllegalActionError(f"{obj.name} is not in {player}'s hand")

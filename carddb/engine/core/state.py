@@ -113,6 +113,9 @@ class GameObject:
     """The turn since which its controller has controlled it continuously (summoning sickness)."""
     kicked: bool = False
     """Cast with its kicker cost paid (702.33d: the permanent it becomes was kicked too)."""
+    foretold: int = 0
+    """The turn it was foretold (702.143a: exiled face down from a hand), as long as it stays in
+    exile; 0: not a foretold card."""
     bought_back: bool = False
     """Cast with its buyback cost paid: put into its owner's hand as it resolves (702.27a)."""
     flashback: bool = False
@@ -507,6 +510,7 @@ class Game:
             obj.suspend_haste = None
         if obj.zone == "exile" and zone != "exile":
             obj.exiled_until = None
+            obj.foretold = 0
             obj.counters.clear()  # a new object (400.7): a suspended card's time counters stay behind
         obj.zone = zone
         if zone == "stack":

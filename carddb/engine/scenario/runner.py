@@ -17,6 +17,7 @@ from typing import Any
 
 from carddb.engine.actions import combat as fighting
 from carddb.engine.actions import face_down as faces
+from carddb.engine.actions import foretell as foretelling
 from carddb.engine.actions import planechase as planar
 from carddb.engine.actions import play, turn
 from carddb.engine.actions import suspend as suspension
@@ -84,7 +85,7 @@ FACE_DOWN_KEYS = ("face_down", "cloaked")
 PLAYER_KEYS = {"life", "poison", "energy", "attached", "planar_deck", *FACE_DOWN_KEYS, *ZONE_KEYS}
 CARD_KEYS = {"type", "text", "mana_cost", "power", "toughness", "loyalty", "color_indicator"}
 VERBS: tuple[str, ...] = ("activate", "cast", "play", "advance", "pass", "resolve", "attack", "block")
-VERBS += ("roll_planar_die", "turn_face_up", "suspend")
+VERBS += ("roll_planar_die", "turn_face_up", "suspend", "foretell")
 """The action keys: each ``[[do]]`` has exactly one."""
 ACTION_KEYS = {
     "activate": {"player", "ability", "targets", "x", "pay", "mode", "rolls", "choices"},
@@ -101,6 +102,7 @@ ACTION_KEYS = {
     "roll_planar_die": {"player", "rolls", "choices"},
     "turn_face_up": {"player", "rolls", "choices"},
     "suspend": {"player", "pay", "rolls", "choices"},
+    "foretell": {"player", "pay", "rolls", "choices"},
 }
 """The keys each action may carry besides its own."""
 EXPECT_KEYS = {"players", "stack", "permanents", "error", "game", "not_executable"}
@@ -261,7 +263,7 @@ def _check_action(path: Path, where: str, action: Mapping[str, Any], names: _Nam
     if player is not None and player not in names.players:
         raise ScenarioError(f"{path}: {where}: player: no player named {player!r}")
     value = action[verb]
-    if verb in ("activate", "cast", "play", "turn_face_up", "suspend"):
+    if verb in ("activate", "cast", "play", "turn_face_up", "suspend", "foretell"):
         if not isinstance(value, str):
             raise ScenarioError(f"{path}: {where}: {verb} must be a card name")
         names.reference(f"{where} {verb}", value)
@@ -647,7 +649,7 @@ def _act(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> Non
         source = _find(game, action["activate"], ("battlefield", "hand"), player)  # hand: cycling
         play.activate(game, decider, player, source, int(action.get("ability", 1)), targets, **options)
     elif "cast" in action:
-        card = _top_or(game, action["cast"], ("hand", "graveyard"), player)  # graveyard: flashback
+        card = _top_or(game, action["cast"], ("hand", "graveyard", "exile"), player)  # flashback, foretell
         for flag in ("kicked", "buyback", "alternative_cost"):
             options[flag] = bool(action.get(flag, False))
         play.cast(game, decider, player, card, targets, **options)
@@ -656,6 +658,9 @@ def _act(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> Non
     elif "suspend" in action:  # suspend's special action (702.62a), from the hand
         card = _find(game, action["suspend"], ("hand",), player)
         suspension.suspend(game, decider, player, card, pay_with=pay or None)
+    elif "foretell" in action:  # foretell's special action (702.143a), from the hand
+        card = _find(game, action["foretell"], ("hand",), player)
+        foretelling.foretell(game, decider, player, card, pay_with=pay or None)
     elif "roll_planar_die" in action:
         planar.roll(game, decider, player)
     elif "turn_face_up" in action:
