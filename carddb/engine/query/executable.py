@@ -360,6 +360,7 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     )
     if not asks and any(isinstance(n, Action) and n.verb == "player_did" for n in nodes):
         problems.append("'if … does' with no choice before it")
+    problems.extend(p for p in _flip_problems(ability, nodes) if p not in problems)
     if not _otherwise_follows_if(ability):
         problems.append("'otherwise' clause")
     problems.extend(p for p in _choice_problems(nodes) if p not in problems)
@@ -429,6 +430,29 @@ def _read_by_their_verb(nodes: list[object]) -> set[int]:
         if condition is not None and isinstance(node, Action):
             found |= {id(condition), id(node.arg("action")), id(chosen_source(condition.arg("what")))}
     return found
+
+
+def _flip_problems(ability: Ability, nodes: list[object]) -> list[str]:
+    """ "If you win the flip" is read as a sentence after the ability's "Flip a coin." (705,
+    ``effects.coins``): anywhere else — no flip before it, a flip at a later moment ("Flip a coin at
+    the beginning of the next end step. If you lose the flip, …"), a coin flip in a trigger — it
+    would read no flip."""
+    read: set[int] = set()
+    for steps in (ability.effects, *(mode.effects for mode in ability.modes)):
+        flipped = False
+        for step in steps:
+            if isinstance(step, Clause) and any(_flips(p) for p in step.predicates):
+                flipped = True
+            elif flipped and isinstance(step, Conditional) and step.word == "if":
+                read.add(id(step.condition))
+    flips = [n for n in nodes if isinstance(n, Action) and n.verb == "coin_flip"]
+    return ["a coin flip's result with no flip before it"] if any(id(n) not in read for n in flips) else []
+
+
+def _flips(predicate: object) -> bool:
+    if isinstance(predicate, Action) and predicate.verb == "may":
+        predicate = predicate.arg("action")
+    return isinstance(predicate, Action) and predicate.verb == "flip_coin"
 
 
 def _trigger_verb(ability: Ability) -> str | None:
