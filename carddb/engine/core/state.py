@@ -113,6 +113,9 @@ class GameObject:
     """The turn since which its controller has controlled it continuously (summoning sickness)."""
     kicked: bool = False
     """Cast with its kicker cost paid (702.33d: the permanent it becomes was kicked too)."""
+    exiled_by: tuple[int, int] | None = None
+    """In exile: the object whose ability exiled it and that object's timestamp then (607.2a:
+    "the exiled card", "cards exiled with ~" of that object's other abilities); reset as it leaves."""
     foretold: int = 0
     """The turn it was foretold (702.143a: exiled face down from a hand), as long as it stays in
     exile; 0: not a foretold card."""
@@ -511,6 +514,7 @@ class Game:
         if obj.zone == "exile" and zone != "exile":
             obj.exiled_until = None
             obj.foretold = 0
+            obj.exiled_by = None
             obj.counters.clear()  # a new object (400.7): a suspended card's time counters stay behind
         obj.zone = zone
         if zone == "stack":

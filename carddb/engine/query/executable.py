@@ -341,6 +341,9 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         isinstance(item, Action) for item in ability.cost
     ):  # "cards exiled this way" after a cost that exiled: what the cost did is not carried over
         problems.append("'this way' of a cost")
+    exiled_by_cost = any(isinstance(item, Action) and item.verb == "exile" for item in ability.cost)
+    if exiled_by_cost and any(isinstance(n, Noun) and n.description.startswith("exiled ") for n in nodes):
+        problems.append("'the exiled card' of a cost")  # the cost's exile is not linked (607.2a)
     looks = any(
         isinstance(n, Action)
         and (
