@@ -8,8 +8,8 @@ execute (``carddb coverage --engine``); :func:`new_game` starts a game that uses
 
 from __future__ import annotations
 
+from carddb.engine.actions import free_cast, play
 from carddb.engine.actions import madness as madness_ability
-from carddb.engine.actions import play
 from carddb.engine.actions import suspend as suspend_cast
 from carddb.engine.core.catalog import Catalog
 from carddb.engine.core.state import Game, Player, Step
@@ -102,6 +102,7 @@ CATALOG = Catalog.of(
     permanents.SECTION,
     tokens.SECTION,
     play.SECTION,
+    free_cast.SECTION,
     madness_ability.SECTION,
     suspend.SECTION,
     suspend_cast.SECTION,
