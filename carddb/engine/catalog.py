@@ -13,7 +13,7 @@ from carddb.engine.actions import madness as madness_ability
 from carddb.engine.actions import suspend as suspend_cast
 from carddb.engine.core.catalog import Catalog
 from carddb.engine.core.state import Game, Player, Step
-from carddb.engine.effects import cards, coins, conditions, damage, life, mana, permanents, tokens
+from carddb.engine.effects import cards, coins, conditions, copies, damage, life, mana, permanents, tokens
 from carddb.engine.effects import characteristics as characteristic_effects
 from carddb.engine.effects import choices as choice_effects
 from carddb.engine.query import characteristics, executable, nouns
@@ -93,6 +93,7 @@ CATALOG = Catalog.of(
     planechase.SECTION,
     cards.SECTION,
     coins.SECTION,
+    copies.SECTION,
     choice_effects.SECTION,
     characteristic_effects.SECTION,
     conditions.SECTION,

@@ -1,0 +1,94 @@
+"""Copying a spell (707.10): "Copy target instant or sorcery spell. You may choose new targets for
+the copy." (Twincast), "Whenever you cast an instant or sorcery spell, you may copy that spell."
+
+The copy is put on the stack above what copies it, controlled and owned by the player who copies
+it (707.10): a new object with the spell's copiable values and the choices made for it as it was
+cast — its modes, X, targets, its kicker and buyback costs paid (707.10). It was not cast (no "cast"
+event); its targets become targets (601.2c triggers, ward). A copy is a token, so off the stack it
+ceases to exist (707.10a, 704.5d), and the copy of a permanent spell resolves into a token
+permanent (707.10f). "You may choose new targets for the copy" (707.10c): for each target the
+controller keeps it (even an illegal one) or names a new legal one. Copying "it" or "this spell"
+(a spell's own "When you cast this spell" is not watched) is refused by the catalog."""
+
+from __future__ import annotations
+
+from carddb.engine.core.catalog import Catalog, Section
+from carddb.engine.core.context import Context, Ref
+from carddb.engine.core.errors import EngineError
+from carddb.engine.core.state import GameObject, StackItem
+from carddb.engine.effects.common import target_objects
+from carddb.engine.query.executable import joined_spell
+from carddb.engine.query.nouns import candidates_for, did
+from carddb.engine.rules.attachments import aura_spell
+from carddb.engine.rules.targets import legal_target, target_events, target_nouns, target_text
+from carddb.engine.rules.ward import ward_triggers
+from carddb.oracle.model import Action, Noun
+
+COPIED = "copied"
+"""What the resolving ability copied (``Context.done``): the copies "the copy" names."""
+KEEP = "keep"
+"""The answer that keeps a copy's target as it was (707.10c)."""
+
+
+def copy_spell(ctx: Context, subject: list[Ref], action: Action) -> None:
+    game = ctx.game
+    for original in target_objects(ctx, action):
+        item = next((i for i in game.stack if i.is_spell and i.source == original.id), None)
+        if item is None:
+            game.log.append(f"{original.name} is no longer a spell on the stack: nothing is copied")
+            continue
+        copy = game.create(original.card, ctx.controller, "stack", token=True)
+        copy.kicked, copy.bought_back = original.kicked, original.bought_back
+        targets = [list(chosen) for chosen in item.targets]
+        copied = StackItem(copy.id, ctx.controller, None, targets, item.x, list(item.modes))
+        game.stack.append(copied)
+        game.pending.extend(ward_triggers(game, copied))
+        game.events.extend(target_events(copied))
+        did(ctx, COPIED, copy)
+        game.log.append(f"{ctx.controller} copies {original.name}")
+
+
+def choose_new_targets(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """707.10c: each target of the copy kept, or changed to a new legal one."""
+    game = ctx.game
+    copies = ctx.done.get(COPIED, [])
+    if not copies:
+        raise EngineError("'choose new targets for the copy' with no copy made before it")
+    for copy in copies:
+        item = next((i for i in game.stack if i.is_spell and i.source == copy.id), None)
+        ability = aura_spell(copy.card) if copy.card.is_permanent else joined_spell(copy.card.abilities)
+        if item is None or ability is None:
+            continue
+        copy_ctx = Context(game, ctx.decider, item.controller, copy)
+        for slot, noun in enumerate(target_nouns(ability, item.modes)):
+            refs: list[Ref] = [*game.players]
+            if not isinstance(noun, Action):
+                refs += candidates_for(copy_ctx, noun) if isinstance(noun, Noun) else game.permanents()
+            legal = [r for r in refs if legal_target(game, copy_ctx, noun, r) and not _is(r, copy)]
+            names = list(dict.fromkeys(r if isinstance(r, str) else r.name for r in legal))
+            question = f"{item.controller}: the copy of {copy.name}'s {target_text(noun)}"
+            answer = ctx.decider.choose(question, [KEEP, *names])
+            if answer != KEEP and slot < len(item.targets):
+                new = next(r for r in legal if (r if isinstance(r, str) else r.name) == answer)
+                item.targets[slot] = [new]
+                game.events.extend(target_events(StackItem(copy.id, item.controller, None, [[new]])))
+
+
+def _is(ref: Ref, obj: GameObject) -> bool:
+    return not isinstance(ref, str) and ref.id == obj.id  # a spell can't target itself (115.5)
+
+
+def _copy_check(action: Action, catalog: Catalog) -> str | None:
+    what = action.arg("what")
+    named = isinstance(what, Noun) and what.determiners in (("target",), ("that",))
+    if named and isinstance(what, Noun) and "spell" in what.description:
+        return None
+    return "a copy of this spell or of 'it'"
+
+
+SECTION = Section(
+    "effects.copies",
+    verbs={"copy_spell": copy_spell, "choose_new_targets": choose_new_targets},
+    checks={"copy_spell": _copy_check},
+)
+"""Copies of spells on the stack, and new targets for them."""
