@@ -20,6 +20,7 @@ from carddb.engine.query import characteristics, executable, nouns
 from carddb.engine.rules import (
     attachments,
     buyback,
+    cant_cast,
     casting,
     choices,
     combat,
@@ -60,6 +61,7 @@ CATALOG = Catalog.of(
     nouns.SECTION,
     attachments.SECTION,
     buyback.SECTION,
+    cant_cast.SECTION,
     casting.SECTION,
     choices.SECTION,
     combat.SECTION,

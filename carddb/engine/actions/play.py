@@ -21,6 +21,7 @@ from carddb.engine.query.executable import joined_spell, missing
 from carddb.engine.query.printings import unknown_sets
 from carddb.engine.rules import attachments, crew, cycling, mana
 from carddb.engine.rules.buyback import buyback_cost
+from carddb.engine.rules.cant_cast import check_cast
 from carddb.engine.rules.casting import own_alternative_cost, total_cost
 from carddb.engine.rules.convoke import convoke
 from carddb.engine.rules.costs import pay_additional_costs, pay_costs, pay_loyalty
@@ -173,6 +174,7 @@ def cast(
         if cost is None and no_mana_cost(card):  # 118.6: no mana cost is an unpayable cost
             raise CostError(f"{obj.name} has no mana cost: it is cast only for an alternative cost")
         split_second(game, "spell cast")
+        check_cast(game, player, obj)  # "You can't cast creature spells."
         if alternative is None and "Instant" not in card.types and "flash" not in keywords_of(obj):
             sorcery_speed(game, player, obj)
         spell = spell_ability(obj)
@@ -211,6 +213,7 @@ def cast(
         game.events.extend(target_events(item))  # 601.2c: they trigger, waiting until it is cast
         game.log.append(f"{player} casts {obj.name}")
         game.events.append(Event("cast", obj, from_zone, "stack", player))
+        game.players[player].spells_cast_this_turn += 1
         settle(game, decider)
 
 

@@ -217,6 +217,8 @@ class Player:
     """Lost the game (0 or less life, rule 704.5a; drew from an empty library, 704.5b)."""
     poison: int = 0
     """Poison counters (122.1f; ten or more: the player loses, 704.5c)."""
+    spells_cast_this_turn: int = 0
+    """Spells this player cast this turn ("can't cast more than one spell each turn")."""
     draws_this_turn: int = 0
     """Cards drawn this turn ("whenever you draw your second card each turn")."""
     life_gained_this_turn: int = 0

@@ -74,6 +74,8 @@ def gain_control(ctx: Context, subject: list[Ref], action: Action) -> None:
 def _move_all(zone: str) -> Handler:
     def handler(ctx: Context, subject: list[Ref], action: Action) -> None:
         for obj in target_objects(ctx, action):
+            if obj.zone == "stack":  # "exile target spell": it leaves the stack
+                _off_the_stack(ctx, obj)
             put(ctx.game, obj, zone, decider=ctx.decider)
             if zone == "exile" and obj.zone == "exile":
                 did(ctx, "exiled", obj)
