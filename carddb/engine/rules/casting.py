@@ -1,8 +1,8 @@
 """Lines that apply while a spell is cast (601.2b–f), not when it resolves: "This spell can't be
 countered.", the spell's own alternative cost ("You may sacrifice a Mountain rather than pay this
-spell's mana cost.", 118.9: :func:`own_alternative_cost`) and cost changes — "This spell costs
-{1} less to cast for each creature you control.", "This spell costs {2} less to cast if you
-control a Wizard.", "… costs {1} more to cast …".
+spell's mana cost.", 118.9: :func:`own_alternative_cost`) and cost changes — affinity (702.41a),
+"This spell costs {1} less to cast for each creature you control.", "This spell costs {2} less to
+cast if you control a Wizard.", "… costs {1} more to cast …".
 
 ``query.executable.casting_problem`` says which of them the engine cannot apply;
 :func:`total_cost` applies the cost changes to the mana a spell costs (601.2f: increases, then
@@ -19,10 +19,10 @@ from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError, IllegalActionError, NotExecutableError
 from carddb.engine.core.forms import written
 from carddb.engine.query.executable import alternative_cost_line, casting_line, generic_amount, missing
-from carddb.engine.query.nouns import candidates_for, matches
+from carddb.engine.query.nouns import candidates_for, known_description, matches
 from carddb.engine.rules.conditions import evaluate
 from carddb.engine.rules.continuous import static_clauses
-from carddb.oracle.model import Ability, Action, Casting, Kind, ManaCost, Noun
+from carddb.oracle.model import Ability, Action, Casting, Keyword, Kind, ManaCost, Noun
 
 
 def _change(ctx: Context, ability: Ability) -> int:
@@ -60,10 +60,27 @@ def _static_changes(ctx: Context) -> int:
     return total
 
 
+def _affinity(ctx: Context) -> int:
+    """Affinity for [quality] (702.41a): "This spell costs {1} less to cast for each [quality] you
+    control." ("Affinity for artifacts", "… for Islands", "… for tokens"), once per instance."""
+    change = 0
+    for ability in ctx.source.card.abilities:
+        for keyword in ability.keywords if ability.kind is Kind.KEYWORD else ():
+            if keyword.name.lower() == "affinity" and keyword.parameter:
+                what = Noun((), keyword.parameter)
+                change -= sum(1 for obj in ctx.game.permanents(ctx.controller) if matches(ctx, obj, what))
+    return change
+
+
+def _affinity_check(keyword: Keyword, catalog: Catalog) -> list[str]:
+    quality = keyword.parameter or ""
+    return [] if quality and known_description(quality) else [f"keyword affinity for {quality}"]
+
+
 def total_cost(ctx: Context, symbols: Sequence[str]) -> tuple[str, ...]:
     """``symbols`` with the cost changes of the spell's own casting lines and of static abilities
     applied (601.2f): the generic part grows or shrinks, never below zero; coloured symbols stay."""
-    change = _static_changes(ctx) + sum(
+    change = _static_changes(ctx) + _affinity(ctx) + sum(
         _change(ctx, ability)
         for ability in ctx.source.card.abilities
         if ability.kind is Kind.CASTING and ability.casting is Casting.COST_CHANGE
@@ -150,6 +167,7 @@ SECTION = Section(
     static_verbs=COST_VERBS,
     qualifiers={"cast_by": _cast_by},
     checks={**dict.fromkeys(COST_VERBS, _cost_check), "cast_by": _cast_by_check},
+    keyword_checks={"affinity": _affinity_check},
 )
 """Spells that can't be countered, their own alternative costs, and cost changes: the spell's own
-lines and static abilities."""
+lines, affinity and static abilities."""
