@@ -30,6 +30,7 @@ from carddb.engine.rules.execution import execute, execute_steps
 from carddb.engine.rules.face_down import MORPH_CAST, manifested, morph_cost, turn_face_down
 from carddb.engine.rules.flashback import flashback_cost
 from carddb.engine.rules.foretell import foretold_cost
+from carddb.engine.rules.generic_payers import pay_generic
 from carddb.engine.rules.kicker import kicker_cost
 from carddb.engine.rules.planechase import may_play_from_top
 from carddb.engine.rules.suspend import no_mana_cost
@@ -140,6 +141,8 @@ def cast(
     alternative: tuple[str, ...] | None = None,
     face_down: bool = False,
     convoking: Sequence[GameObject] = (),
+    delving: Sequence[GameObject] = (),
+    improvising: Sequence[GameObject] = (),
 ) -> None:
     """Cast ``obj`` from its owner's hand, or from their graveyard for its flashback cost (an
     alternative cost, 601.2b: no X), or foretold from exile for its foretell cost (702.143a)
@@ -150,7 +153,9 @@ def cast(
     ``alternative``: an alternative cost a resolving ability offers for the card where it is,
     timing rules ignored (madness: from exile, 702.35b).
     ``face_down``: cast with morph as a face-down 2/2 creature spell for {3} (702.37c), from the hand.
-    ``convoking``: the creatures tapped to pay part of its total cost (convoke, 702.51)."""
+    ``convoking``: the creatures tapped to pay part of its total cost (convoke, 702.51);
+    ``delving``, ``improvising``: the graveyard cards exiled and the artifacts tapped to pay generic
+    mana of it (delve, 702.66a; improvise, 702.126a)."""
     with atomic(game):
         morph = None
         if face_down:
@@ -198,7 +203,8 @@ def cast(
             raise NotExecutableError(obj.name, ["a buyback cost that is not mana"])
         total = total_cost(ctx, (*symbols, *kicker, *bought))  # 601.2f: the total cost, changes applied
         total = convoke(game, player, obj, total, convoking, x)  # 702.51b: after the total cost
-        mana.pay(game, player, total, x=x, named=pay_with)
+        total = pay_generic(game, player, obj, total, delving=delving, improvising=improvising, x=x)
+        mana.pay(game, player, total, x=x if "{X}" in total else None, named=pay_with)
         mark = len(game.events)
         pay_additional_costs(game, decider, player, obj, paid)  # 601.2h: every cost, in full
         discarded = discarded_since(game.events, mark)

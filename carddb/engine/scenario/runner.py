@@ -91,7 +91,7 @@ ACTION_KEYS = {
     "activate": {"player", "ability", "targets", "x", "pay", "mode", "rolls", "choices"},
     "cast": {
         "player", "targets", "x", "pay", "mode", "rolls", "choices",
-        "kicked", "buyback", "alternative_cost", "face_down", "convoke",
+        "kicked", "buyback", "alternative_cost", "face_down", "convoke", "delve", "improvise",
     },
     "play": {"player", "rolls", "choices"},
     "advance": {"player", "rolls", "choices"},
@@ -317,7 +317,7 @@ def _check_action(path: Path, where: str, action: Mapping[str, Any], names: _Nam
             raise ScenarioError(f"{path}: {where}: targets must be a list of names (or lists of names)")
         for entry in entries:
             names.reference(f"{where} targets", str(entry), player_ok=True)
-    for key in ("pay", "convoke"):
+    for key in ("pay", "convoke", "delve", "improvise"):
         for entry in _name_list(path, f"{where} {key}", action.get(key, [])):
             names.reference(f"{where} {key}", entry)
 
@@ -640,6 +640,10 @@ def _act(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> Non
         convoking.append(_find(game, name, ("battlefield",), player, avoid=[*pay, *convoking]))
     if convoking:  # convoke (702.51): the creatures tapped to pay part of the cost
         options["convoking"] = convoking
+    if action.get("delve"):  # delve (702.66a): the cards exiled from the graveyard to pay generic mana
+        options["delving"] = _distinct(game, action.get("delve", []), "graveyard", player)
+    if action.get("improvise"):  # improvise (702.126a): the artifacts tapped to pay generic mana
+        options["improvising"] = _distinct(game, action["improvise"], "battlefield", player)
     if action.get("face_down") is True:  # morph: cast face down (702.37c)
         options["face_down"] = True
     if "mode" in action:
@@ -681,6 +685,14 @@ def _act(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> Non
         _block(game, decider, action)
     else:
         turn.advance(game, decider, Step(action["advance"]))
+
+
+def _distinct(game: Game, entries: Sequence[str], zone: str, player: str) -> list[GameObject]:
+    """The objects ``entries`` name in the player's ``zone``, each a different one ("Island x2")."""
+    found: list[GameObject] = []
+    for name in (n for entry in entries for n in _expand(entry)):
+        found.append(_find(game, name, (zone,), player, avoid=found))
+    return found
 
 
 def _block(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> None:
