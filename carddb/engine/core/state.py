@@ -119,6 +119,8 @@ class GameObject:
     foretold: int = 0
     """The turn it was foretold (702.143a: exiled face down from a hand), as long as it stays in
     exile; 0: not a foretold card."""
+    evoked: bool = False
+    """Cast for its evoke cost, and the permanent it became (702.74a): sacrificed as it enters."""
     bought_back: bool = False
     """Cast with its buyback cost paid: put into its owner's hand as it resolves (702.27a)."""
     flashback: bool = False
@@ -510,7 +512,7 @@ class Game:
             obj.timestamp = self.timestamp()
             _starting_loyalty(obj)
         if zone not in ("stack", "battlefield"):
-            obj.kicked = obj.bought_back = False  # a new object (400.7)
+            obj.kicked = obj.bought_back = obj.evoked = False  # a new object (400.7)
             obj.effects = []
             obj.suspend_haste = None
         if obj.zone == "exile" and zone != "exile":
