@@ -27,6 +27,7 @@ from carddb.engine.query.executable import joined_spell
 from carddb.engine.query.nouns import candidates_for, did
 from carddb.engine.rules.attachments import aura_spell
 from carddb.engine.rules.targets import legal_target, target_events, target_nouns, target_text
+from carddb.engine.rules.triggers import is_named
 from carddb.engine.rules.ward import ward_triggers
 from carddb.oracle.model import Action, Noun
 
@@ -57,6 +58,7 @@ def copy_of(game: Game, controller: str, original: GameObject) -> GameObject | N
     game.stack.append(copied)
     game.pending.extend(ward_triggers(game, copied))
     game.events.extend(target_events(copied))
+    game.events.append(Event("copy", copy, "", "stack", controller))  # "whenever you cast or copy"
     game.log.append(f"{controller} copies {original.name}")
     return copy
 
@@ -89,6 +91,16 @@ def new_targets(game: Game, decider: Decider, copy: GameObject) -> None:
             new = next(r for r in legal if (r if isinstance(r, str) else r.name) == answer)
             item.targets[slot] = [new]
             game.events.extend(target_events(StackItem(copy.id, item.controller, None, [[new]])))
+
+
+def casts_or_copies(ctx: Context, trigger: Action, event: Event) -> bool:
+    """ "Whenever you cast or copy an instant or sorcery spell" (magecraft): a spell cast, or a copy
+    of one put on the stack (707.10)."""
+    return (
+        event.kind in ("cast", "copy")
+        and is_named(ctx, trigger.arg("who"), event.player)
+        and is_named(ctx, trigger.arg("what"), event.obj)
+    )
 
 
 def storm_triggers(game: Game, event: Event) -> list[StackItem]:
@@ -132,5 +144,6 @@ SECTION = Section(
     keywords=frozenset({"storm"}),
     rule_abilities={"storm": resolve_storm},
     rule_triggers=(storm_triggers,),
+    triggers={"casts_or_copies": (casts_or_copies, None)},
 )
-"""Copies of spells on the stack, new targets for them, and storm."""
+"""Copies of spells on the stack, new targets for them, storm, and "whenever you cast or copy"."""

@@ -73,6 +73,10 @@ def about_event(ctx: Context, event: Event, trigger: object) -> None:
     ctx.event_refs = [player, *refs] if player is not None else refs
 
 
+PLAYER_EVENTS = ("step", "cast", "copy", "move", "roll", "gain_life", "lose_life", "draw", "discard", "cycle")
+"""Events whose ``player`` is who "that player" means: whose step, who cast or copied, who moved…"""
+
+
 def _event_player(ctx: Context, event: Event, trigger: object) -> str | None:
     """The player a trigger condition names, whom "that player" means: the player dealt damage
     ("deals damage to a player"), or the controller of the source ("a source an opponent controls
@@ -86,7 +90,7 @@ def _event_player(ctx: Context, event: Event, trigger: object) -> str | None:
         if isinstance(to, Pronoun) and to.word == "you":  # "a source an opponent controls … to you"
             return event.player or None
         return event.other if isinstance(event.other, str) else None
-    if event.kind in ("cast", "move") and event.obj is ctx.source:
+    if event.kind in ("cast", "copy", "move") and event.obj is ctx.source:
         return None
     if event.kind == "move" and event.obj is not None:
         zones = [n for _, value in args for n in walk(value) if isinstance(n, Action) and n.verb == "zone"]
@@ -94,7 +98,7 @@ def _event_player(ctx: Context, event: Event, trigger: object) -> str | None:
             return event.obj.owner
     if event.kind == "target":  # the controller of the spell or ability that targets
         return event.player or None
-    if event.kind in ("step", "cast", "move", "roll", "gain_life", "lose_life", "draw", "discard", "cycle"):
+    if event.kind in PLAYER_EVENTS:
         return event.player or None
     return None
 
