@@ -22,6 +22,7 @@ from carddb.engine.query.printings import unknown_sets
 from carddb.engine.rules import attachments, crew, cycling, mana
 from carddb.engine.rules.buyback import buyback_cost
 from carddb.engine.rules.cant_cast import check_cast
+from carddb.engine.rules.cast_timing import check_cast_restrictions
 from carddb.engine.rules.casting import own_alternative_cost, total_cost
 from carddb.engine.rules.convoke import convoke
 from carddb.engine.rules.costs import pay_additional_costs, pay_costs, pay_loyalty
@@ -183,6 +184,7 @@ def cast(
             raise CostError(f"{obj.name} has no mana cost: it is cast only for an alternative cost")
         split_second(game, "spell cast")
         check_cast(game, player, obj)  # "You can't cast creature spells."
+        check_cast_restrictions(game, player, obj)  # "Cast this spell only during combat."
         if alternative is None and "Instant" not in card.types and "flash" not in keywords_of(obj):
             sorcery_speed(game, player, obj)
         spell = spell_ability(obj)
