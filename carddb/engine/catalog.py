@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from carddb.engine.actions import free_cast, play
 from carddb.engine.actions import madness as madness_ability
+from carddb.engine.actions import rebound as rebound_cast
 from carddb.engine.actions import suspend as suspend_cast
 from carddb.engine.core.catalog import Catalog
 from carddb.engine.core.state import Game, Player, Step
@@ -51,6 +52,7 @@ from carddb.engine.rules import (
     planechase,
     prevention,
     protection,
+    rebound,
     suspend,
     targeted,
     timing,
@@ -115,6 +117,8 @@ CATALOG = Catalog.of(
     madness_ability.SECTION,
     suspend.SECTION,
     suspend_cast.SECTION,
+    rebound.SECTION,
+    rebound_cast.SECTION,
 )
 """Everything the engine executes."""
 

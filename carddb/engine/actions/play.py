@@ -35,6 +35,7 @@ from carddb.engine.rules.foretell import foretold_cost
 from carddb.engine.rules.generic_payers import pay_generic
 from carddb.engine.rules.kicker import kicker_cost
 from carddb.engine.rules.planechase import may_play_from_top
+from carddb.engine.rules.rebound import rebounds
 from carddb.engine.rules.suspend import no_mana_cost
 from carddb.engine.rules.targets import (
     choose_targets,
@@ -224,6 +225,7 @@ def cast(
         obj.kicked = kicked
         obj.bought_back = buyback
         obj.evoked = evoke
+        obj.cast_from_hand = from_zone == "hand"
         item = StackItem(obj.id, player, None, chosen, x, list(modes), discarded=discarded)
         game.stack.append(item)
         game.pending.extend(ward_triggers(game, item))  # becoming a target (702.21)
@@ -312,7 +314,11 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
         zone = "battlefield" if source.card.is_permanent and not fizzled else "graveyard"
         if source.bought_back and not fizzled:  # 702.27a: into its owner's hand as it resolves
             zone = "hand"
+        elif rebounds(source) and not fizzled:  # 702.88a: exiled, cast again at the next upkeep
+            zone = "exile"
         put(game, source, zone, cause="resolve", decider=decider)
+        if zone == "exile" and source.zone == "exile":
+            source.rebound = (item.controller, game.turn)
         if source.card.is_permanent:
             source.controller = item.controller
 

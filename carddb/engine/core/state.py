@@ -119,6 +119,10 @@ class GameObject:
     foretold: int = 0
     """The turn it was foretold (702.143a: exiled face down from a hand), as long as it stays in
     exile; 0: not a foretold card."""
+    cast_from_hand: bool = False
+    """A spell cast from its owner's hand (rebound, 702.88a)."""
+    rebound: tuple[str, int] | None = None
+    """Exiled by its rebound: who cast it and the turn (702.88a); reset as it leaves exile."""
     evoked: bool = False
     """Cast for its evoke cost, and the permanent it became (702.74a): sacrificed as it enters."""
     bought_back: bool = False
@@ -512,13 +516,13 @@ class Game:
             obj.timestamp = self.timestamp()
             _starting_loyalty(obj)
         if zone not in ("stack", "battlefield"):
-            obj.kicked = obj.bought_back = obj.evoked = False  # a new object (400.7)
+            obj.kicked = obj.bought_back = obj.evoked = obj.cast_from_hand = False  # a new object (400.7)
             obj.effects = []
             obj.suspend_haste = None
         if obj.zone == "exile" and zone != "exile":
             obj.exiled_until = None
             obj.foretold = 0
-            obj.exiled_by = None
+            obj.exiled_by = obj.rebound = None
             obj.counters.clear()  # a new object (400.7): a suspended card's time counters stay behind
         obj.zone = zone
         if zone == "stack":
