@@ -26,6 +26,7 @@ from carddb.engine.rules.cast_timing import check_cast_restrictions
 from carddb.engine.rules.casting import own_alternative_cost, total_cost
 from carddb.engine.rules.convoke import convoke
 from carddb.engine.rules.costs import pay_additional_costs, pay_costs, pay_loyalty
+from carddb.engine.rules.dash import dash_cost, dashed
 from carddb.engine.rules.discards import discarded_since
 from carddb.engine.rules.evoke import evoke_cost
 from carddb.engine.rules.execution import execute, execute_steps
@@ -142,6 +143,7 @@ def cast(
     buyback: bool = False,
     alternative_cost: bool = False,
     evoke: bool = False,
+    dash: bool = False,
     alternative: tuple[str, ...] | None = None,
     face_down: bool = False,
     convoking: Sequence[GameObject] = (),
@@ -154,7 +156,7 @@ def cast(
     ``kicked``: its kicker cost paid too, 702.33; ``buyback``: its buyback cost paid too, 702.27a).
     ``alternative_cost``: paid with the alternative cost its own line offers ("You may sacrifice a
     Mountain rather than pay this spell's mana cost.", 118.9), from the hand.
-    ``evoke``: cast for its evoke cost (702.74a), from the hand.
+    ``evoke``, ``dash``: cast for its evoke cost (702.74a) or its dash cost (702.109a), from the hand.
     ``alternative``: an alternative cost a resolving ability offers for the card where it is,
     timing rules ignored (madness: from exile, 702.35b).
     ``face_down``: cast with morph as a face-down 2/2 creature spell for {3} (702.37c), from the hand.
@@ -204,6 +206,11 @@ def cast(
             if evoked is None or cost is not None or from_top or alternative_cost:  # 118.9a: one alternative
                 raise IllegalActionError(f"{obj.name} cannot be cast for an evoke cost from a hand")
             symbols = evoked
+        if dash:
+            dashing = dash_cost(card)
+            if dashing is None or cost is not None or from_top or alternative_cost or evoke:  # 118.9a
+                raise IllegalActionError(f"{obj.name} cannot be cast for a dash cost from a hand")
+            symbols = dashing
             if x is not None:
                 raise CostError(f"{obj.name}: X is 0 when the alternative cost has no X (601.2f, 107.3)")
         kicker = kicker_cost(card) if kicked else ()
@@ -226,6 +233,8 @@ def cast(
         obj.bought_back = buyback
         obj.evoked = evoke
         obj.cast_from_hand = from_zone == "hand"
+        if dash:
+            dashed(game, obj)
         item = StackItem(obj.id, player, None, chosen, x, list(modes), discarded=discarded)
         game.stack.append(item)
         game.pending.extend(ward_triggers(game, item))  # becoming a target (702.21)

@@ -123,6 +123,9 @@ class GameObject:
     """A spell cast from its owner's hand (rebound, 702.88a)."""
     rebound: tuple[str, int] | None = None
     """Exiled by its rebound: who cast it and the turn (702.88a); reset as it leaves exile."""
+    dashed: int = 0
+    """The turn it was cast for its dash cost (702.109a), as a spell and as the permanent it
+    became; 0: not dashed."""
     evoked: bool = False
     """Cast for its evoke cost, and the permanent it became (702.74a): sacrificed as it enters."""
     bought_back: bool = False
@@ -517,6 +520,7 @@ class Game:
             _starting_loyalty(obj)
         if zone not in ("stack", "battlefield"):
             obj.kicked = obj.bought_back = obj.evoked = obj.cast_from_hand = False  # a new object (400.7)
+            obj.dashed = 0
             obj.effects = []
             obj.suspend_haste = None
         if obj.zone == "exile" and zone != "exile":

@@ -91,7 +91,8 @@ ACTION_KEYS = {
     "activate": {"player", "ability", "targets", "x", "pay", "mode", "rolls", "choices"},
     "cast": {
         "player", "targets", "x", "pay", "mode", "rolls", "choices",
-        "kicked", "buyback", "alternative_cost", "evoke", "face_down", "convoke", "delve", "improvise",
+        "kicked", "buyback", "alternative_cost", "evoke", "dash",
+        "face_down", "convoke", "delve", "improvise",
     },
     "play": {"player", "rolls", "choices"},
     "advance": {"player", "rolls", "choices"},
@@ -290,7 +291,7 @@ def _check_action(path: Path, where: str, action: Mapping[str, Any], names: _Nam
             names.reference(f"{where} block.{blocker!r}", attacker)
     elif value is not True:
         raise ScenarioError(f"{path}: {where}: {verb} must be true")
-    for flag in ("kicked", "buyback", "alternative_cost", "evoke"):
+    for flag in ("kicked", "buyback", "alternative_cost", "evoke", "dash"):
         if flag in action and not isinstance(action[flag], bool):
             raise ScenarioError(f"{path}: {where}: {flag} must be true or false")
     if "face_down" in action and not isinstance(action["face_down"], bool):
@@ -654,7 +655,7 @@ def _act(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> Non
         play.activate(game, decider, player, source, int(action.get("ability", 1)), targets, **options)
     elif "cast" in action:
         card = _top_or(game, action["cast"], ("hand", "graveyard", "exile"), player)  # flashback, foretell
-        for flag in ("kicked", "buyback", "alternative_cost", "evoke"):
+        for flag in ("kicked", "buyback", "alternative_cost", "evoke", "dash"):
             options[flag] = bool(action.get(flag, False))
         play.cast(game, decider, player, card, targets, **options)
     elif "play" in action:
