@@ -20,7 +20,7 @@ from carddb.engine.query.abilities import abilities_of, ability_at, keywords_of
 from carddb.engine.query.executable import joined_spell, missing
 from carddb.engine.query.printings import unknown_sets
 from carddb.engine.rules import attachments, crew, cycling, mana
-from carddb.engine.rules.buyback import buyback_cost
+from carddb.engine.rules.buyback import buyback_cost, buyback_phrases
 from carddb.engine.rules.cant_cast import check_cast
 from carddb.engine.rules.cast_timing import check_cast_restrictions
 from carddb.engine.rules.casting import own_alternative_cost, total_cost
@@ -217,8 +217,11 @@ def cast(
         if kicker is None:
             raise IllegalActionError(f"{obj.name} has no kicker cost to pay")
         bought = buyback_cost(card) if buyback else ()
-        if bought is None:
-            raise NotExecutableError(obj.name, ["a buyback cost that is not mana"])
+        if bought is None:  # "Buyback—Sacrifice a land.": cost phrases, paid with the others
+            phrases = buyback_phrases(card)
+            if phrases is None:
+                raise NotExecutableError(obj.name, ["a buyback cost the engine does not pay"])
+            bought, paid = (), (*paid, *phrases)
         total = total_cost(ctx, (*symbols, *kicker, *bought))  # 601.2f: the total cost, changes applied
         total = convoke(game, player, obj, total, convoking, x)  # 702.51b: after the total cost
         total = pay_generic(game, player, obj, total, delving=delving, improvising=improvising, x=x)
