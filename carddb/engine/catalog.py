@@ -8,17 +8,21 @@ execute (``carddb coverage --engine``); :func:`new_game` starts a game that uses
 
 from __future__ import annotations
 
+from carddb.engine.actions import free_cast, play
 from carddb.engine.actions import madness as madness_ability
-from carddb.engine.actions import play
+from carddb.engine.actions import rebound as rebound_cast
 from carddb.engine.actions import suspend as suspend_cast
 from carddb.engine.core.catalog import Catalog
 from carddb.engine.core.state import Game, Player, Step
-from carddb.engine.effects import cards, conditions, damage, life, mana, permanents, tokens
+from carddb.engine.effects import cards, coins, conditions, copies, damage, life, mana, permanents, tokens
 from carddb.engine.effects import characteristics as characteristic_effects
 from carddb.engine.effects import choices as choice_effects
 from carddb.engine.query import characteristics, executable, nouns
 from carddb.engine.rules import (
     attachments,
+    buyback,
+    cant_cast,
+    cast_timing,
     casting,
     choices,
     combat,
@@ -28,13 +32,17 @@ from carddb.engine.rules import (
     crew,
     cumulative_upkeep,
     cycling,
+    dash,
     destruction,
     doubling,
     dredge,
     echo,
+    evoke,
     execution,
     face_down,
     flashback,
+    foretell,
+    generic_payers,
     instead,
     kicker,
     lasting,
@@ -45,7 +53,9 @@ from carddb.engine.rules import (
     planechase,
     prevention,
     protection,
+    rebound,
     suspend,
+    targeted,
     timing,
     triggers,
     ward,
@@ -56,6 +66,9 @@ CATALOG = Catalog.of(
     characteristics.SECTION,
     nouns.SECTION,
     attachments.SECTION,
+    buyback.SECTION,
+    cant_cast.SECTION,
+    cast_timing.SECTION,
     casting.SECTION,
     choices.SECTION,
     combat.SECTION,
@@ -63,10 +76,13 @@ CATALOG = Catalog.of(
     convoke.SECTION,
     costs.SECTION,
     cycling.SECTION,
+    dash.SECTION,
     crew.SECTION,
     destruction.SECTION,
     execution.SECTION,
     flashback.SECTION,
+    foretell.SECTION,
+    generic_payers.SECTION,
     instead.SECTION,
     kicker.SECTION,
     lasting.SECTION,
@@ -74,11 +90,13 @@ CATALOG = Catalog.of(
     life_gain.SECTION,
     prevention.SECTION,
     protection.SECTION,
+    targeted.SECTION,
     timing.SECTION,
     triggers.SECTION,
     ward.SECTION,
     dredge.SECTION,
     echo.SECTION,
+    evoke.SECTION,
     cumulative_upkeep.SECTION,
     doubling.SECTION,
     face_down.SECTION,
@@ -86,6 +104,8 @@ CATALOG = Catalog.of(
     modified_damage.SECTION,
     planechase.SECTION,
     cards.SECTION,
+    coins.SECTION,
+    copies.SECTION,
     choice_effects.SECTION,
     characteristic_effects.SECTION,
     conditions.SECTION,
@@ -95,9 +115,12 @@ CATALOG = Catalog.of(
     permanents.SECTION,
     tokens.SECTION,
     play.SECTION,
+    free_cast.SECTION,
     madness_ability.SECTION,
     suspend.SECTION,
     suspend_cast.SECTION,
+    rebound.SECTION,
+    rebound_cast.SECTION,
 )
 """Everything the engine executes."""
 

@@ -20,21 +20,30 @@ from carddb.engine.query.abilities import abilities_of, ability_at, keywords_of
 from carddb.engine.query.executable import joined_spell, missing
 from carddb.engine.query.printings import unknown_sets
 from carddb.engine.rules import attachments, crew, cycling, mana
-from carddb.engine.rules.casting import total_cost
+from carddb.engine.rules.buyback import buyback_cost, buyback_phrases
+from carddb.engine.rules.cant_cast import check_cast
+from carddb.engine.rules.cast_timing import check_cast_restrictions
+from carddb.engine.rules.casting import own_alternative_cost, total_cost
 from carddb.engine.rules.convoke import convoke
 from carddb.engine.rules.costs import pay_additional_costs, pay_costs, pay_loyalty
+from carddb.engine.rules.dash import dash_cost, dashed
 from carddb.engine.rules.discards import discarded_since
+from carddb.engine.rules.evoke import evoke_cost
 from carddb.engine.rules.execution import execute, execute_steps
 from carddb.engine.rules.face_down import MORPH_CAST, manifested, morph_cost, turn_face_down
 from carddb.engine.rules.flashback import flashback_cost
+from carddb.engine.rules.foretell import foretold_cost
+from carddb.engine.rules.generic_payers import pay_generic
 from carddb.engine.rules.kicker import kicker_cost
 from carddb.engine.rules.planechase import may_play_from_top
+from carddb.engine.rules.rebound import rebounds
 from carddb.engine.rules.suspend import no_mana_cost
 from carddb.engine.rules.targets import (
     choose_targets,
     chosen_steps,
     record_target,
     still_legal,
+    target_events,
     target_nouns,
 )
 from carddb.engine.rules.timing import once_each_turn, sorcery_speed, split_second
@@ -43,6 +52,7 @@ from carddb.engine.rules.ward import resolve_ward, ward_triggers
 from carddb.engine.rules.zones import put
 from carddb.oracle.model import (
     Ability,
+    Action,
     Kind,
 )
 
@@ -114,6 +124,7 @@ def activate(
         else:
             game.stack.append(item)
             game.pending.extend(ward_triggers(game, item))  # becoming a target (702.21)
+            game.events.extend(target_events(item))
             game.log.append(f"{player} activates {obj.name}")
             settle(game, decider)  # abilities triggered by paying the cost go on the stack above it
 
@@ -129,16 +140,29 @@ def cast(
     pay_with: Sequence[GameObject] | None = None,
     modes: Sequence[int] = (),
     kicked: bool = False,
+    buyback: bool = False,
+    alternative_cost: bool = False,
+    evoke: bool = False,
+    dash: bool = False,
     alternative: tuple[str, ...] | None = None,
     face_down: bool = False,
     convoking: Sequence[GameObject] = (),
+    delving: Sequence[GameObject] = (),
+    improvising: Sequence[GameObject] = (),
 ) -> None:
     """Cast ``obj`` from its owner's hand, or from their graveyard for its flashback cost (an
-    alternative cost, 601.2b: no X) (``modes``: the chosen modes of a modal spell, 1-based;
-    ``kicked``: its kicker cost paid too, 702.33). ``alternative``: an alternative cost a resolving
-    ability offers for the card where it is, timing rules ignored (madness: from exile, 702.35b).
+    alternative cost, 601.2b: no X), or foretold from exile for its foretell cost (702.143a)
+    (``modes``: the chosen modes of a modal spell, 1-based;
+    ``kicked``: its kicker cost paid too, 702.33; ``buyback``: its buyback cost paid too, 702.27a).
+    ``alternative_cost``: paid with the alternative cost its own line offers ("You may sacrifice a
+    Mountain rather than pay this spell's mana cost.", 118.9), from the hand.
+    ``evoke``, ``dash``: cast for its evoke cost (702.74a) or its dash cost (702.109a), from the hand.
+    ``alternative``: an alternative cost a resolving ability offers for the card where it is,
+    timing rules ignored (madness: from exile, 702.35b).
     ``face_down``: cast with morph as a face-down 2/2 creature spell for {3} (702.37c), from the hand.
-    ``convoking``: the creatures tapped to pay part of its total cost (convoke, 702.51)."""
+    ``convoking``: the creatures tapped to pay part of its total cost (convoke, 702.51);
+    ``delving``, ``improvising``: the graveyard cards exiled and the artifacts tapped to pay generic
+    mana of it (delve, 702.66a; improvise, 702.126a)."""
     with atomic(game):
         morph = None
         if face_down:
@@ -149,7 +173,9 @@ def cast(
             morph = MORPH_CAST
         card = obj.card
         flashback = flashback_cost(card) if obj.zone == "graveyard" and alternative is None else None
+        foretold = foretold_cost(game, obj) if alternative is None else None  # 702.143a: from exile
         cost = alternative if alternative is not None else flashback if flashback is not None else morph
+        cost = foretold if foretold is not None else cost
         from_top = cost is None and may_play_from_top(game, player, obj)  # Windriddle Palaces
         if not from_top and (obj.owner != player or (obj.zone != "hand" and cost is None)):
             raise IllegalActionError(f"{obj.name} is not in {player}'s hand")
@@ -160,6 +186,8 @@ def cast(
         if cost is None and no_mana_cost(card):  # 118.6: no mana cost is an unpayable cost
             raise CostError(f"{obj.name} has no mana cost: it is cast only for an alternative cost")
         split_second(game, "spell cast")
+        check_cast(game, player, obj)  # "You can't cast creature spells."
+        check_cast_restrictions(game, player, obj)  # "Cast this spell only during combat."
         if alternative is None and "Instant" not in card.types and "flash" not in keywords_of(obj):
             sorcery_speed(game, player, obj)
         spell = spell_ability(obj)
@@ -168,24 +196,55 @@ def cast(
         ctx = Context(game, decider, player, obj)
         chosen = choose_targets(game, ctx, spell, targets, modes) if spell is not None else []
         symbols = card.mana_symbols if cost is None else cost
+        paid: tuple[Action, ...] = ()  # the cost phrases of its own alternative cost
+        if alternative_cost:
+            if cost is not None or from_top:  # 118.9a: one alternative cost, from the hand
+                raise IllegalActionError(f"{obj.name}: its own alternative cost is paid from a hand")
+            symbols, paid = own_alternative_cost(ctx)
+        if evoke:
+            evoked = evoke_cost(card)
+            if evoked is None or cost is not None or from_top or alternative_cost:  # 118.9a: one alternative
+                raise IllegalActionError(f"{obj.name} cannot be cast for an evoke cost from a hand")
+            symbols = evoked
+        if dash:
+            dashing = dash_cost(card)
+            if dashing is None or cost is not None or from_top or alternative_cost or evoke:  # 118.9a
+                raise IllegalActionError(f"{obj.name} cannot be cast for a dash cost from a hand")
+            symbols = dashing
+            if x is not None:
+                raise CostError(f"{obj.name}: X is 0 when the alternative cost has no X (601.2f, 107.3)")
         kicker = kicker_cost(card) if kicked else ()
         if kicker is None:
             raise IllegalActionError(f"{obj.name} has no kicker cost to pay")
-        total = total_cost(ctx, (*symbols, *kicker))  # 601.2f: the total cost, changes applied
+        bought = buyback_cost(card) if buyback else ()
+        if bought is None:  # "Buyback—Sacrifice a land.": cost phrases, paid with the others
+            phrases = buyback_phrases(card)
+            if phrases is None:
+                raise NotExecutableError(obj.name, ["a buyback cost the engine does not pay"])
+            bought, paid = (), (*paid, *phrases)
+        total = total_cost(ctx, (*symbols, *kicker, *bought))  # 601.2f: the total cost, changes applied
         total = convoke(game, player, obj, total, convoking, x)  # 702.51b: after the total cost
-        mana.pay(game, player, total, x=x, named=pay_with)
+        total = pay_generic(game, player, obj, total, delving=delving, improvising=improvising, x=x)
+        mana.pay(game, player, total, x=x if "{X}" in total else None, named=pay_with)
         mark = len(game.events)
-        pay_additional_costs(game, decider, player, obj)  # 601.2h: every cost, in full
+        pay_additional_costs(game, decider, player, obj, paid)  # 601.2h: every cost, in full
         discarded = discarded_since(game.events, mark)
         from_zone = obj.zone
         game.move(obj, "stack")
         obj.flashback = flashback is not None
         obj.kicked = kicked
+        obj.bought_back = buyback
+        obj.evoked = evoke
+        obj.cast_from_hand = from_zone == "hand"
+        if dash:
+            dashed(game, obj)
         item = StackItem(obj.id, player, None, chosen, x, list(modes), discarded=discarded)
         game.stack.append(item)
         game.pending.extend(ward_triggers(game, item))  # becoming a target (702.21)
+        game.events.extend(target_events(item))  # 601.2c: they trigger, waiting until it is cast
         game.log.append(f"{player} casts {obj.name}")
         game.events.append(Event("cast", obj, from_zone, "stack", player))
+        game.players[player].spells_cast_this_turn += 1
         settle(game, decider)
 
 
@@ -265,7 +324,13 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
     if item.is_spell and source.zone == "stack":  # not when it put itself elsewhere ("return ~ to hand")
         fizzled = ability is not None and not legal_any  # an Aura spell with an illegal target (608.3b)
         zone = "battlefield" if source.card.is_permanent and not fizzled else "graveyard"
+        if source.bought_back and not fizzled:  # 702.27a: into its owner's hand as it resolves
+            zone = "hand"
+        elif rebounds(source) and not fizzled:  # 702.88a: exiled, cast again at the next upkeep
+            zone = "exile"
         put(game, source, zone, cause="resolve", decider=decider)
+        if zone == "exile" and source.zone == "exile":
+            source.rebound = (item.controller, game.turn)
         if source.card.is_permanent:
             source.controller = item.controller
 

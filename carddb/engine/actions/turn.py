@@ -43,7 +43,7 @@ def next_step(game: Game, decider: Decider) -> None:
         for player in game.players.values():
             player.lands_played = 0
             player.planar_rolls = 0
-            player.draws_this_turn = 0
+            player.draws_this_turn = player.spells_cast_this_turn = 0
             player.life_gained_this_turn = player.life_lost_this_turn = 0
             player.attacked_this_turn = player.dealt_damage_this_turn = False
         game.left_this_turn = []

@@ -113,6 +113,23 @@ class GameObject:
     """The turn since which its controller has controlled it continuously (summoning sickness)."""
     kicked: bool = False
     """Cast with its kicker cost paid (702.33d: the permanent it becomes was kicked too)."""
+    exiled_by: tuple[int, int] | None = None
+    """In exile: the object whose ability exiled it and that object's timestamp then (607.2a:
+    "the exiled card", "cards exiled with ~" of that object's other abilities); reset as it leaves."""
+    foretold: int = 0
+    """The turn it was foretold (702.143a: exiled face down from a hand), as long as it stays in
+    exile; 0: not a foretold card."""
+    cast_from_hand: bool = False
+    """A spell cast from its owner's hand (rebound, 702.88a)."""
+    rebound: tuple[str, int] | None = None
+    """Exiled by its rebound: who cast it and the turn (702.88a); reset as it leaves exile."""
+    dashed: int = 0
+    """The turn it was cast for its dash cost (702.109a), as a spell and as the permanent it
+    became; 0: not dashed."""
+    evoked: bool = False
+    """Cast for its evoke cost, and the permanent it became (702.74a): sacrificed as it enters."""
+    bought_back: bool = False
+    """Cast with its buyback cost paid: put into its owner's hand as it resolves (702.27a)."""
     flashback: bool = False
     """Cast with its flashback cost: exiled instead of leaving the stack any other way (702.34a)."""
     deathtouched: bool = False
@@ -209,6 +226,8 @@ class Player:
     """Lost the game (0 or less life, rule 704.5a; drew from an empty library, 704.5b)."""
     poison: int = 0
     """Poison counters (122.1f; ten or more: the player loses, 704.5c)."""
+    spells_cast_this_turn: int = 0
+    """Spells this player cast this turn ("can't cast more than one spell each turn")."""
     draws_this_turn: int = 0
     """Cards drawn this turn ("whenever you draw your second card each turn")."""
     life_gained_this_turn: int = 0
@@ -242,7 +261,8 @@ class Departure:
 @dataclass
 class Event:
     """Something that happened, for triggered abilities (:mod:`carddb.engine.rules.triggers`): an object
-    moved ("move"), a spell was cast ("cast"), a step began ("step"), damage was dealt ("damage")."""
+    moved ("move"), a spell was cast ("cast"), a step began ("step"), damage was dealt ("damage"),
+    an object or player became the target of a spell or ability ("target")."""
 
     kind: str
     obj: GameObject | None = None
@@ -259,6 +279,8 @@ class Event:
     """A roll's die: its faces."""
     naturals: tuple[int, ...] = ()
     """A roll's natural results, of the dice that count (706.2)."""
+    by: StackItem | None = None
+    """What made ``obj`` (or the player ``other``) a target ("target"): the spell or ability."""
 
 
 @dataclass
@@ -497,11 +519,14 @@ class Game:
             obj.timestamp = self.timestamp()
             _starting_loyalty(obj)
         if zone not in ("stack", "battlefield"):
-            obj.kicked = False  # a new object (400.7)
+            obj.kicked = obj.bought_back = obj.evoked = obj.cast_from_hand = False  # a new object (400.7)
+            obj.dashed = 0
             obj.effects = []
             obj.suspend_haste = None
         if obj.zone == "exile" and zone != "exile":
             obj.exiled_until = None
+            obj.foretold = 0
+            obj.exiled_by = obj.rebound = None
             obj.counters.clear()  # a new object (400.7): a suspended card's time counters stay behind
         obj.zone = zone
         if zone == "stack":

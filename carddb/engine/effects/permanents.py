@@ -7,7 +7,7 @@ from carddb.engine.core.catalog import Catalog, Handler, Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError
 from carddb.engine.core.forms import is_form, named
-from carddb.engine.core.state import ControlEffect
+from carddb.engine.core.state import ControlEffect, GameObject
 from carddb.engine.effects.common import (
     target_objects,
     zone_of,
@@ -74,6 +74,8 @@ def gain_control(ctx: Context, subject: list[Ref], action: Action) -> None:
 def _move_all(zone: str) -> Handler:
     def handler(ctx: Context, subject: list[Ref], action: Action) -> None:
         for obj in target_objects(ctx, action):
+            if obj.zone == "stack":  # "exile target spell": it leaves the stack
+                _off_the_stack(ctx, obj)
             put(ctx.game, obj, zone, decider=ctx.decider)
             if zone == "exile" and obj.zone == "exile":
                 did(ctx, "exiled", obj)
@@ -123,6 +125,8 @@ def return_to(ctx: Context, subject: list[Ref], action: Action) -> None:
     if zone is None:
         raise EngineError(f"cannot tell where {action.verb} puts the card")
     for obj in target_objects(ctx, action):
+        if obj.zone == "stack":  # "return target spell to its owner's hand": it leaves the stack
+            _off_the_stack(ctx, obj)
         put(ctx.game, obj, zone, decider=ctx.decider)
         if zone == "battlefield":  # "return … to the battlefield tapped" / "under your control"
             returned = action.verb == "return_from"
@@ -138,9 +142,14 @@ def counter(ctx: Context, subject: list[Ref], action: Action) -> None:
         if uncounterable(obj.card):  # "This spell can't be countered." (it stays on the stack)
             ctx.game.log.append(f"{obj.name} can't be countered")
             continue
-        ctx.game.stack = [item for item in ctx.game.stack if item.source != obj.id or not item.is_spell]
-        obj.zone = "stack"
+        _off_the_stack(ctx, obj)
         put(ctx.game, obj, "graveyard", cause="countered", decider=ctx.decider)
+
+
+def _off_the_stack(ctx: Context, obj: GameObject) -> None:
+    """A spell leaving the stack by an effect (countered, returned): its stack item goes too."""
+    ctx.game.stack = [item for item in ctx.game.stack if item.source != obj.id or not item.is_spell]
+    obj.zone = "stack"
 
 
 def proliferate(ctx: Context, subject: list[Ref], action: Action) -> None:

@@ -343,6 +343,9 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         isinstance(item, Action) for item in ability.cost
     ):  # "cards exiled this way" after a cost that exiled: what the cost did is not carried over
         problems.append("'this way' of a cost")
+    exiled_by_cost = any(isinstance(item, Action) and item.verb == "exile" for item in ability.cost)
+    if exiled_by_cost and any(isinstance(n, Noun) and n.description.startswith("exiled ") for n in nodes):
+        problems.append("'the exiled card' of a cost")  # the cost's exile is not linked (607.2a)
     looks = any(
         isinstance(n, Action)
         and (
@@ -362,6 +365,7 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     )
     if not asks and any(isinstance(n, Action) and n.verb in ("player_did", "player_did_not") for n in nodes):
         problems.append("'if … does' with no choice before it")
+    problems.extend(p for p in _flip_problems(ability, nodes) if p not in problems)
     if not _otherwise_follows_if(ability):
         problems.append("'otherwise' clause")
     problems.extend(p for p in _choice_problems(nodes) if p not in problems)
@@ -390,6 +394,13 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     # a delayed ability's moment is checked as such (DELAYED), not as a condition to evaluate
     moments = {id(n.condition) for n in nodes if isinstance(n, Conditional) and n.word == "at"}
     read_by_verb = _read_by_their_verb(nodes)
+    moments |= _target_of(ability)  # "becomes the target of a spell or ability": the trigger reads it
+    that_spell = any(
+        isinstance(n, Noun) and "that" in n.determiners and "spell" in n.description
+        for n in nodes
+    )
+    if that_spell and _trigger_verb(ability) == "becomes_target":  # not told apart from what it targets
+        problems.append("'that spell' of the spell or ability that targets")
     moments |= _paid_totals(ability)  # "with total power N or greater" of a tap cost: the cost reads it
     moments |= color_choices(nodes)  # "becomes the color of your choice": chosen as it resolves
     random = _random_discards(nodes)  # "discards a card at random": the discard reads it
@@ -423,6 +434,41 @@ def _read_by_their_verb(nodes: list[object]) -> set[int]:
         if condition is not None and isinstance(node, Action):
             found |= {id(condition), id(node.arg("action")), id(chosen_source(condition.arg("what")))}
     return found
+
+
+def _flip_problems(ability: Ability, nodes: list[object]) -> list[str]:
+    """ "If you win the flip" is read as a sentence after the ability's "Flip a coin." (705,
+    ``effects.coins``): anywhere else — no flip before it, a flip at a later moment ("Flip a coin at
+    the beginning of the next end step. If you lose the flip, …"), a coin flip in a trigger — it
+    would read no flip."""
+    read: set[int] = set()
+    for steps in (ability.effects, *(mode.effects for mode in ability.modes)):
+        flipped = False
+        for step in steps:
+            if isinstance(step, Clause) and any(_flips(p) for p in step.predicates):
+                flipped = True
+            elif flipped and isinstance(step, Conditional) and step.word == "if":
+                read.add(id(step.condition))
+    flips = [n for n in nodes if isinstance(n, Action) and n.verb == "coin_flip"]
+    return ["a coin flip's result with no flip before it"] if any(id(n) not in read for n in flips) else []
+
+
+def _flips(predicate: object) -> bool:
+    if isinstance(predicate, Action) and predicate.verb == "may":
+        predicate = predicate.arg("action")
+    return isinstance(predicate, Action) and predicate.verb == "flip_coin"
+
+
+def _trigger_verb(ability: Ability) -> str | None:
+    return ability.trigger.verb if isinstance(ability.trigger, Action) else None
+
+
+def _target_of(ability: Ability) -> set[int]:
+    """The "a spell or ability" of "Whenever ~ becomes the target of a spell or ability": the trigger
+    reads it (``rules.targeted``: of an ability, only who controls it; its qualifiers are walked)."""
+    trigger = ability.trigger
+    by = trigger.arg("by") if isinstance(trigger, Action) and trigger.verb == "becomes_target" else None
+    return {id(by)} if isinstance(by, Noun) and by.description == "spell or ability" else set()
 
 
 TAP_TOTAL_POWER = "with_total_power"
@@ -815,6 +861,7 @@ def _trigger_names_player(trigger: object, catalog: Catalog) -> bool:
     if verb in (
         "beginning", "beginning_of_step", "roll_dice", "gains_life_trigger", "loses_life_trigger",
         "draws_trigger", "discards_trigger", "cycle", "cycles_or_discards", "sacrifices_trigger",
+        "becomes_target",
     ):  # fmt: skip
         return True
     if verb in ("casts", "enters", "enters_or", "dies", "leaves", "either_enters", "either_dies"):
@@ -885,8 +932,54 @@ def generic_amount(action: Action) -> int | None:
     return sum(int(s.strip("{}")) for s in mana.symbols)
 
 
+def alternative_cost_line(ability: Ability) -> tuple[Action | None, tuple[Action, ...]] | None:
+    """ "[If …,] you may [cost] rather than pay this spell's mana cost." (118.9): its condition and
+    the cost phrases paid instead (None: not such a line)."""
+    if ability.casting is not Casting.ALTERNATIVE_COST or len(ability.effects) != 1:
+        return None
+    step = ability.effects[0]
+    condition: Action | None = None
+    if isinstance(step, Conditional):
+        if step.word != "if" or not isinstance(step.condition, Action):
+            return None
+        condition, step = step.condition, step.body
+    if not (isinstance(step, Clause) and isinstance(step.subject, Pronoun) and step.subject.word == "you"):
+        return None
+    if len(step.predicates) != 1 or step.duration is not None or step.for_each is not None:
+        return None
+    may = step.predicates[0]
+    rather = may.arg("action") if isinstance(may, Action) and may.verb == "may" else None
+    if not (isinstance(rather, Action) and rather.verb == "rather_than_mana_cost"):
+        return None
+    if rather.arg("poss") != "~'s":  # "rather than pay its mana cost": another spell's
+        return None
+    costs = tuple(item for item in ability.cost if isinstance(item, Action))
+    return (condition, costs) if costs and len(costs) == len(ability.cost) else None
+
+
+def _alternative_problem(ability: Ability) -> str | None:
+    found = alternative_cost_line(ability)
+    if found is None:
+        return "casting ability"
+    condition, costs = found
+    if condition is not None and condition.verb not in STATE_CONDITIONS:
+        return f"alternative cost if {condition.verb!r}"
+    for cost in costs:
+        mana = cost.arg("mana")
+        if isinstance(mana, ManaCost) and any("X" in symbol for symbol in mana.symbols):
+            return "alternative cost with X"
+        what = cost.arg("what")
+        if isinstance(what, Noun) and any(q.verb != "in_zone" for q in what.qualifiers):
+            in_hand = any(q.verb == "in_zone" for q in what.qualifiers)
+            if in_hand:  # a card in a hand or graveyard is matched by its description alone
+                return "alternative cost of a card with a qualifier"
+    return None
+
+
 def casting_problem(ability: Ability, catalog: Catalog) -> str | None:
     """What keeps a casting line from being applied (None: the engine applies it)."""
+    if ability.casting is Casting.ALTERNATIVE_COST:
+        return _alternative_problem(ability)
     found = casting_line(ability)
     if found is None:
         return "casting ability"

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from carddb.engine.core import forms
-from carddb.engine.core.catalog import Section
+from carddb.engine.core.catalog import Catalog, Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError
 from carddb.engine.core.forms import is_form
@@ -42,7 +42,7 @@ _TYPE_WORDS = {
 }  # fmt: skip
 _ANY_OBJECT = {"permanent", "card", "spell", "token", "source", "object"}
 _PLAYERS = {"player", "opponent"}
-_STATES = {"tapped", "untapped", "other", "another", "nontoken"}
+_STATES = {"tapped", "untapped", "other", "another", "nontoken", "exiled"}
 _STATES |= {"attacking", "blocking", "blocked", "unblocked"}  # carddb.engine.query.nouns.in_combat_as
 _SUPERTYPE_WORDS = {
     "basic": "Basic",
@@ -413,6 +413,8 @@ IN_ZONE_WITHOUT_A_ZONE = {
 def noun_zone(noun: Noun) -> str:
     """Where the objects a noun names are: the zone of its ``in``/``from`` qualifier, the stack for
     spells, else the battlefield."""
+    if noun.description.startswith("exiled ") or any(q.verb == "linked_exile" for q in noun.qualifiers):
+        return "exile"  # "the exiled card", "cards exiled with ~" (607.2a)
     for qualifier in noun.qualifiers:
         if qualifier.verb == "in_zone":
             zone = qualifier.arg("zone")
@@ -526,8 +528,27 @@ def this_way(qualifier: Action) -> str:
 
 
 def did(ctx: Context, word: str, obj: GameObject) -> None:
-    """The resolving ability ``word`` (destroyed, exiled, sacrificed, discarded, revealed) ``obj``."""
+    """The resolving ability ``word`` (destroyed, exiled, sacrificed, discarded, revealed) ``obj``.
+    A card it exiled is linked to its source (607.2a: :func:`exiled_with`)."""
     ctx.done.setdefault(word, []).append(obj)
+    if word == "exiled" and obj.zone == "exile":
+        obj.exiled_by = (ctx.source.id, ctx.source.timestamp)
+
+
+def exiled_with(obj: GameObject, source: GameObject) -> bool:
+    """Whether ``obj`` is in exile, put there by an ability of ``source`` as the object it is now
+    (607.2a: "the exiled card", "cards exiled with ~"; a source that left and came back is a new
+    object, 400.7, with nothing exiled yet)."""
+    return obj.zone == "exile" and obj.exiled_by == (source.id, source.timestamp)
+
+
+def _linked_exile(ctx: Context, ref: Ref, qualifier: Action) -> bool:
+    """ "exiled with ~", "exiled with this permanent" (607.2a)."""
+    return isinstance(ref, GameObject) and exiled_with(ref, ctx.source)
+
+
+def _linked_exile_check(qualifier: Action, catalog: Catalog) -> str | None:
+    return None if isinstance(qualifier.arg("what"), SelfRef) else "cards exiled with another object"
 
 
 def _on_the_battlefield(ctx: Context, ref: Ref, qualifier: Action) -> bool:
@@ -573,6 +594,9 @@ def _is(ctx: Context, obj: GameObject, alternative: str) -> bool:
             or (singular == "token" and not obj.token)
         ):
             return False
+        elif singular == "exiled":  # "the exiled card" (607.2a)
+            if not exiled_with(obj, ctx.source):
+                return False
         elif singular in ATTACHED_WORDS:
             if obj.id != ctx.source.attached_to:
                 return False
@@ -714,5 +738,7 @@ SECTION = Section(
         "player_controls": _player_controls,
         "this_way": _this_way,
         "on_the_battlefield": _on_the_battlefield,
+        "linked_exile": _linked_exile,
     },
+    checks={"linked_exile": _linked_exile_check},
 )

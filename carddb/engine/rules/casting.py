@@ -1,6 +1,8 @@
 """Lines that apply while a spell is cast (601.2b–f), not when it resolves: "This spell can't be
-countered." and cost changes — "This spell costs {1} less to cast for each creature you control.",
-"This spell costs {2} less to cast if you control a Wizard.", "… costs {1} more to cast …".
+countered.", the spell's own alternative cost ("You may sacrifice a Mountain rather than pay this
+spell's mana cost.", 118.9: :func:`own_alternative_cost`) and cost changes — affinity (702.41a),
+"This spell costs {1} less to cast for each creature you control.", "This spell costs {2} less to
+cast if you control a Wizard.", "… costs {1} more to cast …".
 
 ``query.executable.casting_problem`` says which of them the engine cannot apply;
 :func:`total_cost` applies the cost changes to the mana a spell costs (601.2f: increases, then
@@ -14,13 +16,13 @@ from collections.abc import Sequence
 from carddb.engine.core.cards import CardDef
 from carddb.engine.core.catalog import Catalog, Section
 from carddb.engine.core.context import Context, Ref
-from carddb.engine.core.errors import EngineError
+from carddb.engine.core.errors import EngineError, IllegalActionError, NotExecutableError
 from carddb.engine.core.forms import written
-from carddb.engine.query.executable import casting_line, generic_amount
-from carddb.engine.query.nouns import candidates_for, matches
+from carddb.engine.query.executable import alternative_cost_line, casting_line, generic_amount, missing
+from carddb.engine.query.nouns import candidates_for, known_description, matches
 from carddb.engine.rules.conditions import evaluate
 from carddb.engine.rules.continuous import static_clauses
-from carddb.oracle.model import Ability, Action, Casting, Kind, Noun
+from carddb.oracle.model import Ability, Action, Casting, Keyword, Kind, ManaCost, Noun
 
 
 def _change(ctx: Context, ability: Ability) -> int:
@@ -58,10 +60,27 @@ def _static_changes(ctx: Context) -> int:
     return total
 
 
+def _affinity(ctx: Context) -> int:
+    """Affinity for [quality] (702.41a): "This spell costs {1} less to cast for each [quality] you
+    control." ("Affinity for artifacts", "… for Islands", "… for tokens"), once per instance."""
+    change = 0
+    for ability in ctx.source.card.abilities:
+        for keyword in ability.keywords if ability.kind is Kind.KEYWORD else ():
+            if keyword.name.lower() == "affinity" and keyword.parameter:
+                what = Noun((), keyword.parameter)
+                change -= sum(1 for obj in ctx.game.permanents(ctx.controller) if matches(ctx, obj, what))
+    return change
+
+
+def _affinity_check(keyword: Keyword, catalog: Catalog) -> list[str]:
+    quality = keyword.parameter or ""
+    return [] if quality and known_description(quality) else [f"keyword affinity for {quality}"]
+
+
 def total_cost(ctx: Context, symbols: Sequence[str]) -> tuple[str, ...]:
     """``symbols`` with the cost changes of the spell's own casting lines and of static abilities
     applied (601.2f): the generic part grows or shrinks, never below zero; coloured symbols stay."""
-    change = _static_changes(ctx) + sum(
+    change = _static_changes(ctx) + _affinity(ctx) + sum(
         _change(ctx, ability)
         for ability in ctx.source.card.abilities
         if ability.kind is Kind.CASTING and ability.casting is Casting.COST_CHANGE
@@ -72,6 +91,31 @@ def total_cost(ctx: Context, symbols: Sequence[str]) -> tuple[str, ...]:
     rest = tuple(s for s in symbols if not s.strip("{}").isdigit())
     generic = max(0, generic + change)
     return (f"{{{generic}}}", *rest) if generic else rest
+
+
+def own_alternative_cost(ctx: Context) -> tuple[tuple[str, ...], tuple[Action, ...]]:
+    """The alternative cost the spell's own line offers ("[If …,] you may [cost] rather than pay
+    this spell's mana cost.", 118.9, 601.2b): the mana symbols paid instead of its mana cost, and
+    the other cost phrases ("sacrifice a Mountain", "exile a blue card from your hand"), paid in
+    full (601.2h). Refused when the spell has no such line or its condition is not met now."""
+    for ability in ctx.source.card.abilities:
+        if ability.kind is not Kind.CASTING or ability.casting is not Casting.ALTERNATIVE_COST:
+            continue
+        problems = missing(ability, ctx.game.catalog)
+        found = alternative_cost_line(ability)
+        if problems or found is None:
+            raise NotExecutableError(ctx.source.name, problems or ["casting ability"])
+        condition, costs = found
+        if condition is not None and not evaluate(ctx, condition):
+            raise IllegalActionError(f"{ctx.source.name}: the condition of its alternative cost is not met")
+        mana = tuple(
+            symbol
+            for cost in costs
+            if cost.verb == "pay_mana" and isinstance(paid := cost.arg("mana"), ManaCost)
+            for symbol in paid.symbols
+        )
+        return mana, tuple(cost for cost in costs if cost.verb != "pay_mana")
+    raise IllegalActionError(f"{ctx.source.name} has no alternative cost of its own")
 
 
 def uncounterable(card: CardDef) -> bool:
@@ -115,9 +159,15 @@ def _cast_by_check(qualifier: Action, catalog: Catalog) -> str | None:
 
 SECTION = Section(
     "rules.casting",
-    verbs={"cant_be_countered": _while_cast, **dict.fromkeys(COST_VERBS, _while_cast)},
+    verbs={
+        "cant_be_countered": _while_cast,
+        "rather_than_mana_cost": _while_cast,
+        **dict.fromkeys(COST_VERBS, _while_cast),
+    },
     static_verbs=COST_VERBS,
     qualifiers={"cast_by": _cast_by},
     checks={**dict.fromkeys(COST_VERBS, _cost_check), "cast_by": _cast_by_check},
+    keyword_checks={"affinity": _affinity_check},
 )
-"""Spells that can't be countered, and cost changes: the spell's own lines and static abilities."""
+"""Spells that can't be countered, their own alternative costs, and cost changes: the spell's own
+lines, affinity and static abilities."""

@@ -289,8 +289,11 @@ def additional_costs(card: CardDef) -> list[Action]:
     return [cost for ability in card.abilities if (cost := additional_cost(ability)) is not None]
 
 
-def pay_additional_costs(game: Game, decider: Decider, player: str, spell: GameObject) -> None:
-    for cost in additional_costs(spell.card):
+def pay_additional_costs(
+    game: Game, decider: Decider, player: str, spell: GameObject, alternative: Sequence[Action] = ()
+) -> None:
+    """The spell's additional costs and the cost phrases of an alternative cost (601.2h)."""
+    for cost in (*alternative, *additional_costs(spell.card)):
         _pay_action(game, decider, player, spell, cost)
 
 

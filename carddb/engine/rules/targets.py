@@ -11,7 +11,7 @@ from carddb.engine.core.errors import (
     TargetError,
 )
 from carddb.engine.core.forms import is_form
-from carddb.engine.core.state import Game, GameObject
+from carddb.engine.core.state import Event, Game, GameObject, StackItem
 from carddb.engine.query.nouns import matches, noun_zone, resolve
 from carddb.engine.query.tree import children
 from carddb.engine.rules.protection import targetable
@@ -171,3 +171,21 @@ def still_legal(game: Game, ctx: Context, noun: TargetPhrase, ref: Ref) -> bool:
         return False
     return legal_target(game, ctx, noun, ref)
 
+
+
+def target_events(item: StackItem) -> list[Event]:
+    """What ``item`` (just put on the stack) made a target, each object and player once (601.2c:
+    "becomes the target of" abilities trigger then, ``rules.targeted``)."""
+    events: list[Event] = []
+    seen: set[int | str] = set()
+    for refs in item.targets:
+        for ref in refs:
+            key = ref if isinstance(ref, str) else ref.id
+            if key in seen:
+                continue
+            seen.add(key)
+            if isinstance(ref, str):
+                events.append(Event("target", None, other=ref, player=item.controller, by=item))
+            else:
+                events.append(Event("target", ref, player=item.controller, by=item))
+    return events

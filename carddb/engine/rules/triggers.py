@@ -34,7 +34,7 @@ from carddb.engine.rules.conditions import evaluate
 from carddb.engine.rules.continuous import on_enter
 from carddb.engine.rules.layers import refresh
 from carddb.engine.rules.sba import state_based_actions
-from carddb.engine.rules.targets import legal_target, record_target, target_nouns, target_text
+from carddb.engine.rules.targets import legal_target, record_target, target_events, target_nouns, target_text
 from carddb.engine.rules.ward import ward_triggers
 from carddb.engine.rules.zones import return_exiled
 from carddb.oracle.model import Ability, Action, Kind, Noun, Pronoun, SelfRef, walk
@@ -73,25 +73,32 @@ def about_event(ctx: Context, event: Event, trigger: object) -> None:
     ctx.event_refs = [player, *refs] if player is not None else refs
 
 
+PLAYER_EVENTS = ("step", "cast", "copy", "move", "roll", "gain_life", "lose_life", "draw", "discard", "cycle")
+"""Events whose ``player`` is who "that player" means: whose step, who cast or copied, who moved…"""
+
+
 def _event_player(ctx: Context, event: Event, trigger: object) -> str | None:
     """The player a trigger condition names, whom "that player" means: the player dealt damage
     ("deals damage to a player"), or the controller of the source ("a source an opponent controls
     deals damage to you"); whose step it is ("each player's upkeep"); who cast the spell; the owner
     of what went to or left their zone ("a player's graveyard"), else who controlled it. Not the
-    ability's own controller as the mover or caster of the source itself (the text says "you")."""
+    ability's own controller as the mover or caster of the source itself (the text says "you").
+    Who controls the spell or ability that made something a target ("target")."""
     args = trigger.args if isinstance(trigger, Action) else ()
     if event.kind == "damage":
         to = trigger.arg("to") if isinstance(trigger, Action) else None
         if isinstance(to, Pronoun) and to.word == "you":  # "a source an opponent controls … to you"
             return event.player or None
         return event.other if isinstance(event.other, str) else None
-    if event.kind in ("cast", "move") and event.obj is ctx.source:
+    if event.kind in ("cast", "copy", "move") and event.obj is ctx.source:
         return None
     if event.kind == "move" and event.obj is not None:
         zones = [n for _, value in args for n in walk(value) if isinstance(n, Action) and n.verb == "zone"]
         if any(zone.arg("owner") in _ZONES_OF_SOMEONE for zone in zones):
             return event.obj.owner
-    if event.kind in ("step", "cast", "move", "roll", "gain_life", "lose_life", "draw", "discard", "cycle"):
+    if event.kind == "target":  # the controller of the spell or ability that targets
+        return event.player or None
+    if event.kind in PLAYER_EVENTS:
         return event.player or None
     return None
 
@@ -496,6 +503,9 @@ def settle(game: Game, decider: Decider | None) -> None:
             game.stack.append(item)
             game.log.append(f"{game.objects[item.source].name}'s ability triggers")
             game.stack.extend(ward_triggers(game, item))  # its targets' ward abilities (702.21)
+            game.events.extend(target_events(item))  # 603.3d: its targets become targets
+    if game.events:  # what becoming a target triggers goes on the stack above it
+        settle(game, decider)
 
 
 def _choose_targets(game: Game, decider: Decider, item: StackItem) -> bool:

@@ -17,6 +17,7 @@ from typing import Any
 
 from carddb.engine.actions import combat as fighting
 from carddb.engine.actions import face_down as faces
+from carddb.engine.actions import foretell as foretelling
 from carddb.engine.actions import planechase as planar
 from carddb.engine.actions import play, turn
 from carddb.engine.actions import suspend as suspension
@@ -84,11 +85,15 @@ FACE_DOWN_KEYS = ("face_down", "cloaked")
 PLAYER_KEYS = {"life", "poison", "energy", "attached", "planar_deck", *FACE_DOWN_KEYS, *ZONE_KEYS}
 CARD_KEYS = {"type", "text", "mana_cost", "power", "toughness", "loyalty", "color_indicator"}
 VERBS: tuple[str, ...] = ("activate", "cast", "play", "advance", "pass", "resolve", "attack", "block")
-VERBS += ("roll_planar_die", "turn_face_up", "suspend")
+VERBS += ("roll_planar_die", "turn_face_up", "suspend", "foretell")
 """The action keys: each ``[[do]]`` has exactly one."""
 ACTION_KEYS = {
     "activate": {"player", "ability", "targets", "x", "pay", "mode", "rolls", "choices"},
-    "cast": {"player", "targets", "x", "pay", "mode", "rolls", "choices", "kicked", "face_down", "convoke"},
+    "cast": {
+        "player", "targets", "x", "pay", "mode", "rolls", "choices",
+        "kicked", "buyback", "alternative_cost", "evoke", "dash",
+        "face_down", "convoke", "delve", "improvise",
+    },
     "play": {"player", "rolls", "choices"},
     "advance": {"player", "rolls", "choices"},
     "pass": {"player", "rolls", "choices"},
@@ -98,6 +103,7 @@ ACTION_KEYS = {
     "roll_planar_die": {"player", "rolls", "choices"},
     "turn_face_up": {"player", "rolls", "choices"},
     "suspend": {"player", "pay", "rolls", "choices"},
+    "foretell": {"player", "pay", "rolls", "choices"},
 }
 """The keys each action may carry besides its own."""
 EXPECT_KEYS = {"players", "stack", "permanents", "error", "game", "not_executable"}
@@ -258,7 +264,7 @@ def _check_action(path: Path, where: str, action: Mapping[str, Any], names: _Nam
     if player is not None and player not in names.players:
         raise ScenarioError(f"{path}: {where}: player: no player named {player!r}")
     value = action[verb]
-    if verb in ("activate", "cast", "play", "turn_face_up", "suspend"):
+    if verb in ("activate", "cast", "play", "turn_face_up", "suspend", "foretell"):
         if not isinstance(value, str):
             raise ScenarioError(f"{path}: {where}: {verb} must be a card name")
         names.reference(f"{where} {verb}", value)
@@ -285,8 +291,9 @@ def _check_action(path: Path, where: str, action: Mapping[str, Any], names: _Nam
             names.reference(f"{where} block.{blocker!r}", attacker)
     elif value is not True:
         raise ScenarioError(f"{path}: {where}: {verb} must be true")
-    if "kicked" in action and not isinstance(action["kicked"], bool):
-        raise ScenarioError(f"{path}: {where}: kicked must be true or false")
+    for flag in ("kicked", "buyback", "alternative_cost", "evoke", "dash"):
+        if flag in action and not isinstance(action[flag], bool):
+            raise ScenarioError(f"{path}: {where}: {flag} must be true or false")
     if "face_down" in action and not isinstance(action["face_down"], bool):
         raise ScenarioError(f"{path}: {where}: face_down must be true or false")
     for key in ("ability", "x"):
@@ -311,7 +318,7 @@ def _check_action(path: Path, where: str, action: Mapping[str, Any], names: _Nam
             raise ScenarioError(f"{path}: {where}: targets must be a list of names (or lists of names)")
         for entry in entries:
             names.reference(f"{where} targets", str(entry), player_ok=True)
-    for key in ("pay", "convoke"):
+    for key in ("pay", "convoke", "delve", "improvise"):
         for entry in _name_list(path, f"{where} {key}", action.get(key, [])):
             names.reference(f"{where} {key}", entry)
 
@@ -634,6 +641,10 @@ def _act(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> Non
         convoking.append(_find(game, name, ("battlefield",), player, avoid=[*pay, *convoking]))
     if convoking:  # convoke (702.51): the creatures tapped to pay part of the cost
         options["convoking"] = convoking
+    if action.get("delve"):  # delve (702.66a): the cards exiled from the graveyard to pay generic mana
+        options["delving"] = _distinct(game, action.get("delve", []), "graveyard", player)
+    if action.get("improvise"):  # improvise (702.126a): the artifacts tapped to pay generic mana
+        options["improvising"] = _distinct(game, action["improvise"], "battlefield", player)
     if action.get("face_down") is True:  # morph: cast face down (702.37c)
         options["face_down"] = True
     if "mode" in action:
@@ -643,13 +654,18 @@ def _act(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> Non
         source = _find(game, action["activate"], ("battlefield", "hand"), player)  # hand: cycling
         play.activate(game, decider, player, source, int(action.get("ability", 1)), targets, **options)
     elif "cast" in action:
-        card = _top_or(game, action["cast"], ("hand", "graveyard"), player)  # graveyard: flashback
-        play.cast(game, decider, player, card, targets, kicked=bool(action.get("kicked", False)), **options)
+        card = _top_or(game, action["cast"], ("hand", "graveyard", "exile"), player)  # flashback, foretell
+        for flag in ("kicked", "buyback", "alternative_cost", "evoke", "dash"):
+            options[flag] = bool(action.get(flag, False))
+        play.cast(game, decider, player, card, targets, **options)
     elif "play" in action:
         play.play_land(game, player, _top_or(game, action["play"], ("hand",), player))
     elif "suspend" in action:  # suspend's special action (702.62a), from the hand
         card = _find(game, action["suspend"], ("hand",), player)
         suspension.suspend(game, decider, player, card, pay_with=pay or None)
+    elif "foretell" in action:  # foretell's special action (702.143a), from the hand
+        card = _find(game, action["foretell"], ("hand",), player)
+        foretelling.foretell(game, decider, player, card, pay_with=pay or None)
     elif "roll_planar_die" in action:
         planar.roll(game, decider, player)
     elif "turn_face_up" in action:
@@ -670,6 +686,14 @@ def _act(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> Non
         _block(game, decider, action)
     else:
         turn.advance(game, decider, Step(action["advance"]))
+
+
+def _distinct(game: Game, entries: Sequence[str], zone: str, player: str) -> list[GameObject]:
+    """The objects ``entries`` name in the player's ``zone``, each a different one ("Island x2")."""
+    found: list[GameObject] = []
+    for name in (n for entry in entries for n in _expand(entry)):
+        found.append(_find(game, name, (zone,), player, avoid=found))
+    return found
 
 
 def _block(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> None:
