@@ -18,6 +18,7 @@ from carddb.engine.query.nouns import (
     IN_ZONE_WITHOUT_A_ZONE,
     amount_of,
     candidates_for,
+    count,
     counter_kind,
     in_combat_as,
     last_controller,
@@ -486,6 +487,15 @@ def _controls_count(ctx: Context, condition: Action) -> bool:
 
 
 
+def _there_are_count(ctx: Context, condition: Action) -> bool:
+    """ "If there are two or more instant and/or sorcery cards in your graveyard" (spell mastery),
+    "as long as there are four or more card types among cards in your graveyard" (delirium): the
+    objects, or the kinds among them (:func:`carddb.engine.query.nouns.count`), counted now."""
+    what = condition.arg("what")
+    assert isinstance(what, Noun)
+    return count(ctx, what) >= value(ctx, condition.arg("amount"))
+
+
 # -- noun qualifiers ---------------------------------------------------------------------------------
 def _in_zone(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     if isinstance(ref, str):
@@ -610,6 +620,7 @@ SECTION = Section(
         "is_state": _is_state,
         "is_more": _is_more,
         "controls_count": _controls_count,
+        "there_are_count": _there_are_count,
         "is_in_zone": _is_in_zone,
         "dies_this_turn": _left_this_turn,
         "left_this_turn": _left_this_turn,

@@ -29,6 +29,7 @@ from carddb.engine.query.nouns import (
     PRONOUNS,
     TARGET_FORMS,
     attached_reference,
+    kind_among,
     known_description,
     total_limit,
 )
@@ -391,6 +392,7 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     moments |= _paid_totals(ability)  # "with total power N or greater" of a tap cost: the cost reads it
     moments |= {id(noun) for n in nodes if (noun := reads_chosen_type(n)) is not None}  # "the chosen type"
     moments |= color_choices(nodes)  # "becomes the color of your choice": chosen as it resolves
+    moments |= counted_kinds(nodes)  # "for each basic land type among lands you control": counted
     random = _random_discards(nodes)  # "discards a card at random": the discard reads it
     for node in nodes:  # nothing else chooses at random
         if isinstance(node, Action) and node.verb == "at_random" and id(node) not in random:
@@ -410,6 +412,31 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
             if problem and problem not in problems:
                 problems.append(problem)
     return problems
+
+
+COUNTING = frozenset({
+    "number_of", "there_are_count", "gets_for_each", "gain_life_for_each", "lose_life_for_each",
+    "costs_for_each",
+})  # fmt: skip
+"""The phrases whose ``what`` is counted (:func:`carddb.engine.query.nouns.count`)."""
+
+
+def counted_kinds(nodes: list[object]) -> set[int]:
+    """The "card types among cards in your graveyard" of a count ("for each …", "the number of …",
+    "there are four or more …", :data:`COUNTING`): the phrase and its "among" are read by the count
+    (:func:`carddb.engine.query.nouns.kind_among`); the noun after "among" is checked as any noun.
+    Anywhere else such a phrase is refused."""
+    found: set[int] = set()
+    for node in nodes:
+        counted: object = None
+        if isinstance(node, Clause):
+            counted = node.for_each
+        elif isinstance(node, Action) and node.verb in COUNTING:
+            counted = node.arg("what")
+        if kind_among(counted) is not None:
+            assert isinstance(counted, Noun)
+            found |= {id(counted), id(counted.qualifiers[0])}
+    return found
 
 
 def _read_by_their_verb(nodes: list[object]) -> set[int]:
@@ -576,19 +603,41 @@ def _granted_problem(node: object, catalog: Catalog) -> str | None:
     return None
 
 
-def _elided_players(node: Sequence) -> bool:
-    """ "Each player discards their hand, then draws seven cards": a later step without a subject
-    after one whose subject is other players than you — it would be read as yours."""
+def names_players(subject: object) -> bool:
+    """Whether a clause's subject names players other than you ("target player", "each opponent")."""
+    if isinstance(subject, Noun):
+        return bool({w.lower().rstrip("s") for w in subject.description.split()} & {"player", "opponent"})
+    return False
+
+
+def elided_subject(node: Sequence) -> Noun | None:
+    """ "Target player draws a card, then discards a card", "Each player discards their hand, then
+    draws seven cards": the subject a later step without one goes on with — the step before's,
+    when it names players other than you (None: the later steps are the controller's, as written)."""
     first = node.steps[0] if node.steps else None
-    if not isinstance(first, Clause) or first.subject is None:
-        return False
-    subject = first.subject
-    you = isinstance(subject, Pronoun) and subject.word == "you"
-    names_players = isinstance(subject, Noun) and bool(
-        {w.lower().rstrip("s") for w in subject.description.split()} & {"player", "opponent"}
+    subject = first.subject if isinstance(first, Clause) else None
+    return subject if isinstance(subject, Noun) and names_players(subject) else None
+
+
+_BACK_REFERENCES = frozenset({"it", "them", "that card", "those cards"})
+
+
+def _elided_players(node: Sequence) -> bool:
+    """A later step without a subject after one whose subject is several players, which names
+    what the step before found ("Each player reveals a card, then puts it …"): what each player's
+    step found is not kept per player (one subject is read on, :func:`elided_subject`)."""
+    subject = elided_subject(node)
+    several = subject is not None and (
+        bool({"each", "all"} & set(subject.determiners)) or subject.description.endswith("s")
     )
-    return names_players and not you and any(
-        isinstance(step, Clause) and step.subject is None for step in node.steps[1:]
+    if not several:
+        return False
+    later = [step for step in node.steps[1:] if isinstance(step, Clause) and step.subject is None]
+    return any(
+        (isinstance(n, Pronoun) and n.word in _BACK_REFERENCES)
+        or (isinstance(n, Noun) and bool({"that", "those"} & set(n.determiners)))
+        for step in later
+        for n in walk(step)
     )
 
 
@@ -850,7 +899,8 @@ STATIC_CONDITIONALS = frozenset({"as long as", "if", "unless"})
 """The conditions a static ability's sentence may have: it applies while the condition holds
 ("as long as", "if") or does not ("… enters the battlefield tapped unless you control …")."""
 STATE_CONDITIONS = frozenset({
-    "controls", "controls_count", "counters_at_least", "is_in_zone", "is_more", "is_state", "dies_this_turn",
+    "controls", "controls_count", "there_are_count", "counters_at_least", "is_in_zone", "is_more",
+    "is_state", "dies_this_turn",
     "left_this_turn", "it_is_in_combat", "it_is_state", "was_type",
     "life_this_turn",
 })  # fmt: skip

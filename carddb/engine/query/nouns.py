@@ -117,8 +117,57 @@ def value(ctx: Context, quantity: object) -> int:
     if isinstance(quantity, Action) and quantity.verb in ("the_result", "total_of_results"):
         return ctx.bindings["result"]  # several dice: the total (roll_dice)
     if isinstance(quantity, Action) and quantity.verb == "number_of":
-        return len(resolve(ctx, quantity.arg("what")))
+        what = quantity.arg("what")
+        kinds = kind_among(what)
+        return count_kinds(ctx, *kinds) if kinds is not None else len(resolve(ctx, what))
     raise EngineError(f"cannot count {quantity!r}")
+
+
+KINDS = frozenset({"card type", "basic land type", "color"})
+"""What "… among …" counts the different kinds of: card types (delirium), basic land types
+(domain), colours."""
+BASIC_LAND_TYPES = frozenset({"Plains", "Island", "Swamp", "Mountain", "Forest"})
+
+
+def kind_among(noun: object) -> tuple[str, Noun] | None:
+    """ "card types among cards in your graveyard", "basic land types among lands you control",
+    "colors among permanents you control": the kind counted and the noun of the objects that have
+    them (None: not such a phrase)."""
+    if not isinstance(noun, Noun) or noun.determiners or len(noun.qualifiers) != 1:
+        return None
+    among = noun.qualifiers[0]
+    what = among.arg("what")
+    kind = noun.description.lower().removesuffix("s")
+    if among.verb != "among" or kind not in KINDS or not isinstance(what, Noun):
+        return None
+    if {"that", "those"} & set(what.determiners):  # "among those creatures": named by a later step
+        return None
+    return kind, what
+
+
+def count_kinds(ctx: Context, kind: str, what: Noun) -> int:
+    """How many different ``kind``s the objects ``what`` describes have between them, now: card
+    types (300.1), basic land types (205.3i), colours (105.1)."""
+    found: set[str] = set()
+    for obj in candidates_for(ctx, what):
+        if not matches(ctx, obj, what):
+            continue
+        if kind == "card type":
+            found.update(obj.types)
+        elif kind == "basic land type":
+            found.update(BASIC_LAND_TYPES & set(obj.subtypes))
+        else:
+            found.update(colors_of(obj))
+    return len(found)
+
+
+def count(ctx: Context, noun: Noun) -> int:
+    """How many objects a plural noun phrase without a number describes ("creature cards in your
+    graveyard", "lands on the battlefield"), or how many kinds of them (:func:`kind_among`)."""
+    kinds = kind_among(noun)
+    if kinds is not None:
+        return count_kinds(ctx, *kinds)
+    return sum(1 for obj in candidates_for(ctx, noun) if matches(ctx, obj, noun))
 
 
 THAT_MANY = "that many"

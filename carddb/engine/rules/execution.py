@@ -16,11 +16,10 @@ from carddb.engine.core.errors import CostError, EngineError, NotExecutableError
 from carddb.engine.core.proposed import Proposed, Replacement
 from carddb.engine.core.state import Delayed, Event, Game, GameObject
 from carddb.engine.query.abilities import active_abilities
-from carddb.engine.query.executable import may_covers_all
+from carddb.engine.query.executable import elided_subject, may_covers_all
 from carddb.engine.query.nouns import (
-    candidates_for,
+    count,
     counter_kind,
-    matches,
     mention_zone_owners,
     objects,
     players,
@@ -151,7 +150,10 @@ def _execute(ctx: Context, step: object) -> None:
     if isinstance(step, Clause):
         _clause(ctx, step)
     elif isinstance(step, Sequence):
+        subject = elided_subject(step)  # "Target player draws a card, then discards a card."
         for item in step.steps:
+            if subject is not None and isinstance(item, Clause) and item.subject is None:
+                item = dataclasses.replace(item, subject=subject)
             _execute(ctx, item)
     elif isinstance(step, Conditional):
         _conditional(ctx, step)
@@ -203,13 +205,13 @@ def count_each(ctx: Context, each: object, subject: list[Ref]) -> int:
     before = list(ctx.it)
     if isinstance(each, Action) and each.verb == "counters_on":
         kind = counter_kind(each.arg("kind"))
-        count = sum(obj.counters.get(kind, 0) for obj in objects(resolve(ctx, each.arg("what"))))
+        number = sum(obj.counters.get(kind, 0) for obj in objects(resolve(ctx, each.arg("what"))))
     elif isinstance(each, Noun) and not each.determiners:
-        count = sum(1 for obj in candidates_for(ctx, each) if matches(ctx, obj, each))
+        number = count(ctx, each)
     else:
-        count = len(resolve(ctx, each))
+        number = len(resolve(ctx, each))
     ctx.it = before or list(subject)
-    return count
+    return number
 
 
 def _conditional(ctx: Context, node: Conditional) -> None:

@@ -30,7 +30,7 @@ from carddb.engine.core.layers import Layer, LayerEffect, Op, split_keywords
 from carddb.engine.core.state import Game, GameObject
 from carddb.engine.query.abilities import active_abilities
 from carddb.engine.query.choices import chosen_color
-from carddb.engine.query.nouns import candidates_for, counter_kind, matches, objects, resolve, value
+from carddb.engine.query.nouns import count, counter_kind, objects, resolve, value
 from carddb.engine.rules.continuous import NO_DECISIONS, applying_clauses, is_applied_static
 from carddb.oracle.model import Ability, Action, Clause, Kind, Noun, X
 from carddb.oracle.phrases import find
@@ -265,10 +265,7 @@ def _defined_pt(ctx: Context, action: Action) -> Change:
     counted = defined_count(action)
     if counted is None:
         raise EngineError(f"cannot read the characteristic-defining value of {text!r}")
-    if isinstance(counted, Noun):
-        number = sum(1 for obj in candidates_for(ctx, counted) if matches(ctx, obj, counted))
-    else:
-        number = ctx.game.players[ctx.controller].life
+    number = count(ctx, counted) if isinstance(counted, Noun) else ctx.game.players[ctx.controller].life
     power = None if text.startswith("{whose:poss} toughness") else number
     toughness = None if text.startswith("{whose:poss} power is") else number
     return Change(Layer.PT_DEFINING, Op.SET_PT, power=power, toughness=toughness)
@@ -322,7 +319,7 @@ def _for_each(ctx: Context, action: Action) -> int:
     what = action.arg("what")
     if what is not None and action.arg("counter") is None:
         if isinstance(what, Noun):
-            return sum(1 for obj in candidates_for(ctx, what) if matches(ctx, obj, what))
+            return count(ctx, what)
         return len(resolve(ctx, what))
     kind = counter_kind(action.arg("counter"))
     return sum(obj.counters.get(kind, 0) for obj in objects(resolve(ctx, what)))
