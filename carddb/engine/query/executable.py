@@ -76,7 +76,9 @@ ZONE_OWNERS = {
     "target opponent's", "all",
 }  # fmt: skip
 """Whose zones a ``zone`` phrase may name (:func:`carddb.engine.query.nouns.zone_owners` knows them)."""
-SUPPORTED_CONDITIONALS = {"if", "unless", "where X is", "then", "at", "may", "until end of turn", "otherwise"}
+SUPPORTED_CONDITIONALS = {
+    "if", "unless", "where X is", "then", "at", "may", "until end of turn", "otherwise", "for each",
+}  # fmt: skip
 DELAYED = {
     ("beginning", "next_end_step"), ("beginning", "next_turns_upkeep"), ("beginning", "your_next_upkeep"),
     ("beginning", "end_of_combat"), ("end_of_combat", "end_of_combat"),
@@ -363,6 +365,8 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         problems.append("'if … does' with no choice before it")
     if not _otherwise_follows_if(ability):
         problems.append("'otherwise' clause")
+    if _after_for_each(list(ability.effects)) or any(_after_for_each(list(m.effects)) for m in ability.modes):
+        problems.append("'those' after a 'for each' clause")
     problems.extend(p for p in _choice_problems(nodes) if p not in problems)
     read_with = _instead_sentences(ability)
     for node in nodes:
@@ -717,6 +721,8 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         return "ability of a card in another zone"
     if isinstance(node, Conditional) and node.word not in SUPPORTED_CONDITIONALS:
         return f"{node.word!r} clause"
+    if isinstance(node, Conditional) and node.word == "for each":
+        return for_each_problem(node)
     if isinstance(node, Conditional) and node.word == "until end of turn":
         body = node.body
         if not isinstance(body, Clause) or body.duration is not None:
@@ -759,6 +765,44 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         # carried over, and a noun without its number would name every candidate
         return "'that many'"
     return None
+
+
+BACK_REFERENCES = frozenset({"it", "them", "they", "each of them"})
+"""Pronouns that name what an earlier step named."""
+
+
+def for_each_problem(node: Conditional) -> str | None:
+    """ "For each creature destroyed this way, its controller creates a 4/4 red Dragon creature
+    token", "For each land you control, create a Treasure token": the body is done once for each
+    object or player the phrase names, "it", "its controller" and "that player" naming that one
+    (``rules.execution``). Refused: a target in the body (one chosen per item, "for each opponent,
+    … target permanent that player controls"), a choice, an "unless" (who may pay is not read
+    per item)."""
+    if not isinstance(node.condition, Noun):
+        return "'for each' clause"
+    for inner in walk(node.body):
+        if isinstance(inner, Noun | Pronoun) and inner.slot is not None:
+            return "'for each' clause with a target"
+        if isinstance(inner, Conditional) and inner.word == "unless":
+            return "'for each' clause with 'unless'"
+        if isinstance(inner, Action) and inner.verb == "choose":
+            return "'for each' clause with a choice"
+    return None
+
+
+def _after_for_each(steps: list[object]) -> bool:
+    """A step after a "For each …, …" sentence that names what an earlier step named ("Exile
+    those tokens …"): what the repeated body made is not kept as one mention."""
+    seen = False
+    for step in steps:
+        if seen and any(
+            (isinstance(n, Pronoun) and n.word in BACK_REFERENCES)
+            or (isinstance(n, Noun) and bool({"that", "those"} & set(n.determiners)))
+            for n in walk(step)
+        ):
+            return True
+        seen = seen or any(isinstance(n, Conditional) and n.word == "for each" for n in walk(step))
+    return False
 
 
 def _may_among(clause: Clause) -> bool:

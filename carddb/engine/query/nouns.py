@@ -323,9 +323,9 @@ def _pronoun(ctx: Context, word: str) -> list[Ref]:
         return [ctx.controller]
     if word in ("it", "them", "they", "itself", "each of them"):
         return list(ctx.it)
-    if word in ("its controller", "its owner"):
+    if word in ("its controller", "its owner"):  # a permanent that left: who controlled it last (608.2h)
         first = list(objects(ctx.it))[:1]
-        return [obj.controller if word == "its controller" else obj.owner for obj in first]
+        return [last_controller(ctx.game, obj) if word == "its controller" else obj.owner for obj in first]
     if word in ("their controller", "their controllers", "their owner", "their owners"):
         owners = "owner" in word
         return list(dict.fromkeys(obj.owner if owners else obj.controller for obj in objects(ctx.it)))

@@ -227,6 +227,8 @@ def _conditional(ctx: Context, node: Conditional) -> None:
         _execute(ctx, node.body)
     elif node.word == "then":
         _execute(ctx, node.body)
+    elif node.word == "for each":  # "For each creature destroyed this way, its controller creates …"
+        _for_each(ctx, node)
     elif node.word in DURATIONS:  # "Until end of turn, ~ becomes a 3/3 …": the body's duration
         body = node.body
         _execute(ctx, dataclasses.replace(body, duration=node.word) if isinstance(body, Clause) else body)
@@ -246,6 +248,18 @@ def _conditional(ctx: Context, node: Conditional) -> None:
             _execute(ctx, node.body)
     else:
         raise EngineError(f"cannot execute a {node.word!r} clause")
+
+
+def _for_each(ctx: Context, node: Conditional) -> None:
+    """ "For each X, …": the body once for each object or player X names now, in turn, "it",
+    "its controller" and "that player" naming that one (``query.executable.for_each_problem``
+    says which bodies)."""
+    before = list(ctx.it)
+    for ref in resolve(ctx, node.condition):
+        ctx.it = [ref]
+        with speaking_of(ctx, ref):
+            _execute(ctx, node.body)
+    ctx.it = before
 
 
 def _optional(ctx: Context, node: Conditional) -> None:
