@@ -42,14 +42,15 @@ TYPE_WORDS = {
 }  # fmt: skip
 LAYERED = frozenset({
     "gets", "gets_each", "gets_for_each", "has", "gains", "is_indestructible", "has_ability", "loses",
-    "has_base_pt", "is_a_creature", "becomes", "switch_pt", "power_toughness_equal",
+    "has_base_pt", "is_a_creature", "becomes", "switch_pt", "power_toughness_equal", "is_type",
 })  # fmt: skip
-"""The phrases that change characteristics."""
+"""The phrases that change characteristics ("is_type": a static "Enchanted creature … is an Angel in
+addition to its other types", read as what it becomes)."""
 STATIC_VERBS = LAYERED - {"gains", "switch_pt"}
 """Those a static ability applies (:func:`refresh`)."""
 CHECKED = (
     "gets", "gets_each", "is_a_creature", "has_base_pt", "becomes", "switch_pt", "power_toughness_equal",
-    "has", "with_keywords",
+    "has", "with_keywords", "is_type",
 )  # fmt: skip
 """Those of which only some phrases execute (:func:`problem`)."""
 QUALITIES = frozenset({
@@ -60,6 +61,9 @@ STATIC_LAYERS = (
     Layer.TYPE, Layer.COLOR, Layer.ABILITY, Layer.PT_DEFINING, Layer.PT_SETTING, Layer.PT_CHANGING,
     Layer.PT_SWITCHING,
 )  # fmt: skip
+LAND_TYPES = frozenset({"Plains", "Island", "Swamp", "Mountain", "Forest", "Desert", "Gate", "Lair", "Locus"})
+"""Land subtypes (205.3i), which a static "is a …" is refused for: 305.7 takes the land's old
+abilities away and gives the new types' mana abilities, which :class:`CardDef` adds once."""
 _PT_CHANGE = re.compile(r"([+-])(\d+|X)/([+-])(\d+|X)")
 _PT_SET = re.compile(r"(\d+)/(\d+)")
 
@@ -133,12 +137,18 @@ def problem(action: Action, catalog: Catalog) -> str | None:
         return None if _colors(str(action.arg("color"))) is not None else f"becomes {action.arg('color')}"
     if verb == "becomes" and chosen_color(action.arg("what")):
         return None  # chosen as it resolves (changes)
-    if verb in ("becomes", "is_a_creature"):
+    if verb in ("becomes", "is_a_creature", "is_type"):
         what = action.arg("what")
         if not isinstance(what, Noun):
             return f"becomes {_text(action)}"
-        if becoming(what.description) is None:
+        found = becoming(what.description)
+        if found is None:
             return f"becomes {what.description!r}"
+        land_types = LAND_TYPES & {subtype.removesuffix("s") for subtype in found.subtypes}
+        if verb == "is_type" and ("Land" in found.types or land_types):
+            return "is a land type (305.7)"  # the mana abilities of land types are the card's own
+        if verb == "is_type" and any(t.endswith("s") for t in found.subtypes):
+            return f"are {what.description!r}"  # "Creatures you control are Slivers": a plural subtype
         unknown = [q.verb for q in what.qualifiers if q.verb not in QUALITIES]
         if unknown:
             return f"becomes … {unknown[0]}"
@@ -217,7 +227,7 @@ def changes(ctx: Context, action: Action) -> list[Change]:
     if verb == "becomes" and chosen_color(action.arg("what")):  # "becomes the color of your choice"
         name = ctx.decider.choose(f"{ctx.controller}: which color?", list(COLOR_LETTERS))
         return [Change(Layer.COLOR, Op.SET_COLORS, (COLOR_LETTERS[name],))]
-    if verb in ("becomes", "is_a_creature"):
+    if verb in ("becomes", "is_a_creature", "is_type"):
         found = _becomes(action.arg("what"))
         pt = action.arg("pt")
         if verb == "is_a_creature":
@@ -414,7 +424,7 @@ def _layer_of(action: Action) -> frozenset[Layer]:
         return frozenset({Layer.PT_SWITCHING})
     if verb == "power_toughness_equal":
         return frozenset({Layer.PT_DEFINING})
-    if verb in ("becomes", "is_a_creature"):
+    if verb in ("becomes", "is_a_creature", "is_type"):
         return frozenset(Layer)  # several: computed
     return frozenset()
 
