@@ -952,6 +952,30 @@ STATE_CONDITIONS = frozenset({
 "if you do", which speaks of a choice made while an ability resolves)."""
 
 
+STATIC_ZONE_OWNERS = frozenset({
+    "your", "all", None, "an opponent's", "each opponent's", "a player's", "each player's",
+})  # fmt: skip
+"""Whose zones a static ability's count may read without anything named before it."""
+
+
+def counted_anew(condition: object) -> bool:
+    """ "where X is the number of creature cards in all graveyards" in a static ability: a count
+    the ability reads whenever it applies (``rules.continuous``), which names nothing by "it",
+    "its controller" or "that player" (none is named there)."""
+    if not (isinstance(condition, Action) and condition.verb == "number_of"):
+        return False
+    for node in walk(condition):
+        if isinstance(node, Pronoun) and node.word != "you":
+            return False
+        if isinstance(node, Noun) and {"that", "those", "this"} & set(node.determiners):
+            return False
+        if isinstance(node, Action) and node.verb == "zone" and node.arg("owner") not in STATIC_ZONE_OWNERS:
+            return False
+        if isinstance(node, Action) and node.verb == "opponent_controls" and node.form_name in CONTEXT_FORMS:
+            return False
+    return True
+
+
 def casting_line(ability: Ability) -> tuple[Action, Action | None] | None:
     """The line's one predicate and its condition (None: not a shape the engine applies)."""
     if len(ability.effects) != 1:
@@ -1002,6 +1026,12 @@ def _static_problems(ability: Ability, catalog: Catalog) -> list[str]:
     problems: list[str] = []
     for step in ability.effects:
         body = step
+        if isinstance(step, Conditional) and step.word == "where X is":
+            if not counted_anew(step.condition):
+                problems.append("static ability")
+                continue
+            step = step.body  # "Equipped creature gets +X/+X, where X is the number of …"
+            body = step
         if isinstance(step, Conditional) and step.word in STATIC_CONDITIONALS:
             condition = step.condition
             if step.word != "as long as" and not (

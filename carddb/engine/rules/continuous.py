@@ -71,6 +71,9 @@ def applying_clauses(ctx: Context, ability: Ability) -> list[tuple[int, Clause]]
     """The ability's clauses that apply now (an "as long as" condition holds), numbered by sentence."""
     found: list[tuple[int, Clause]] = []
     for number, step in enumerate(ability.effects):
+        if isinstance(step, Conditional) and step.word == "where X is":  # counted whenever it applies
+            ctx.bindings["X"] = value(ctx, step.condition)
+            step = step.body
         if isinstance(step, Conditional):
             condition = step.condition
             if not isinstance(condition, Action) or condition.verb not in ctx.game.catalog.conditions:
