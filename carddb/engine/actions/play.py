@@ -19,7 +19,7 @@ from carddb.engine.core.state import Event, Game, GameObject, StackItem, atomic
 from carddb.engine.query.abilities import abilities_of, ability_at, keywords_of
 from carddb.engine.query.executable import joined_spell, missing
 from carddb.engine.query.printings import unknown_sets
-from carddb.engine.rules import attachments, crew, cycling, mana
+from carddb.engine.rules import attachments, crew, cycling, leveling, mana
 from carddb.engine.rules.casting import total_cost
 from carddb.engine.rules.convoke import convoke
 from carddb.engine.rules.costs import pay_additional_costs, pay_costs, pay_loyalty
@@ -51,7 +51,7 @@ __all__ = ["activate", "cast", "pass_priority", "play_land", "resolve_all"]
 
 def _activated(ability: Ability) -> Ability:
     """The activated ability a keyword stands for (Equip, Cycling, Crew), or the ability itself."""
-    return crew.as_activated(cycling.as_activated(attachments.as_activated(ability)))
+    return leveling.as_activated(crew.as_activated(cycling.as_activated(attachments.as_activated(ability))))
 
 
 

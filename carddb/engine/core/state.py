@@ -136,10 +136,16 @@ class GameObject:
     def now(self) -> Characteristics:
         """Its characteristics now: the card's with every continuous effect on it applied, layer by
         layer (:func:`carddb.engine.core.layers.characteristics`)."""
-        key = (tuple(self.static_effects), tuple(self.effects), tuple(self.counters.items()), self.face_down)
+        key = (
+            tuple(self.static_effects), tuple(self.effects), tuple(self.counters.items()), self.face_down,
+            self.timestamp,
+        )
         if self._now is None or self._now[0] != key:
             effects = [*self.static_effects, *self.effects]
-            self._now = (key, characteristics(self.card, effects, self.counters, face_down=self.face_down))
+            found = characteristics(
+                self.card, effects, self.counters, face_down=self.face_down, timestamp=self.timestamp
+            )
+            self._now = (key, found)
         return self._now[1]
 
     @property

@@ -9,6 +9,7 @@ anything happens, and by the coverage count without a game at all."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from itertools import pairwise
 from typing import Any
@@ -17,6 +18,7 @@ from carddb.engine.core.cards import CardDef
 from carddb.engine.core.catalog import Catalog
 from carddb.engine.core.errors import NotExecutableError
 from carddb.engine.core.forms import is_form, written
+from carddb.engine.core.layers import level_range
 from carddb.engine.core.state import GameObject
 from carddb.engine.query.abilities import keyword_list
 from carddb.engine.query.choices import color_choices, entering_choice, reads_chosen_type
@@ -292,6 +294,10 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         if not verbs & catalog.replacements:
             return ["replacement effect"]
         return []  # applied as a whole where its event happens (the catalog's replacements)
+    elif ability.kind is Kind.LEVEL:
+        level = level_symbol_problem(ability)
+        if level is not None:
+            problems.append(level)
     elif ability.kind is Kind.CASTING:
         casting = casting_problem(ability, catalog)
         if casting is not None:
@@ -441,6 +447,19 @@ def counted_kinds(nodes: list[object]) -> set[int]:
             assert isinstance(counted, Noun)
             found |= {id(counted), id(counted.qualifiers[0])}
     return found
+
+
+_LEVEL_PT = re.compile(r"\d+/\d+")
+
+
+def level_symbol_problem(ability: Ability) -> str | None:
+    """A leveler's level line ("LEVEL 2-3") or its P/T box ("2/2"): read by the layers (None), or
+    refused (a Class's level, "{2}{W}: Level 2", is an activated ability the engine does not apply)."""
+    if ability.level is None or level_range(ability.level) is None or ability.effects or ability.cost:
+        return "level ability"
+    if ability.pt is not None and not _LEVEL_PT.fullmatch(ability.pt):
+        return "level ability"
+    return None
 
 
 def _read_by_their_verb(nodes: list[object]) -> set[int]:

@@ -26,7 +26,7 @@ from carddb.engine.core.catalog import Catalog, Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError
 from carddb.engine.core.forms import is_form
-from carddb.engine.core.layers import Layer, LayerEffect, Op, split_keywords
+from carddb.engine.core.layers import Layer, LayerEffect, Op, at_level, is_leveler, split_keywords
 from carddb.engine.core.state import Game, GameObject
 from carddb.engine.query.abilities import active_abilities
 from carddb.engine.query.choices import chosen_color
@@ -405,9 +405,12 @@ def _statics(
 def active_abilities_printed(obj: GameObject) -> list[tuple[int, Ability]]:
     """Its card's abilities (a Class's up to its first level line), before any effect (layers 1–5)."""
     found: list[tuple[int, Ability]] = []
+    leveler = is_leveler(obj.card)
     for index, ability in enumerate(obj.card.abilities):
         if ability.kind is Kind.LEVEL and "Class" in obj.card.subtypes:
             break
+        if leveler and not at_level(ability.level, obj.counters):
+            continue  # 711.2b: the abilities of a level it is not at
         found.append((index, ability))
     return found
 
