@@ -12,6 +12,7 @@ from carddb.engine.core.forms import is_form, named, written
 from carddb.engine.core.state import GameObject
 from carddb.engine.query.abilities import keyword_list, keywords_of
 from carddb.engine.query.characteristics import colors_of
+from carddb.engine.query.executable import and_list
 from carddb.engine.query.nouns import (
     AMONG_LOOKED,
     COLOR_WORDS,
@@ -34,7 +35,7 @@ from carddb.engine.query.nouns import (
 from carddb.engine.query.printings import QUALIFIER as ORIGINALLY_PRINTED
 from carddb.engine.query.printings import originally_printed
 from carddb.engine.rules.mana import mana_value
-from carddb.oracle.model import Action, Noun, Number, SelfRef, X
+from carddb.oracle.model import Action, Noun, Nouns, Number, SelfRef, X
 from carddb.oracle.phrases import find
 
 
@@ -156,6 +157,10 @@ def _existing(ctx: Context, phrase: object) -> list[Ref]:
 def _controls(ctx: Context, condition: Action) -> bool:
     who = list(players(ctx, _existing(ctx, condition.arg("who"))))
     what = condition.arg("what")
+    if isinstance(what, Nouns):  # "if you control an artifact and an enchantment" (one may be both)
+        permanents = [obj for player in who for obj in ctx.game.permanents(player)]
+        items = [item for item in what.items if isinstance(item, Noun)]  # _controls_check: all are
+        return all(any(matches(ctx, obj, item) for obj in permanents) for item in items)
     assert isinstance(what, Noun)
     wanted = [what]
     other = condition.arg("other")
@@ -553,6 +558,19 @@ def _named(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     return isinstance(ref, GameObject) and ref.name.casefold() in written
 
 
+def _controls_check(condition: Action, catalog: Catalog) -> str | None:
+    """ "you control an artifact and an enchantment": each item a permanent of its own kind, one
+    permanent perhaps both (the rulings of Kami of Terrible Secrets); not "or", nor a count in a list."""
+    what = condition.arg("what")
+    if not isinstance(what, Nouns):
+        return None
+    plain = all(isinstance(item, Noun) and item.determiners in (("a",), ("an",)) for item in what.items)
+    joined = and_list(what.joins)
+    if not plain or not joined or what.qualifiers or not is_form(condition, "control", "controls"):
+        return "list of noun phrases"
+    return None
+
+
 def _named_check(qualifier: Action, catalog: Catalog) -> str | None:
     """ "artifacts named Crown of Empires and Scepter of Empires" asks for one of each, not one object
     with both names: no qualifier of a single object says that."""
@@ -637,6 +655,7 @@ SECTION = Section(
         "done_this_way": _done_check,
         "with_name": _with_name_check,
         "named": _named_check,
+        "controls": _controls_check,
         "other_than": _other_than_check,
     },
     qualifiers={

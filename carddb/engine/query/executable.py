@@ -400,6 +400,7 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     moments = {id(n.condition) for n in nodes if isinstance(n, Conditional) and n.word == "at"}
     read_by_verb = _read_by_their_verb(nodes)
     moments |= _paid_totals(ability)  # "with total power N or greater" of a tap cost: the cost reads it
+    moments |= _listed_costs(ability)  # "Sacrifice a creature and a Swamp": paid item by item
     moments |= {id(noun) for n in nodes if (noun := reads_chosen_type(n)) is not None}  # "the chosen type"
     moments |= color_choices(nodes)  # "becomes the color of your choice": chosen as it resolves
     moments |= counted_kinds(nodes)  # "for each basic land type among lands you control": counted
@@ -486,6 +487,30 @@ def _paid_totals(ability: Ability) -> set[int]:
         what = item.arg("what") if isinstance(item, Action) and item.verb == "tap" else None
         if isinstance(what, Noun) and what.determiners == ("any number of",):
             found.update(id(q) for q in what.qualifiers if q.verb == TAP_TOTAL_POWER)
+    return found
+
+
+LISTED_COSTS = frozenset({"sacrifice"})
+"""Cost phrases whose payer takes a list, one object for each item (``rules.costs``)."""
+
+
+def and_list(joins: tuple[str, ...]) -> bool:
+    """ "A and B", "A, B, and C": a list every item of which counts (not "or", "and/or")."""
+    return bool(joins) and joins[-1].strip(" ,") == "and" and all(j.strip(" ,") in ("", "and") for j in joins)
+
+
+def _listed_costs(ability: Ability) -> set[int]:
+    """ "Sacrifice a green creature, a white creature, and a blue creature" as a cost: a list of
+    single objects joined by "and", each paid by a different object (the items are checked as
+    any noun)."""
+    found: set[int] = set()
+    for item in ability.cost:
+        what = item.arg("what") if isinstance(item, Action) and item.verb in LISTED_COSTS else None
+        if not isinstance(what, Nouns) or what.qualifiers:
+            continue
+        single = all(isinstance(n, Noun) and n.determiners in (("a",), ("an",)) for n in what.items)
+        if single and and_list(what.joins):
+            found.add(id(item))
     return found
 
 
@@ -672,6 +697,11 @@ NOUN_LIST_VERBS = frozenset({
 names each of its items."""
 
 
+NOUN_LIST_CONDITIONS = frozenset({"controls"})
+"""Conditions whose handlers read a list ("if you control an artifact and an enchantment"), each
+with a check of which lists (the catalog's ``checks``)."""
+
+
 def _with_counters(what: object) -> bool:
     return isinstance(what, SelfRef) and any(q.verb == "with_counters" for q in what.qualifiers)
 
@@ -686,7 +716,7 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         return "subject of the step before"
     if isinstance(node, Nouns) and node.qualifiers:  # "… and … from your graveyard": not yet
         return "list of noun phrases with qualifiers"
-    if isinstance(node, Action) and node.verb not in NOUN_LIST_VERBS and any(
+    if isinstance(node, Action) and node.verb not in NOUN_LIST_VERBS | NOUN_LIST_CONDITIONS and any(
         isinstance(value, Nouns) for _, value in node.args
     ):
         return "list of noun phrases"
