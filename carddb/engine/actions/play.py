@@ -33,6 +33,7 @@ from carddb.engine.rules.suspend import no_mana_cost
 from carddb.engine.rules.targets import (
     choose_targets,
     chosen_steps,
+    divide,
     record_target,
     still_legal,
     target_nouns,
@@ -100,6 +101,9 @@ def activate(
             game.catalog.restrictions[restriction.verb](game, player, obj, index - 1, restriction)
         ctx = Context(game, decider, player, obj)
         chosen = choose_targets(game, ctx, ability, targets, modes)
+        if x is not None:
+            ctx.bindings["X"] = x
+        division = divide(ctx, ability, chosen, modes)  # 601.2d, as for a spell
         mark = len(game.events)
         pay_costs(game, decider, player, obj, ability.cost, x=x, pay_with=pay_with)
         discarded = discarded_since(game.events, mark)
@@ -107,7 +111,9 @@ def activate(
             game.events.append(Event("cycle", obj, "hand", obj.zone, player))
         if any(once_each_turn(restriction) for restriction in ability.restrictions):
             game.once_each_turn[(obj.id, index - 1)] = game.turn
-        item = StackItem(obj.id, player, index - 1, chosen, x, list(modes), discarded=discarded)
+        item = StackItem(
+            obj.id, player, index - 1, chosen, x, list(modes), discarded=discarded, divided=division
+        )
         if ability.kind is Kind.MANA:
             _resolve_item(game, decider, item)
             settle(game, decider)
@@ -167,6 +173,9 @@ def cast(
             _executable(game, obj, spell)
         ctx = Context(game, decider, player, obj)
         chosen = choose_targets(game, ctx, spell, targets, modes) if spell is not None else []
+        if x is not None:
+            ctx.bindings["X"] = x
+        division = divide(ctx, spell, chosen, modes) if spell is not None else {}  # 601.2d
         symbols = card.mana_symbols if cost is None else cost
         kicker = kicker_cost(card) if kicked else ()
         if kicker is None:
@@ -181,7 +190,7 @@ def cast(
         game.move(obj, "stack")
         obj.flashback = flashback is not None
         obj.kicked = kicked
-        item = StackItem(obj.id, player, None, chosen, x, list(modes), discarded=discarded)
+        item = StackItem(obj.id, player, None, chosen, x, list(modes), discarded=discarded, divided=division)
         game.stack.append(item)
         game.pending.extend(ward_triggers(game, item))  # becoming a target (702.21)
         game.log.append(f"{player} casts {obj.name}")
@@ -242,6 +251,7 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
     ability = spell_ability(source) if item.is_spell else _activated(ability_at(source, item.ability or 0))
     ctx = Context(game, decider, item.controller, source)
     ctx.discarded = list(item.discarded)
+    ctx.divided = dict(item.divided)
     if item.event is not None:  # "it", "that player", "that creature": what the event was about
         about_event(ctx, item.event, ability.trigger if ability is not None else None)
     if item.x is not None:

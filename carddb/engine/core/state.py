@@ -349,6 +349,9 @@ class StackItem:
     """A ward trigger (:mod:`carddb.engine.rules.ward`): its source is the warded permanent."""
     discarded: tuple[int, ...] = ()
     """The cards discarded to pay its cost ("the discarded card", 400.7k)."""
+    divided: dict[int | str, int] = field(default_factory=dict)
+    """601.2d: how the amount "divided as you choose among … targets" was divided, by target (an
+    object's id, a player's name)."""
     rule: str = ""
     """A triggered ability a keyword's rule defines, resolved by the catalog's ``rule_abilities``
     entry of that name ("madness": 702.35a's "When this card is exiled this way, …")."""

@@ -308,7 +308,20 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         problems.append("modes")
     if ability.choose and not ability.choose.lower().startswith("choose"):  # "An opponent chooses one —"
         problems.append(f"modes chosen by another player ({ability.choose!r})")
+    instead = {  # "…, it deals 10 damage divided … instead": its targets are not the spell's own then
+        id(inner)
+        for n in nodes_of(ability)
+        if isinstance(n, Action) and n.verb == "instead"
+        for inner in walk(n)
+    }
+    divided_damage = {  # 601.2d: the damage divided as it is put on the stack (rules.targets.divide)
+        n.slot
+        for n in nodes_of(ability)
+        if isinstance(n, Action) and n.verb == "deal_damage_divided" and id(n) not in instead
+    }
     for slot in ability.targets:  # the grammar's target slots (115, 601.2c-d)
+        if slot.divided and slot.slot in divided_damage and not slot.variable and not slot.reflexive:
+            continue
         if slot.divided or slot.variable or slot.reflexive:
             kind = "divided" if slot.divided else "X" if slot.variable else "reflexive"
             problems.append(f"{kind} target {slot.description!r}")
@@ -461,6 +474,11 @@ def level_symbol_problem(ability: Ability) -> str | None:
     if ability.pt is not None and not _LEVEL_PT.fullmatch(ability.pt):
         return "level ability"
     return None
+
+
+def nodes_of(ability: Ability) -> list[object]:
+    """Every node of an ability's effects and modes."""
+    return [node for root in (*ability.effects, *(m.effects for m in ability.modes)) for node in walk(root)]
 
 
 def _read_by_their_verb(nodes: list[object]) -> set[int]:
