@@ -13,7 +13,10 @@ from carddb.engine.effects.common import (
     zone_of,
 )
 from carddb.engine.query.nouns import (
+    ANY_NUMBER,
+    THAT_MANY,
     amount_of,
+    choose_any_number,
     did,
     matches,
     objects,
@@ -80,6 +83,9 @@ def discard(ctx: Context, subject: list[Ref], action: Action) -> None:
         picked: list[GameObject] = []
         if everything:
             picked = hand
+        elif isinstance(what, Noun) and ANY_NUMBER in what.determiners:  # "discard any number of cards"
+            picked = choose_any_number(ctx, player, what.description, hand)
+            hand = []
         elif at_random:
             picked = ctx.decider.shuffle(list(hand))[:count]
         for _ in range(count if not (everything or at_random) else 0):
@@ -198,7 +204,8 @@ def _search(ctx: Context, action: Action) -> list[GameObject]:
     left = value(ctx, limit.arg("amount") or X()) if limit is not None else None
     for player in zone_owners(ctx, action.arg("zone")):
         candidates = [obj for obj in ctx.game.in_zone("library", player) if matches(ctx, obj, what)]
-        wanted = value(ctx, what.amount) if what.amount is not None else len(candidates)
+        counted = what.amount is not None or bool({THAT_MANY, "twice that many"} & set(what.determiners))
+        wanted = amount_of(ctx, what) if counted else len(candidates)  # "for up to that many land cards"
         for _ in range(wanted):
             options = [obj.name for obj in candidates if left is None or obj.card.mana_value <= left]
             if not options:

@@ -62,6 +62,7 @@ from carddb.oracle.model import (
     Nouns,
     ParsedFace,
     Pronoun,
+    RollDie,
     SameSubject,
     SelfRef,
     Sequence,
@@ -413,11 +414,18 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     moments = {id(n.condition) for n in nodes if isinstance(n, Conditional) and n.word == "at"}
     read_by_verb = _read_by_their_verb(nodes)
     moments |= _paid_totals(ability)  # "with total power N or greater" of a tap cost: the cost reads it
+    moments |= same_subjects(nodes)  # "~ gets +2/+0 until end of turn and deals 1 damage to you"
     moments |= _listed_costs(ability)  # "Sacrifice a creature and a Swamp": paid item by item
     moments |= {id(noun) for n in nodes if (noun := reads_chosen_type(n)) is not None}  # "the chosen type"
     moments |= color_choices(nodes)  # "becomes the color of your choice": chosen as it resolves
     moments |= counted_kinds(nodes)  # "for each basic land type among lands you control": counted
+    rolled = any(isinstance(n, RollDie) or (isinstance(n, Action) and "roll" in n.verb) for n in nodes)
+    unbound = [n for n in nodes if isinstance(n, Action) and n.verb == "counters"]
+    unbound = [n for n in unbound if isinstance(n, Action) and n.arg("determiner") in UNBOUND_COUNTS]
+    if unbound and not rolled and not _counts_event(ability):  # "Put that many +1/+1 counters on ~"
+        problems.append("'that many' counters with no amount before them")
     random = _random_discards(nodes)  # "discards a card at random": the discard reads it
+    counted_before = _moved_before(ability, nodes)  # "Discard any number of cards, then draw that many …"
     for node in nodes:  # nothing else chooses at random
         if isinstance(node, Action) and node.verb == "at_random" and id(node) not in random:
             problems.extend(p for p in ["'at random'"] if p not in problems)
@@ -431,8 +439,8 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
             if id(node) in moments or id(node) in read_by_verb:
                 continue
             problem = _problem(node, catalog, static)
-            if problem == "'that many'" and _counts_event(ability):
-                continue  # the amount of the event that triggered it
+            if problem == "'that many'" and (_counts_event(ability) or id(node) in counted_before):
+                continue  # the amount of the event that triggered it, or the cards the step before moved
             if problem and problem not in problems:
                 problems.append(problem)
     return problems
@@ -512,6 +520,22 @@ LISTED_COSTS = frozenset({"sacrifice"})
 """Cost phrases whose payer takes a list, one object for each item (``rules.costs``)."""
 
 
+def same_subjects(nodes: list[object]) -> set[int]:
+    """The subjects not written again ("… gains haste until end of turn and can't be blocked this
+    turn") that follow a clause with a subject in their sequence: ``rules.execution`` reads that
+    subject for them."""
+    found: set[int] = set()
+    for node in nodes:
+        if not isinstance(node, Sequence):
+            continue
+        named = False
+        for step in node.steps:
+            if isinstance(step, Clause) and isinstance(step.subject, SameSubject) and named:
+                found.add(id(step.subject))
+            named = named or (isinstance(step, Clause) and step.subject is not None)
+    return found
+
+
 def and_list(joins: tuple[str, ...]) -> bool:
     """ "A and B", "A, B, and C": a list every item of which counts (not "or", "and/or")."""
     return bool(joins) and joins[-1].strip(" ,") == "and" and all(j.strip(" ,") in ("", "and") for j in joins)
@@ -530,6 +554,49 @@ def _listed_costs(ability: Ability) -> set[int]:
         if single and and_list(what.joins):
             found.add(id(item))
     return found
+
+
+MOVING = frozenset({"discard", "put_into_library", "sacrifice", "exile"})
+"""Verbs whose step moves cards, which a "that many" in the step after counts (``nouns.MOVED``)."""
+
+
+def _moved_before(ability: Ability, nodes: list[object]) -> set[int]:
+    """The "that many" nouns of a step right after one that moves cards, done by one player ("you",
+    "target player", "that player"; not "each player", whose counts are not kept apart): "Discard any
+    number of cards, then draw that many cards", "Sacrifice any number of lands. Search your library
+    for up to that many land cards …"."""
+    found: set[int] = set()
+    sequences = [list(ability.effects), *(list(m.effects) for m in ability.modes)]
+    sequences += [list(n.steps) for n in nodes if isinstance(n, Sequence)]
+    for steps in sequences:
+        for before, step in pairwise(steps):
+            if not _moves_for_one(before):
+                continue
+            found.update(
+                id(n) for n in walk(step) if isinstance(n, Noun) and "that many" in n.determiners
+            )
+    return found
+
+
+def _moves_for_one(step: object) -> bool:
+    if isinstance(step, Conditional) and step.word == "may":
+        step = step.body
+    if not isinstance(step, Clause) or not step.predicates:
+        return False
+    subject = step.subject
+    several = isinstance(subject, Noun) and (
+        bool({"each", "all"} & set(subject.determiners)) or subject.description.endswith("s")
+    )
+    if several or isinstance(subject, Nouns | SameSubject):
+        return False
+    verbs = set()
+    for predicate in step.predicates:
+        may = isinstance(predicate, Action) and predicate.verb == "may"
+        inner = predicate.arg("action") if may and isinstance(predicate, Action) else predicate
+        if not isinstance(inner, Action):
+            return False
+        verbs.add(inner.verb)
+    return verbs <= MOVING
 
 
 def _random_discards(nodes: list[object]) -> set[int]:
@@ -740,7 +807,7 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         return "list of noun phrases"
     if isinstance(node, Noun) and total_limit(node) is not None and node.determiners != ("any number of",):
         return "a total limit on targets or a number of objects"  # "up to two target … with total …"
-    if isinstance(node, SameSubject):  # "… until end of turn and can't be blocked this turn"
+    if isinstance(node, SameSubject):  # one with no clause before it in its sequence (same_subjects)
         return "subject of the clause before"
     if isinstance(node, Action) and node.verb == "exile" and _with_counters(node.arg("what")):
         return "exile with counters"  # "Exile ~ with three time counters on it": no counters are put

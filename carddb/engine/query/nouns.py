@@ -173,6 +173,9 @@ def count(ctx: Context, noun: Noun) -> int:
 THAT_MANY = "that many"
 """The binding of "that many" / "up to that many": the amount of the event that triggered the
 ability (damage dealt, life gained or lost)."""
+MOVED = "moved"
+"""The binding of "that many" after a step that moved cards ("Discard any number of cards, then draw
+that many cards"): how many objects the step before moved (``rules.execution``)."""
 AMOUNT_EVENTS = frozenset({"damage", "gain_life", "lose_life"})
 """The events whose amount "that many" means."""
 
@@ -181,9 +184,10 @@ def amount_of(ctx: Context, noun: object) -> int:
     """How many a noun phrase asks for: "a card" 1, "two cards" 2, "X cards" X, "that many" (the
     triggering event's amount)."""
     if isinstance(noun, Noun) and {THAT_MANY, "twice that many"} & set(noun.determiners):
-        if THAT_MANY not in ctx.bindings:
+        many = ctx.bindings.get(THAT_MANY, ctx.bindings.get(MOVED))
+        if many is None:
             raise EngineError("'that many' counts nothing here")
-        return ctx.bindings[THAT_MANY] * (2 if "twice that many" in noun.determiners else 1)
+        return many * (2 if "twice that many" in noun.determiners else 1)
     if isinstance(noun, Noun):
         amount = noun.amount
         if amount is not None:
@@ -493,6 +497,8 @@ def choose_some(ctx: Context, noun: Noun, candidates: list[GameObject]) -> list[
     limit = total_limit(noun)
     if limit is not None:
         return _within_total(ctx, noun, candidates, value(ctx, limit.arg("amount") or X()))
+    if ANY_NUMBER in noun.determiners:  # "any number of lands": as many as the player wants
+        return list(choose_any_number(ctx, ctx.controller, noun.description, candidates))
     amount = noun.amount
     if amount is None or not noun.determiners or "each" in noun.determiners or "all" in noun.determiners:
         return list(candidates)
@@ -514,6 +520,24 @@ TOTAL_LIMIT = "with_total"
 or less" (each card fits alone; together they must too)."""
 DONE = "done"
 """The answer that ends choosing cards one by one."""
+
+
+ANY_NUMBER = "any number of"
+
+
+def choose_any_number(ctx: Context, player: str, what: str, candidates: list[GameObject]) -> list[GameObject]:
+    """ "Discard any number of cards", "Sacrifice any number of lands": ``player`` chooses them one
+    by one, until they answer "done" or none is left."""
+    chosen: list[GameObject] = []
+    left = list(candidates)
+    while left:
+        name = ctx.decider.choose(f"{player} chooses {what} (any number)", [DONE, *_names(left)])
+        if name == DONE:
+            break
+        picked = next(obj for obj in left if obj.name == name)
+        left.remove(picked)
+        chosen.append(picked)
+    return chosen
 
 
 def total_limit(noun: Noun) -> Action | None:

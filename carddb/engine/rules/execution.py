@@ -18,6 +18,7 @@ from carddb.engine.core.state import Delayed, Event, Game, GameObject
 from carddb.engine.query.abilities import active_abilities
 from carddb.engine.query.executable import elided_subject, may_covers_all
 from carddb.engine.query.nouns import (
+    MOVED,
     count,
     counter_kind,
     mention_zone_owners,
@@ -43,9 +44,11 @@ from carddb.oracle.model import (
     Conditional,
     Kind,
     Noun,
+    Nouns,
     Number,
     Pronoun,
     RollDie,
+    SameSubject,
     SelfRef,
     Sequence,
     walk,
@@ -81,10 +84,17 @@ def execute_steps(ctx: Context, steps: tuple[object, ...] | list[object]) -> Non
             # "…, instead destroy that creature. It can't be regenerated.": the sentence after both
             following = steps[index + 2] if index + 2 < len(steps) else None
         ctx.no_regeneration = _forbids_regeneration(following)
+        mark = len(ctx.game.events)
         try:
             execute(ctx, step)
         finally:
             ctx.no_regeneration = False
+        _count_moved(ctx, mark)
+
+
+def _count_moved(ctx: Context, mark: int) -> None:
+    """ "… then draw that many cards": how many objects the step just done moved (``nouns.MOVED``)."""
+    ctx.bindings[MOVED] = sum(1 for event in ctx.game.events[mark:] if event.kind == "move")
 
 
 def _instead(ctx: Context, step: object, following: object, action: Action) -> object:
@@ -151,10 +161,18 @@ def _execute(ctx: Context, step: object) -> None:
         _clause(ctx, step)
     elif isinstance(step, Sequence):
         subject = elided_subject(step)  # "Target player draws a card, then discards a card."
+        previous: SelfRef | Pronoun | Noun | Nouns | None = None
         for item in step.steps:
             if subject is not None and isinstance(item, Clause) and item.subject is None:
                 item = dataclasses.replace(item, subject=subject)
+            if isinstance(item, Clause) and isinstance(item.subject, SameSubject) and previous is not None:
+                # "~ gets +2/+0 until end of turn and deals 1 damage to you": the clause before's subject
+                item = dataclasses.replace(item, subject=previous)
+            if isinstance(item, Clause) and not isinstance(item.subject, SameSubject | None):
+                previous = item.subject
+            mark = len(ctx.game.events)
             _execute(ctx, item)
+            _count_moved(ctx, mark)
     elif isinstance(step, Conditional):
         _conditional(ctx, step)
     elif isinstance(step, RollDie):
