@@ -367,7 +367,8 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     looks = any(
         isinstance(n, Action)
         and (
-            n.verb in ("look_at", "reveal_hand", "look_at_hand")  # "… reveals their hand. … from it."
+            # "… reveals their hand. … from it.", "… until you reveal a creature card. … the rest …"
+            n.verb in ("look_at", "reveal_hand", "look_at_hand", "reveal_until")
             or (n.verb == "reveal" and isinstance(n.arg("what"), Action))
         )
         for n in nodes
@@ -414,6 +415,21 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     moments = {id(n.condition) for n in nodes if isinstance(n, Conditional) and n.word == "at"}
     read_by_verb = _read_by_their_verb(nodes)
     moments |= _paid_totals(ability)  # "with total power N or greater" of a tap cost: the cost reads it
+    moments |= revealed_from_top(nodes)  # "reveals cards from the top of their library until …"
+    if any(isinstance(n, Action) and n.verb == "reveal_until" for n in nodes) and any(
+        isinstance(n, Noun)
+        and (
+            "other" in n.description.lower().split()
+            or n.determiners == ("the",)
+            or (
+                bool({"that", "those"} & set(n.determiners))
+                and not {"card", "cards", "player", "opponent"} & set(n.description.split())
+            )
+        )
+        for n in nodes
+    ):  # "… and all other cards revealed this way into your graveyard" (other than that card), "the
+        # creature card", "that creature": the revealed cards would be named, not what is meant
+        problems.append("'other cards revealed this way' or 'that …' after a reveal")
     moments |= same_subjects(nodes)  # "~ gets +2/+0 until end of turn and deals 1 damage to you"
     moments |= _listed_costs(ability)  # "Sacrifice a creature and a Swamp": paid item by item
     moments |= {id(noun) for n in nodes if (noun := reads_chosen_type(n)) is not None}  # "the chosen type"
@@ -518,6 +534,17 @@ def _paid_totals(ability: Ability) -> set[int]:
 
 LISTED_COSTS = frozenset({"sacrifice"})
 """Cost phrases whose payer takes a list, one object for each item (``rules.costs``)."""
+
+
+def revealed_from_top(nodes: list[object]) -> set[int]:
+    """The "from the top of their library" of "reveals cards from the top of their library until
+    they reveal a land card": the reveal reads it (``effects.cards.reveal_until``)."""
+    found: set[int] = set()
+    for node in nodes:
+        what = node.arg("what") if isinstance(node, Action) and node.verb == "reveal_until" else None
+        if isinstance(what, Noun) and what.description == "cards" and len(what.qualifiers) == 1:
+            found.add(id(what.qualifiers[0]))
+    return found
 
 
 def same_subjects(nodes: list[object]) -> set[int]:
