@@ -95,7 +95,8 @@ TARGET_POSSESSING = frozenset({"switch_pt", "deal_damage_equal", "gain_life_equa
 possessive's slot (``effects.common.possessor``)."""
 ADDITIVE = {
     "gets", "gain_life", "lose_life", "draw", "deal_damage", "create_creature_token", "put_counters",
-    "mill", "add_mana", "scry", "surveil", "discard",
+    "mill", "add_mana", "scry", "surveil", "discard", "sacrifice", "return_from", "create_token",
+    "remove_counters",
 }  # fmt: skip
 """Verbs that "for each X" may repeat: doing them N times is doing them once N-fold."""
 SUPPORTED_DURATIONS: frozenset[object] = frozenset({"until end of turn", "this turn"})
