@@ -113,15 +113,14 @@ def test_in_a_two_player_game_the_nonactive_player_defends_during_combat() -> No
     assert defending_players(Context(game, ScriptedDecider(), "Alice", source)) == ["Bob"]
 
 
-def test_a_number_counted_by_an_earlier_step_is_refused_not_taken_as_every_card() -> None:
-    # Settle the Wreckage: "that many" is the number of creatures exiled, which the engine does not
-    # carry over; without it the search would let a player take every basic land.
-    settle = CardDef(
-        "Settle the Wreckage",
-        "Instant",
-        "Exile all attacking creatures target player controls. That player may search their library "
-        "for that many basic land cards, put those cards onto the battlefield tapped, then shuffle.",
-        "{2}{W}{W}",
+def test_a_number_counted_per_player_by_an_earlier_step_is_refused_not_taken_as_everyones() -> None:
+    # Flux: each player draws as many cards as they discarded; the engine counts the cards the
+    # step before moved (Settle the Wreckage's "that many", one player's), not each player's own.
+    flux = CardDef(
+        "Flux",
+        "Sorcery",
+        "Each player discards any number of cards, then draws that many cards.\nDraw a card.",
+        "{2}{U}",
     )
-    (ability,) = settle.parsed.abilities
+    ability = flux.parsed.abilities[0]
     assert "'that many'" in missing(ability)

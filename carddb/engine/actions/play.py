@@ -19,7 +19,7 @@ from carddb.engine.core.state import Event, Game, GameObject, StackItem, atomic
 from carddb.engine.query.abilities import abilities_of, ability_at, keywords_of
 from carddb.engine.query.executable import joined_spell, missing
 from carddb.engine.query.printings import unknown_sets
-from carddb.engine.rules import attachments, crew, cycling, mana
+from carddb.engine.rules import attachments, crew, cycling, leveling, mana
 from carddb.engine.rules.buyback import buyback_cost, buyback_phrases
 from carddb.engine.rules.cant_cast import check_cast
 from carddb.engine.rules.cast_timing import check_cast_restrictions
@@ -41,6 +41,7 @@ from carddb.engine.rules.suspend import no_mana_cost
 from carddb.engine.rules.targets import (
     choose_targets,
     chosen_steps,
+    divide,
     record_target,
     still_legal,
     target_events,
@@ -61,7 +62,7 @@ __all__ = ["activate", "cast", "pass_priority", "play_land", "resolve_all"]
 
 def _activated(ability: Ability) -> Ability:
     """The activated ability a keyword stands for (Equip, Cycling, Crew), or the ability itself."""
-    return crew.as_activated(cycling.as_activated(attachments.as_activated(ability)))
+    return leveling.as_activated(crew.as_activated(cycling.as_activated(attachments.as_activated(ability))))
 
 
 
@@ -110,6 +111,9 @@ def activate(
             game.catalog.restrictions[restriction.verb](game, player, obj, index - 1, restriction)
         ctx = Context(game, decider, player, obj)
         chosen = choose_targets(game, ctx, ability, targets, modes)
+        if x is not None:
+            ctx.bindings["X"] = x
+        division = divide(ctx, ability, chosen, modes)  # 601.2d, as for a spell
         mark = len(game.events)
         pay_costs(game, decider, player, obj, ability.cost, x=x, pay_with=pay_with)
         discarded = discarded_since(game.events, mark)
@@ -117,7 +121,9 @@ def activate(
             game.events.append(Event("cycle", obj, "hand", obj.zone, player))
         if any(once_each_turn(restriction) for restriction in ability.restrictions):
             game.once_each_turn[(obj.id, index - 1)] = game.turn
-        item = StackItem(obj.id, player, index - 1, chosen, x, list(modes), discarded=discarded)
+        item = StackItem(
+            obj.id, player, index - 1, chosen, x, list(modes), discarded=discarded, divided=division
+        )
         if ability.kind is Kind.MANA:
             _resolve_item(game, decider, item)
             settle(game, decider)
@@ -195,6 +201,9 @@ def cast(
             _executable(game, obj, spell)
         ctx = Context(game, decider, player, obj)
         chosen = choose_targets(game, ctx, spell, targets, modes) if spell is not None else []
+        if x is not None:
+            ctx.bindings["X"] = x
+        division = divide(ctx, spell, chosen, modes) if spell is not None else {}  # 601.2d
         symbols = card.mana_symbols if cost is None else cost
         paid: tuple[Action, ...] = ()  # the cost phrases of its own alternative cost
         if alternative_cost:
@@ -238,7 +247,7 @@ def cast(
         obj.cast_from_hand = from_zone == "hand"
         if dash:
             dashed(game, obj)
-        item = StackItem(obj.id, player, None, chosen, x, list(modes), discarded=discarded)
+        item = StackItem(obj.id, player, None, chosen, x, list(modes), discarded=discarded, divided=division)
         game.stack.append(item)
         game.pending.extend(ward_triggers(game, item))  # becoming a target (702.21)
         game.events.extend(target_events(item))  # 601.2c: they trigger, waiting until it is cast
@@ -301,6 +310,7 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
     ability = spell_ability(source) if item.is_spell else _activated(ability_at(source, item.ability or 0))
     ctx = Context(game, decider, item.controller, source)
     ctx.discarded = list(item.discarded)
+    ctx.divided = dict(item.divided)
     if item.event is not None:  # "it", "that player", "that creature": what the event was about
         about_event(ctx, item.event, ability.trigger if ability is not None else None)
     if item.x is not None:

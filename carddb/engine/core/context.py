@@ -50,5 +50,7 @@ class Context:
     """The continuous effects the last characteristic-changing phrase made, by object ("It's
     still a land." changes them)."""
     rng: random.Random = field(default_factory=lambda: random.Random(0))
+    divided: dict[int | str, int] = field(default_factory=dict)
+    """601.2d: the damage divided among the targets as the ability was put on the stack, by target."""
     discarded: list[int] = field(default_factory=list)
     """The cards this ability discarded, for its cost or by a step so far ("the discarded card")."""

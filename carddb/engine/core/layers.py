@@ -176,19 +176,81 @@ def _lose_keywords(abilities: list[tuple[int, Ability]], names: set[str]) -> lis
     return kept
 
 
+LEVEL_SOURCE = -1
+"""The ``source`` of a leveler's own level P/T effect (711.2b)."""
+LEVEL_COUNTER = "level"
+"""The counters level up puts (702.87a) and a leveler's level symbols count (711.2)."""
+
+
+def is_leveler(card: CardDef) -> bool:
+    """A leveler card (711.1): a "Level up" keyword and level symbols (a Class's levels are others)."""
+    return "Class" not in card.subtypes and any(
+        a.kind is Kind.KEYWORD and any(k.name == "Level up" for k in a.keywords) for a in card.abilities
+    )
+
+
+def level_range(level: str) -> tuple[int, int | None] | None:
+    """ "2-3" → (2, 3), "4+" → (4, None) (None: not a level symbol the engine reads)."""
+    low, dash, high = level.partition("-")
+    if dash and low.isdigit() and high.isdigit():
+        return int(low), int(high)
+    if not dash and level.endswith("+") and level[:-1].isdigit():
+        return int(level[:-1]), None
+    return None
+
+
+def at_level(level: str | None, counters: Mapping[str, int]) -> bool:
+    """711.2b: a level symbol's abilities and P/T apply while the permanent has at least N1 and no
+    more than N2 level counters (N1+: at least N1). Abilities of no level always apply."""
+    if level is None:
+        return True
+    found = level_range(level)
+    count = counters.get(LEVEL_COUNTER, 0)
+    return found is not None and count >= found[0] and (found[1] is None or count <= found[1])
+
+
+def level_pt(card: CardDef, counters: Mapping[str, int]) -> tuple[int, int, int] | None:
+    """The base power and toughness a leveler's level symbol gives it now (711.2b, layer 7b), with the
+    index of the level ability that says it (None: no level applies)."""
+    if not is_leveler(card):
+        return None
+    for index, ability in enumerate(card.abilities):
+        if ability.kind is Kind.LEVEL and ability.pt and at_level(ability.level, counters):
+            power, _, toughness = ability.pt.partition("/")
+            if power.isdigit() and toughness.isdigit():
+                return index, int(power), int(toughness)
+    return None
+
+
 def characteristics(
     card: CardDef,
     effects: Iterable[LayerEffect],
     counters: Mapping[str, int],
     *,
     face_down: bool = False,
+    timestamp: int = 0,
 ) -> Characteristics:
     """``card``'s characteristics with ``effects`` applied, layer by layer and in timestamp order
     within a layer (613.1, 613.7); ``counters`` are applied in layer 7c (613.4c). A face-down
-    permanent has no colour (708.2)."""
+    permanent has no colour (708.2). A leveler has the abilities of the level it is at, and its
+    base power and toughness (711.2b: a static ability of its own, with its ``timestamp``, that
+    applies only while it still has that ability after layer 6)."""
     supertypes, types, subtypes = list(card.supertypes), list(card.types), list(card.subtypes)
     colors = set() if face_down else set(card_colors(card))
-    abilities = list(enumerate(card.abilities))
+    leveler = is_leveler(card)
+    abilities = [
+        (index, ability)
+        for index, ability in enumerate(card.abilities)
+        if not leveler or at_level(ability.level, counters)
+    ]
+    leveled = level_pt(card, counters)
+    if leveled is not None:
+        index, level_power, level_toughness = leveled
+        effects = [
+            *effects,
+            LayerEffect(Layer.PT_SETTING, timestamp, Op.SET_PT, power=level_power, toughness=level_toughness,
+                        ability=index, source=LEVEL_SOURCE),
+        ]
     granted_keywords: list[str] = []
     power, toughness = _number(card.power), _number(card.toughness)
     next_index = len(card.abilities)
@@ -232,6 +294,8 @@ def characteristics(
             abilities.append((next_index, effect.granted))
             next_index += 1
         elif op is Op.SET_PT:
+            if effect.source == LEVEL_SOURCE and all(index != effect.ability for index, _ in abilities):
+                continue  # the level ability was lost in layer 6
             power = effect.power if effect.power is not None else power
             toughness = effect.toughness if effect.toughness is not None else toughness
         elif op is Op.MODIFY_PT:

@@ -153,10 +153,16 @@ class GameObject:
     def now(self) -> Characteristics:
         """Its characteristics now: the card's with every continuous effect on it applied, layer by
         layer (:func:`carddb.engine.core.layers.characteristics`)."""
-        key = (tuple(self.static_effects), tuple(self.effects), tuple(self.counters.items()), self.face_down)
+        key = (
+            tuple(self.static_effects), tuple(self.effects), tuple(self.counters.items()), self.face_down,
+            self.timestamp,
+        )
         if self._now is None or self._now[0] != key:
             effects = [*self.static_effects, *self.effects]
-            self._now = (key, characteristics(self.card, effects, self.counters, face_down=self.face_down))
+            found = characteristics(
+                self.card, effects, self.counters, face_down=self.face_down, timestamp=self.timestamp
+            )
+            self._now = (key, found)
         return self._now[1]
 
     @property
@@ -365,6 +371,9 @@ class StackItem:
     """A ward trigger (:mod:`carddb.engine.rules.ward`): its source is the warded permanent."""
     discarded: tuple[int, ...] = ()
     """The cards discarded to pay its cost ("the discarded card", 400.7k)."""
+    divided: dict[int | str, int] = field(default_factory=dict)
+    """601.2d: how the amount "divided as you choose among … targets" was divided, by target (an
+    object's id, a player's name)."""
     rule: str = ""
     """A triggered ability a keyword's rule defines, resolved by the catalog's ``rule_abilities``
     entry of that name ("madness": 702.35a's "When this card is exiled this way, …")."""

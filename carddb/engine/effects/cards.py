@@ -13,7 +13,10 @@ from carddb.engine.effects.common import (
     zone_of,
 )
 from carddb.engine.query.nouns import (
+    ANY_NUMBER,
+    THAT_MANY,
     amount_of,
+    choose_any_number,
     did,
     matches,
     objects,
@@ -80,6 +83,9 @@ def discard(ctx: Context, subject: list[Ref], action: Action) -> None:
         picked: list[GameObject] = []
         if everything:
             picked = hand
+        elif isinstance(what, Noun) and ANY_NUMBER in what.determiners:  # "discard any number of cards"
+            picked = choose_any_number(ctx, player, what.description, hand)
+            hand = []
         elif at_random:
             picked = ctx.decider.shuffle(list(hand))[:count]
         for _ in range(count if not (everything or at_random) else 0):
@@ -125,6 +131,43 @@ def _looked(ctx: Context, cards: list[GameObject]) -> None:
         ctx.looked, ctx.looked_zone = list(cards), zones.pop()
 
 
+
+
+def reveal_until(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "Target player reveals cards from the top of their library until they reveal a land card":
+    each player reveals the top card, then the next, until as many cards as the phrase asks for fit
+    it ("four land cards") or the library runs out. They stay in the library, revealed: "those
+    cards" and "cards revealed this way" name every one, "that card" the one that stopped it."""
+    until = action.arg("until")
+    assert isinstance(until, Noun)
+    wanted = amount_of(ctx, until)
+    fits = Noun((), until.description, until.qualifiers)
+    revealed: list[GameObject] = []
+    found: list[GameObject] = []
+    for player in players(ctx, subject):
+        met = 0
+        for object_id in list(ctx.game.players[player].zones["library"]):
+            if met >= wanted:
+                break
+            obj = ctx.game.objects[object_id]
+            revealed.append(obj)
+            did(ctx, "revealed", obj)
+            if matches(ctx, obj, fits):
+                found.append(obj)
+                met += 1
+    ctx.game.log.append(f"{ctx.controller} reveals {', '.join(obj.name for obj in revealed) or 'nothing'}")
+    _looked(ctx, revealed)  # "Put that card onto the battlefield and the rest on the bottom …"
+    # one mention, what stopped it first: "Put that card onto the battlefield" names it, "then puts
+    # those cards into their graveyard" every one
+    ctx.mentions.append([*found, *(obj for obj in revealed if obj not in found)])
+    ctx.it = list(found)
+
+
+def _reveal_until_check(action: Action, catalog: Catalog) -> str | None:
+    """Only "cards from the top of <a player's> library", until a noun without qualifiers."""
+    what, until = action.arg("what"), action.arg("until")
+    top = isinstance(what, Noun) and len(what.qualifiers) == 1 and what.qualifiers[0].verb == "from_top"
+    return None if top and isinstance(until, Noun) and not until.qualifiers else f"pred {action.verb!r}"
 
 
 def in_order(ctx: Context, cards: list[GameObject], text: str) -> list[GameObject]:
@@ -198,7 +241,8 @@ def _search(ctx: Context, action: Action) -> list[GameObject]:
     left = value(ctx, limit.arg("amount") or X()) if limit is not None else None
     for player in zone_owners(ctx, action.arg("zone")):
         candidates = [obj for obj in ctx.game.in_zone("library", player) if matches(ctx, obj, what)]
-        wanted = value(ctx, what.amount) if what.amount is not None else len(candidates)
+        counted = what.amount is not None or bool({THAT_MANY, "twice that many"} & set(what.determiners))
+        wanted = amount_of(ctx, what) if counted else len(candidates)  # "for up to that many land cards"
         for _ in range(wanted):
             options = [obj.name for obj in candidates if left is None or obj.card.mana_value <= left]
             if not options:
@@ -302,10 +346,15 @@ SECTION = Section(
         "search": search,
         "search_library": search_library,
         "reveal": reveal,
+        "reveal_until": reveal_until,
         "put_onto_battlefield": put_onto_battlefield,
     },
     forms={
         "put_onto_battlefield": named("put_onto_battlefield", "put", "tapped", "under_your_control", "puts"),
     },
-    checks={"search": _search_zone_check, "search_library": _search_zone_check},
+    checks={
+        "search": _search_zone_check,
+        "search_library": _search_zone_check,
+        "reveal_until": _reveal_until_check,
+    },
 )

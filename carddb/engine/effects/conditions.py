@@ -12,12 +12,14 @@ from carddb.engine.core.forms import is_form, named, written
 from carddb.engine.core.state import GameObject
 from carddb.engine.query.abilities import keyword_list, keywords_of
 from carddb.engine.query.characteristics import colors_of
+from carddb.engine.query.executable import and_list
 from carddb.engine.query.nouns import (
     AMONG_LOOKED,
     COLOR_WORDS,
     IN_ZONE_WITHOUT_A_ZONE,
     amount_of,
     candidates_for,
+    count,
     counter_kind,
     in_combat_as,
     last_controller,
@@ -33,7 +35,7 @@ from carddb.engine.query.nouns import (
 from carddb.engine.query.printings import QUALIFIER as ORIGINALLY_PRINTED
 from carddb.engine.query.printings import originally_printed
 from carddb.engine.rules.mana import mana_value
-from carddb.oracle.model import Action, Noun, Number, SelfRef, X
+from carddb.oracle.model import Action, Noun, Nouns, Number, SelfRef, X
 from carddb.oracle.phrases import find
 
 
@@ -155,6 +157,10 @@ def _existing(ctx: Context, phrase: object) -> list[Ref]:
 def _controls(ctx: Context, condition: Action) -> bool:
     who = list(players(ctx, _existing(ctx, condition.arg("who"))))
     what = condition.arg("what")
+    if isinstance(what, Nouns):  # "if you control an artifact and an enchantment" (one may be both)
+        permanents = [obj for player in who for obj in ctx.game.permanents(player)]
+        items = [item for item in what.items if isinstance(item, Noun)]  # _controls_check: all are
+        return all(any(matches(ctx, obj, item) for obj in permanents) for item in items)
     assert isinstance(what, Noun)
     wanted = [what]
     other = condition.arg("other")
@@ -493,6 +499,15 @@ def _controls_count(ctx: Context, condition: Action) -> bool:
 
 
 
+def _there_are_count(ctx: Context, condition: Action) -> bool:
+    """ "If there are two or more instant and/or sorcery cards in your graveyard" (spell mastery),
+    "as long as there are four or more card types among cards in your graveyard" (delirium): the
+    objects, or the kinds among them (:func:`carddb.engine.query.nouns.count`), counted now."""
+    what = condition.arg("what")
+    assert isinstance(what, Noun)
+    return count(ctx, what) >= value(ctx, condition.arg("amount"))
+
+
 # -- noun qualifiers ---------------------------------------------------------------------------------
 def _in_zone(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     if isinstance(ref, str):
@@ -548,6 +563,19 @@ def _named(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     else:
         written = {(name.description if isinstance(name, Noun) else str(name)).casefold()}
     return isinstance(ref, GameObject) and ref.name.casefold() in written
+
+
+def _controls_check(condition: Action, catalog: Catalog) -> str | None:
+    """ "you control an artifact and an enchantment": each item a permanent of its own kind, one
+    permanent perhaps both (the rulings of Kami of Terrible Secrets); not "or", nor a count in a list."""
+    what = condition.arg("what")
+    if not isinstance(what, Nouns):
+        return None
+    plain = all(isinstance(item, Noun) and item.determiners in (("a",), ("an",)) for item in what.items)
+    joined = and_list(what.joins)
+    if not plain or not joined or what.qualifiers or not is_form(condition, "control", "controls"):
+        return "list of noun phrases"
+    return None
 
 
 def _named_check(qualifier: Action, catalog: Catalog) -> str | None:
@@ -628,6 +656,7 @@ SECTION = Section(
         "is_of_type": _is_of_type,
         "is_not_of_type": _is_not_of_type,
         "controls_count": _controls_count,
+        "there_are_count": _there_are_count,
         "is_in_zone": _is_in_zone,
         "dies_this_turn": _left_this_turn,
         "left_this_turn": _left_this_turn,
@@ -645,6 +674,7 @@ SECTION = Section(
         "done_this_way": _done_check,
         "with_name": _with_name_check,
         "named": _named_check,
+        "controls": _controls_check,
         "other_than": _other_than_check,
     },
     qualifiers={

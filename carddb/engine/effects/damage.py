@@ -7,7 +7,7 @@ import dataclasses
 from carddb.engine.core.catalog import Catalog, Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError
-from carddb.engine.core.forms import is_form
+from carddb.engine.core.forms import is_form, written
 from carddb.engine.core.state import GameObject, Shield
 from carddb.engine.effects.common import (
     stat_amount,
@@ -123,6 +123,17 @@ def deal_damage(ctx: Context, subject: list[Ref], action: Action) -> None:
 
 
 
+def deal_damage_divided(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "~ deals 3 damage divided as you choose among one, two, or three targets": each target still
+    legal is dealt the part it was given as the ability was put on the stack (601.2d); an illegal
+    one's part is dealt to nothing (608.2b)."""
+    source = next(objects(subject), ctx.source)
+    for ref in ctx.slots.get(id(action), []):
+        amount = ctx.divided.get(ref if isinstance(ref, str) else ref.id, 0)
+        if amount:
+            _deal(ctx, source, ref, amount)
+
+
 def deal_that_much_damage(ctx: Context, subject: list[Ref], action: Action) -> None:
     """ "… deals that much damage to …": the amount of the event that triggered the ability."""
     if THAT_MANY not in ctx.bindings:
@@ -185,6 +196,14 @@ def fight(ctx: Context, subject: list[Ref], action: Action) -> None:
     _deal(ctx, second, first, powers[1])
 
 
+def _divided_check(action: Action, catalog: Catalog) -> str | None:
+    """ "deals 3 damage divided as you choose among one, two, or three targets" (any target, one
+    source); not "among any number of target creatures" (its slot is the noun's)."""
+    if action.arg("what") is not None or not written(action).startswith("deals"):
+        return f"pred {action.verb!r} form {written(action)!r}"
+    return None
+
+
 SECTION = Section(
     "effects.damage",
     verbs={
@@ -193,12 +212,13 @@ SECTION = Section(
         "deal_damage": deal_damage,
         "damage_to": deal_damage,  # "… and 2 damage to that creature's controller": "deals" left out
         "deal_that_much_damage": deal_that_much_damage,
+        "deal_damage_divided": deal_damage_divided,
         "deal_damage_to_both": deal_damage_to_both,
         "deal_damage_equal": deal_damage_equal,
         "fight": fight,
         "next_time": next_time,
     },
-    checks={"next_time": _next_time_check},
+    checks={"next_time": _next_time_check, "deal_damage_divided": _divided_check},
     qualifiers={"dealt_damage_this_way": _dealt_damage_this_way},
     forms={
         # a shield on any damage dealt to something: not one on combat damage only, or on a source's damage

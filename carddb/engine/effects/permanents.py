@@ -14,7 +14,9 @@ from carddb.engine.effects.common import (
 )
 from carddb.engine.query.abilities import CANT_BE_REGENERATED, REGENERATION
 from carddb.engine.query.nouns import (
+    ANY_NUMBER,
     amount_of,
+    choose_any_number,
     counter_kind,
     did,
     matches,
@@ -205,6 +207,11 @@ def sacrifice(ctx: Context, subject: list[Ref], action: Action) -> None:
             continue
         assert isinstance(what, Noun)
         choices = [obj for obj in ctx.game.permanents(player) if matches(ctx, obj, what)]
+        if ANY_NUMBER in what.determiners:  # "Sacrifice any number of lands": chosen one by one
+            for obj in choose_any_number(ctx, player, what.description, choices):
+                put(ctx.game, obj, "graveyard", cause="sacrifice", decider=ctx.decider)
+                did(ctx, "sacrificed", obj)
+            continue
         if what.amount is None or {"all", "each"} & set(what.determiners):  # "sacrifice all creatures
             for obj in choices:  # you control": every one, nothing to choose
                 put(ctx.game, obj, "graveyard", cause="sacrifice", decider=ctx.decider)

@@ -9,6 +9,7 @@ anything happens, and by the coverage count without a game at all."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from itertools import pairwise
 from typing import Any
@@ -17,6 +18,7 @@ from carddb.engine.core.cards import CardDef
 from carddb.engine.core.catalog import Catalog
 from carddb.engine.core.errors import NotExecutableError
 from carddb.engine.core.forms import is_form, written
+from carddb.engine.core.layers import level_range
 from carddb.engine.core.state import GameObject
 from carddb.engine.query.abilities import keyword_list
 from carddb.engine.query.choices import color_choices, entering_choice, protection_from_chosen_color
@@ -29,6 +31,7 @@ from carddb.engine.query.nouns import (
     PRONOUNS,
     TARGET_FORMS,
     attached_reference,
+    kind_among,
     known_description,
     total_limit,
 )
@@ -59,6 +62,7 @@ from carddb.oracle.model import (
     Nouns,
     ParsedFace,
     Pronoun,
+    RollDie,
     SameSubject,
     SelfRef,
     Sequence,
@@ -75,7 +79,9 @@ ZONE_OWNERS = {
     "target opponent's", "all",
 }  # fmt: skip
 """Whose zones a ``zone`` phrase may name (:func:`carddb.engine.query.nouns.zone_owners` knows them)."""
-SUPPORTED_CONDITIONALS = {"if", "unless", "where X is", "then", "at", "may", "until end of turn", "otherwise"}
+SUPPORTED_CONDITIONALS = {
+    "if", "unless", "where X is", "then", "at", "may", "until end of turn", "otherwise", "for each",
+}  # fmt: skip
 DELAYED = {
     ("beginning", "next_end_step"), ("beginning", "next_turns_upkeep"), ("beginning", "your_next_upkeep"),
     ("beginning", "end_of_combat"), ("end_of_combat", "end_of_combat"),
@@ -89,7 +95,8 @@ TARGET_POSSESSING = frozenset({"switch_pt", "deal_damage_equal", "gain_life_equa
 possessive's slot (``effects.common.possessor``)."""
 ADDITIVE = {
     "gets", "gain_life", "lose_life", "draw", "deal_damage", "create_creature_token", "put_counters",
-    "mill", "add_mana", "scry", "surveil", "discard",
+    "mill", "add_mana", "scry", "surveil", "discard", "sacrifice", "return_from", "create_token",
+    "remove_counters",
 }  # fmt: skip
 """Verbs that "for each X" may repeat: doing them N times is doing them once N-fold."""
 SUPPORTED_DURATIONS: frozenset[object] = frozenset({"until end of turn", "this turn"})
@@ -291,6 +298,10 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         if not verbs & catalog.replacements:
             return ["replacement effect"]
         return []  # applied as a whole where its event happens (the catalog's replacements)
+    elif ability.kind is Kind.LEVEL:
+        level = level_symbol_problem(ability)
+        if level is not None:
+            problems.append(level)
     elif ability.kind is Kind.CASTING:
         casting = casting_problem(ability, catalog)
         if casting is not None:
@@ -301,7 +312,20 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         problems.append("modes")
     if ability.choose and not ability.choose.lower().startswith("choose"):  # "An opponent chooses one —"
         problems.append(f"modes chosen by another player ({ability.choose!r})")
+    instead = {  # "…, it deals 10 damage divided … instead": its targets are not the spell's own then
+        id(inner)
+        for n in nodes_of(ability)
+        if isinstance(n, Action) and n.verb == "instead"
+        for inner in walk(n)
+    }
+    divided_damage = {  # 601.2d: the damage divided as it is put on the stack (rules.targets.divide)
+        n.slot
+        for n in nodes_of(ability)
+        if isinstance(n, Action) and n.verb == "deal_damage_divided" and id(n) not in instead
+    }
     for slot in ability.targets:  # the grammar's target slots (115, 601.2c-d)
+        if slot.divided and slot.slot in divided_damage and not slot.variable and not slot.reflexive:
+            continue
         if slot.divided or slot.variable or slot.reflexive:
             kind = "divided" if slot.divided else "X" if slot.variable else "reflexive"
             problems.append(f"{kind} target {slot.description!r}")
@@ -349,7 +373,8 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     looks = any(
         isinstance(n, Action)
         and (
-            n.verb in ("look_at", "reveal_hand", "look_at_hand")  # "… reveals their hand. … from it."
+            # "… reveals their hand. … from it.", "… until you reveal a creature card. … the rest …"
+            n.verb in ("look_at", "reveal_hand", "look_at_hand", "reveal_until")
             or (n.verb == "reveal" and isinstance(n.arg("what"), Action))
         )
         for n in nodes
@@ -368,6 +393,8 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     problems.extend(p for p in _flip_problems(ability, nodes) if p not in problems)
     if not _otherwise_follows_if(ability):
         problems.append("'otherwise' clause")
+    if _after_for_each(list(ability.effects)) or any(_after_for_each(list(m.effects)) for m in ability.modes):
+        problems.append("'those' after a 'for each' clause")
     problems.extend(p for p in _choice_problems(nodes) if p not in problems)
     read_with = _instead_sentences(ability)
     for node in nodes:
@@ -402,8 +429,32 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     if that_spell and _trigger_verb(ability) == "becomes_target":  # not told apart from what it targets
         problems.append("'that spell' of the spell or ability that targets")
     moments |= _paid_totals(ability)  # "with total power N or greater" of a tap cost: the cost reads it
+    moments |= revealed_from_top(nodes)  # "reveals cards from the top of their library until …"
+    if any(isinstance(n, Action) and n.verb == "reveal_until" for n in nodes) and any(
+        isinstance(n, Noun)
+        and (
+            "other" in n.description.lower().split()
+            or n.determiners == ("the",)
+            or (
+                bool({"that", "those"} & set(n.determiners))
+                and not {"card", "cards", "player", "opponent"} & set(n.description.split())
+            )
+        )
+        for n in nodes
+    ):  # "… and all other cards revealed this way into your graveyard" (other than that card), "the
+        # creature card", "that creature": the revealed cards would be named, not what is meant
+        problems.append("'other cards revealed this way' or 'that …' after a reveal")
+    moments |= same_subjects(nodes)  # "~ gets +2/+0 until end of turn and deals 1 damage to you"
+    moments |= _listed_costs(ability)  # "Sacrifice a creature and a Swamp": paid item by item
     moments |= color_choices(nodes)  # "becomes the color of your choice": chosen as it resolves
+    moments |= counted_kinds(nodes)  # "for each basic land type among lands you control": counted
+    rolled = any(isinstance(n, RollDie) or (isinstance(n, Action) and "roll" in n.verb) for n in nodes)
+    unbound = [n for n in nodes if isinstance(n, Action) and n.verb == "counters"]
+    unbound = [n for n in unbound if isinstance(n, Action) and n.arg("determiner") in UNBOUND_COUNTS]
+    if unbound and not rolled and not _counts_event(ability):  # "Put that many +1/+1 counters on ~"
+        problems.append("'that many' counters with no amount before them")
     random = _random_discards(nodes)  # "discards a card at random": the discard reads it
+    counted_before = _moved_before(ability, nodes)  # "Discard any number of cards, then draw that many …"
     for node in nodes:  # nothing else chooses at random
         if isinstance(node, Action) and node.verb == "at_random" and id(node) not in random:
             problems.extend(p for p in ["'at random'"] if p not in problems)
@@ -417,11 +468,54 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
             if id(node) in moments or id(node) in read_by_verb:
                 continue
             problem = _problem(node, catalog, static)
-            if problem == "'that many'" and _counts_event(ability):
-                continue  # the amount of the event that triggered it
+            if problem == "'that many'" and (_counts_event(ability) or id(node) in counted_before):
+                continue  # the amount of the event that triggered it, or the cards the step before moved
             if problem and problem not in problems:
                 problems.append(problem)
     return problems
+
+
+COUNTING = frozenset({
+    "number_of", "there_are_count", "gets_for_each", "gain_life_for_each", "lose_life_for_each",
+    "costs_for_each",
+})  # fmt: skip
+"""The phrases whose ``what`` is counted (:func:`carddb.engine.query.nouns.count`)."""
+
+
+def counted_kinds(nodes: list[object]) -> set[int]:
+    """The "card types among cards in your graveyard" of a count ("for each …", "the number of …",
+    "there are four or more …", :data:`COUNTING`): the phrase and its "among" are read by the count
+    (:func:`carddb.engine.query.nouns.kind_among`); the noun after "among" is checked as any noun.
+    Anywhere else such a phrase is refused."""
+    found: set[int] = set()
+    for node in nodes:
+        counted: object = None
+        if isinstance(node, Clause):
+            counted = node.for_each
+        elif isinstance(node, Action) and node.verb in COUNTING:
+            counted = node.arg("what")
+        if kind_among(counted) is not None:
+            assert isinstance(counted, Noun)
+            found |= {id(counted), id(counted.qualifiers[0])}
+    return found
+
+
+_LEVEL_PT = re.compile(r"\d+/\d+")
+
+
+def level_symbol_problem(ability: Ability) -> str | None:
+    """A leveler's level line ("LEVEL 2-3") or its P/T box ("2/2"): read by the layers (None), or
+    refused (a Class's level, "{2}{W}: Level 2", is an activated ability the engine does not apply)."""
+    if ability.level is None or level_range(ability.level) is None or ability.effects or ability.cost:
+        return "level ability"
+    if ability.pt is not None and not _LEVEL_PT.fullmatch(ability.pt):
+        return "level ability"
+    return None
+
+
+def nodes_of(ability: Ability) -> list[object]:
+    """Every node of an ability's effects and modes."""
+    return [node for root in (*ability.effects, *(m.effects for m in ability.modes)) for node in walk(root)]
 
 
 def _read_by_their_verb(nodes: list[object]) -> set[int]:
@@ -484,6 +578,100 @@ def _paid_totals(ability: Ability) -> set[int]:
         if isinstance(what, Noun) and what.determiners == ("any number of",):
             found.update(id(q) for q in what.qualifiers if q.verb == TAP_TOTAL_POWER)
     return found
+
+
+LISTED_COSTS = frozenset({"sacrifice"})
+"""Cost phrases whose payer takes a list, one object for each item (``rules.costs``)."""
+
+
+def revealed_from_top(nodes: list[object]) -> set[int]:
+    """The "from the top of their library" of "reveals cards from the top of their library until
+    they reveal a land card": the reveal reads it (``effects.cards.reveal_until``)."""
+    found: set[int] = set()
+    for node in nodes:
+        what = node.arg("what") if isinstance(node, Action) and node.verb == "reveal_until" else None
+        if isinstance(what, Noun) and what.description == "cards" and len(what.qualifiers) == 1:
+            found.add(id(what.qualifiers[0]))
+    return found
+
+
+def same_subjects(nodes: list[object]) -> set[int]:
+    """The subjects not written again ("… gains haste until end of turn and can't be blocked this
+    turn") that follow a clause with a subject in their sequence: ``rules.execution`` reads that
+    subject for them."""
+    found: set[int] = set()
+    for node in nodes:
+        if not isinstance(node, Sequence):
+            continue
+        named = False
+        for step in node.steps:
+            if isinstance(step, Clause) and isinstance(step.subject, SameSubject) and named:
+                found.add(id(step.subject))
+            named = named or (isinstance(step, Clause) and step.subject is not None)
+    return found
+
+
+def and_list(joins: tuple[str, ...]) -> bool:
+    """ "A and B", "A, B, and C": a list every item of which counts (not "or", "and/or")."""
+    return bool(joins) and joins[-1].strip(" ,") == "and" and all(j.strip(" ,") in ("", "and") for j in joins)
+
+
+def _listed_costs(ability: Ability) -> set[int]:
+    """ "Sacrifice a green creature, a white creature, and a blue creature" as a cost: a list of
+    single objects joined by "and", each paid by a different object (the items are checked as
+    any noun)."""
+    found: set[int] = set()
+    for item in ability.cost:
+        what = item.arg("what") if isinstance(item, Action) and item.verb in LISTED_COSTS else None
+        if not isinstance(what, Nouns) or what.qualifiers:
+            continue
+        single = all(isinstance(n, Noun) and n.determiners in (("a",), ("an",)) for n in what.items)
+        if single and and_list(what.joins):
+            found.add(id(item))
+    return found
+
+
+MOVING = frozenset({"discard", "put_into_library", "sacrifice", "exile"})
+"""Verbs whose step moves cards, which a "that many" in the step after counts (``nouns.MOVED``)."""
+
+
+def _moved_before(ability: Ability, nodes: list[object]) -> set[int]:
+    """The "that many" nouns of a step right after one that moves cards, done by one player ("you",
+    "target player", "that player"; not "each player", whose counts are not kept apart): "Discard any
+    number of cards, then draw that many cards", "Sacrifice any number of lands. Search your library
+    for up to that many land cards …"."""
+    found: set[int] = set()
+    sequences = [list(ability.effects), *(list(m.effects) for m in ability.modes)]
+    sequences += [list(n.steps) for n in nodes if isinstance(n, Sequence)]
+    for steps in sequences:
+        for before, step in pairwise(steps):
+            if not _moves_for_one(before):
+                continue
+            found.update(
+                id(n) for n in walk(step) if isinstance(n, Noun) and "that many" in n.determiners
+            )
+    return found
+
+
+def _moves_for_one(step: object) -> bool:
+    if isinstance(step, Conditional) and step.word == "may":
+        step = step.body
+    if not isinstance(step, Clause) or not step.predicates:
+        return False
+    subject = step.subject
+    several = isinstance(subject, Noun) and (
+        bool({"each", "all"} & set(subject.determiners)) or subject.description.endswith("s")
+    )
+    if several or isinstance(subject, Nouns | SameSubject):
+        return False
+    verbs = set()
+    for predicate in step.predicates:
+        may = isinstance(predicate, Action) and predicate.verb == "may"
+        inner = predicate.arg("action") if may and isinstance(predicate, Action) else predicate
+        if not isinstance(inner, Action):
+            return False
+        verbs.add(inner.verb)
+    return verbs <= MOVING
 
 
 def _random_discards(nodes: list[object]) -> set[int]:
@@ -623,19 +811,41 @@ def _granted_problem(node: object, catalog: Catalog) -> str | None:
     return None
 
 
-def _elided_players(node: Sequence) -> bool:
-    """ "Each player discards their hand, then draws seven cards": a later step without a subject
-    after one whose subject is other players than you — it would be read as yours."""
+def names_players(subject: object) -> bool:
+    """Whether a clause's subject names players other than you ("target player", "each opponent")."""
+    if isinstance(subject, Noun):
+        return bool({w.lower().rstrip("s") for w in subject.description.split()} & {"player", "opponent"})
+    return False
+
+
+def elided_subject(node: Sequence) -> Noun | None:
+    """ "Target player draws a card, then discards a card", "Each player discards their hand, then
+    draws seven cards": the subject a later step without one goes on with — the step before's,
+    when it names players other than you (None: the later steps are the controller's, as written)."""
     first = node.steps[0] if node.steps else None
-    if not isinstance(first, Clause) or first.subject is None:
-        return False
-    subject = first.subject
-    you = isinstance(subject, Pronoun) and subject.word == "you"
-    names_players = isinstance(subject, Noun) and bool(
-        {w.lower().rstrip("s") for w in subject.description.split()} & {"player", "opponent"}
+    subject = first.subject if isinstance(first, Clause) else None
+    return subject if isinstance(subject, Noun) and names_players(subject) else None
+
+
+_BACK_REFERENCES = frozenset({"it", "them", "that card", "those cards"})
+
+
+def _elided_players(node: Sequence) -> bool:
+    """A later step without a subject after one whose subject is several players, which names
+    what the step before found ("Each player reveals a card, then puts it …"): what each player's
+    step found is not kept per player (one subject is read on, :func:`elided_subject`)."""
+    subject = elided_subject(node)
+    several = subject is not None and (
+        bool({"each", "all"} & set(subject.determiners)) or subject.description.endswith("s")
     )
-    return names_players and not you and any(
-        isinstance(step, Clause) and step.subject is None for step in node.steps[1:]
+    if not several:
+        return False
+    later = [step for step in node.steps[1:] if isinstance(step, Clause) and step.subject is None]
+    return any(
+        (isinstance(n, Pronoun) and n.word in _BACK_REFERENCES)
+        or (isinstance(n, Noun) and bool({"that", "those"} & set(n.determiners)))
+        for step in later
+        for n in walk(step)
     )
 
 
@@ -645,6 +855,11 @@ NOUN_LIST_VERBS = frozenset({
 })  # fmt: skip
 """Verbs whose handlers resolve what they act on, so a list ("target creature and target land")
 names each of its items."""
+
+
+NOUN_LIST_CONDITIONS = frozenset({"controls"})
+"""Conditions whose handlers read a list ("if you control an artifact and an enchantment"), each
+with a check of which lists (the catalog's ``checks``)."""
 
 
 def _with_counters(what: object) -> bool:
@@ -661,13 +876,13 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         return "subject of the step before"
     if isinstance(node, Nouns) and node.qualifiers:  # "… and … from your graveyard": not yet
         return "list of noun phrases with qualifiers"
-    if isinstance(node, Action) and node.verb not in NOUN_LIST_VERBS and any(
+    if isinstance(node, Action) and node.verb not in NOUN_LIST_VERBS | NOUN_LIST_CONDITIONS and any(
         isinstance(value, Nouns) for _, value in node.args
     ):
         return "list of noun phrases"
     if isinstance(node, Noun) and total_limit(node) is not None and node.determiners != ("any number of",):
         return "a total limit on targets or a number of objects"  # "up to two target … with total …"
-    if isinstance(node, SameSubject):  # "… until end of turn and can't be blocked this turn"
+    if isinstance(node, SameSubject):  # one with no clause before it in its sequence (same_subjects)
         return "subject of the clause before"
     if isinstance(node, Action) and node.verb == "exile" and _with_counters(node.arg("what")):
         return "exile with counters"  # "Exile ~ with three time counters on it": no counters are put
@@ -718,6 +933,8 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         return "ability of a card in another zone"
     if isinstance(node, Conditional) and node.word not in SUPPORTED_CONDITIONALS:
         return f"{node.word!r} clause"
+    if isinstance(node, Conditional) and node.word == "for each":
+        return for_each_problem(node)
     if isinstance(node, Conditional) and node.word == "until end of turn":
         body = node.body
         if not isinstance(body, Clause) or body.duration is not None:
@@ -760,6 +977,44 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         # carried over, and a noun without its number would name every candidate
         return "'that many'"
     return None
+
+
+BACK_REFERENCES = frozenset({"it", "them", "they", "each of them"})
+"""Pronouns that name what an earlier step named."""
+
+
+def for_each_problem(node: Conditional) -> str | None:
+    """ "For each creature destroyed this way, its controller creates a 4/4 red Dragon creature
+    token", "For each land you control, create a Treasure token": the body is done once for each
+    object or player the phrase names, "it", "its controller" and "that player" naming that one
+    (``rules.execution``). Refused: a target in the body (one chosen per item, "for each opponent,
+    … target permanent that player controls"), a choice, an "unless" (who may pay is not read
+    per item)."""
+    if not isinstance(node.condition, Noun):
+        return "'for each' clause"
+    for inner in walk(node.body):
+        if isinstance(inner, Noun | Pronoun) and inner.slot is not None:
+            return "'for each' clause with a target"
+        if isinstance(inner, Conditional) and inner.word == "unless":
+            return "'for each' clause with 'unless'"
+        if isinstance(inner, Action) and inner.verb == "choose":
+            return "'for each' clause with a choice"
+    return None
+
+
+def _after_for_each(steps: list[object]) -> bool:
+    """A step after a "For each …, …" sentence that names what an earlier step named ("Exile
+    those tokens …"): what the repeated body made is not kept as one mention."""
+    seen = False
+    for step in steps:
+        if seen and any(
+            (isinstance(n, Pronoun) and n.word in BACK_REFERENCES)
+            or (isinstance(n, Noun) and bool({"that", "those"} & set(n.determiners)))
+            for n in walk(step)
+        ):
+            return True
+        seen = seen or any(isinstance(n, Conditional) and n.word == "for each" for n in walk(step))
+    return False
 
 
 def _may_among(clause: Clause) -> bool:
@@ -901,12 +1156,36 @@ STATIC_CONDITIONALS = frozenset({"as long as", "if", "unless"})
 """The conditions a static ability's sentence may have: it applies while the condition holds
 ("as long as", "if") or does not ("… enters the battlefield tapped unless you control …")."""
 STATE_CONDITIONS = frozenset({
-    "controls", "controls_count", "counters_at_least", "is_in_zone", "it_is_a", "is_of_type",
-    "is_not_of_type", "is_state", "dies_this_turn", "left_this_turn", "it_is_in_combat", "it_is_state",
-    "was_type", "life_this_turn",
+    "controls", "controls_count", "there_are_count", "counters_at_least", "is_in_zone", "it_is_a",
+    "is_of_type", "is_not_of_type", "is_state", "dies_this_turn", "left_this_turn", "it_is_in_combat",
+    "it_is_state", "was_type", "life_this_turn",
 })  # fmt: skip
 """Conditions about the game's state, which a static ability reads whenever it applies (not
 "if you do", which speaks of a choice made while an ability resolves)."""
+
+
+STATIC_ZONE_OWNERS = frozenset({
+    "your", "all", None, "an opponent's", "each opponent's", "a player's", "each player's",
+})  # fmt: skip
+"""Whose zones a static ability's count may read without anything named before it."""
+
+
+def counted_anew(condition: object) -> bool:
+    """ "where X is the number of creature cards in all graveyards" in a static ability: a count
+    the ability reads whenever it applies (``rules.continuous``), which names nothing by "it",
+    "its controller" or "that player" (none is named there)."""
+    if not (isinstance(condition, Action) and condition.verb == "number_of"):
+        return False
+    for node in walk(condition):
+        if isinstance(node, Pronoun) and node.word != "you":
+            return False
+        if isinstance(node, Noun) and {"that", "those", "this"} & set(node.determiners):
+            return False
+        if isinstance(node, Action) and node.verb == "zone" and node.arg("owner") not in STATIC_ZONE_OWNERS:
+            return False
+        if isinstance(node, Action) and node.verb == "player_controls" and node.form_name in CONTEXT_FORMS:
+            return False
+    return True
 
 
 def casting_line(ability: Ability) -> tuple[Action, Action | None] | None:
@@ -1005,6 +1284,12 @@ def _static_problems(ability: Ability, catalog: Catalog) -> list[str]:
     problems: list[str] = []
     for step in ability.effects:
         body = step
+        if isinstance(step, Conditional) and step.word == "where X is":
+            if not counted_anew(step.condition):
+                problems.append("static ability")
+                continue
+            step = step.body  # "Equipped creature gets +X/+X, where X is the number of …"
+            body = step
         if isinstance(step, Conditional) and step.word in STATIC_CONDITIONALS:
             condition = step.condition
             if step.word != "as long as" and not (

@@ -117,13 +117,65 @@ def value(ctx: Context, quantity: object) -> int:
     if isinstance(quantity, Action) and quantity.verb in ("the_result", "total_of_results"):
         return ctx.bindings["result"]  # several dice: the total (roll_dice)
     if isinstance(quantity, Action) and quantity.verb == "number_of":
-        return len(resolve(ctx, quantity.arg("what")))
+        what = quantity.arg("what")
+        kinds = kind_among(what)
+        return count_kinds(ctx, *kinds) if kinds is not None else len(resolve(ctx, what))
     raise EngineError(f"cannot count {quantity!r}")
+
+
+KINDS = frozenset({"card type", "basic land type", "color"})
+"""What "… among …" counts the different kinds of: card types (delirium), basic land types
+(domain), colours."""
+BASIC_LAND_TYPES = frozenset({"Plains", "Island", "Swamp", "Mountain", "Forest"})
+
+
+def kind_among(noun: object) -> tuple[str, Noun] | None:
+    """ "card types among cards in your graveyard", "basic land types among lands you control",
+    "colors among permanents you control": the kind counted and the noun of the objects that have
+    them (None: not such a phrase)."""
+    if not isinstance(noun, Noun) or noun.determiners or len(noun.qualifiers) != 1:
+        return None
+    among = noun.qualifiers[0]
+    what = among.arg("what")
+    kind = noun.description.lower().removesuffix("s")
+    if among.verb != "among" or kind not in KINDS or not isinstance(what, Noun):
+        return None
+    if {"that", "those"} & set(what.determiners):  # "among those creatures": named by a later step
+        return None
+    return kind, what
+
+
+def count_kinds(ctx: Context, kind: str, what: Noun) -> int:
+    """How many different ``kind``s the objects ``what`` describes have between them, now: card
+    types (300.1), basic land types (205.3i), colours (105.1)."""
+    found: set[str] = set()
+    for obj in candidates_for(ctx, what):
+        if not matches(ctx, obj, what):
+            continue
+        if kind == "card type":
+            found.update(obj.types)
+        elif kind == "basic land type":
+            found.update(BASIC_LAND_TYPES & set(obj.subtypes))
+        else:
+            found.update(colors_of(obj))
+    return len(found)
+
+
+def count(ctx: Context, noun: Noun) -> int:
+    """How many objects a plural noun phrase without a number describes ("creature cards in your
+    graveyard", "lands on the battlefield"), or how many kinds of them (:func:`kind_among`)."""
+    kinds = kind_among(noun)
+    if kinds is not None:
+        return count_kinds(ctx, *kinds)
+    return sum(1 for obj in candidates_for(ctx, noun) if matches(ctx, obj, noun))
 
 
 THAT_MANY = "that many"
 """The binding of "that many" / "up to that many": the amount of the event that triggered the
 ability (damage dealt, life gained or lost)."""
+MOVED = "moved"
+"""The binding of "that many" after a step that moved cards ("Discard any number of cards, then draw
+that many cards"): how many objects the step before moved (``rules.execution``)."""
 AMOUNT_EVENTS = frozenset({"damage", "gain_life", "lose_life"})
 """The events whose amount "that many" means."""
 
@@ -132,9 +184,10 @@ def amount_of(ctx: Context, noun: object) -> int:
     """How many a noun phrase asks for: "a card" 1, "two cards" 2, "X cards" X, "that many" (the
     triggering event's amount)."""
     if isinstance(noun, Noun) and {THAT_MANY, "twice that many"} & set(noun.determiners):
-        if THAT_MANY not in ctx.bindings:
+        many = ctx.bindings.get(THAT_MANY, ctx.bindings.get(MOVED))
+        if many is None:
             raise EngineError("'that many' counts nothing here")
-        return ctx.bindings[THAT_MANY] * (2 if "twice that many" in noun.determiners else 1)
+        return many * (2 if "twice that many" in noun.determiners else 1)
     if isinstance(noun, Noun):
         amount = noun.amount
         if amount is not None:
@@ -274,9 +327,9 @@ def _pronoun(ctx: Context, word: str) -> list[Ref]:
         return [ctx.controller]
     if word in ("it", "them", "they", "itself", "each of them"):
         return list(ctx.it)
-    if word in ("its controller", "its owner"):
+    if word in ("its controller", "its owner"):  # a permanent that left: who controlled it last (608.2h)
         first = list(objects(ctx.it))[:1]
-        return [obj.controller if word == "its controller" else obj.owner for obj in first]
+        return [last_controller(ctx.game, obj) if word == "its controller" else obj.owner for obj in first]
     if word in ("their controller", "their controllers", "their owner", "their owners"):
         owners = "owner" in word
         return list(dict.fromkeys(obj.owner if owners else obj.controller for obj in objects(ctx.it)))
@@ -446,6 +499,8 @@ def choose_some(ctx: Context, noun: Noun, candidates: list[GameObject]) -> list[
     limit = total_limit(noun)
     if limit is not None:
         return _within_total(ctx, noun, candidates, value(ctx, limit.arg("amount") or X()))
+    if ANY_NUMBER in noun.determiners:  # "any number of lands": as many as the player wants
+        return list(choose_any_number(ctx, ctx.controller, noun.description, candidates))
     amount = noun.amount
     if amount is None or not noun.determiners or "each" in noun.determiners or "all" in noun.determiners:
         return list(candidates)
@@ -467,6 +522,24 @@ TOTAL_LIMIT = "with_total"
 or less" (each card fits alone; together they must too)."""
 DONE = "done"
 """The answer that ends choosing cards one by one."""
+
+
+ANY_NUMBER = "any number of"
+
+
+def choose_any_number(ctx: Context, player: str, what: str, candidates: list[GameObject]) -> list[GameObject]:
+    """ "Discard any number of cards", "Sacrifice any number of lands": ``player`` chooses them one
+    by one, until they answer "done" or none is left."""
+    chosen: list[GameObject] = []
+    left = list(candidates)
+    while left:
+        name = ctx.decider.choose(f"{player} chooses {what} (any number)", [DONE, *_names(left)])
+        if name == DONE:
+            break
+        picked = next(obj for obj in left if obj.name == name)
+        left.remove(picked)
+        chosen.append(picked)
+    return chosen
 
 
 def total_limit(noun: Noun) -> Action | None:

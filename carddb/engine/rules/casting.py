@@ -19,7 +19,7 @@ from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError, IllegalActionError, NotExecutableError
 from carddb.engine.core.forms import written
 from carddb.engine.query.executable import alternative_cost_line, casting_line, generic_amount, missing
-from carddb.engine.query.nouns import candidates_for, known_description, matches
+from carddb.engine.query.nouns import count, known_description, matches
 from carddb.engine.rules.conditions import evaluate
 from carddb.engine.rules.continuous import static_clauses
 from carddb.oracle.model import Ability, Action, Casting, Keyword, Kind, ManaCost, Noun
@@ -40,7 +40,7 @@ def _amount(ctx: Context, predicate: Action) -> int:
         what = predicate.arg("what")
         if not isinstance(what, Noun):
             raise EngineError("cannot count what the cost changes for")
-        amount *= sum(1 for obj in candidates_for(ctx, what) if matches(ctx, obj, what))
+        amount *= count(ctx, what)
     more = predicate.verb == "costs_more" or " more " in written(predicate)  # costs_for_each: its words
     return amount if more else -amount
 

@@ -17,7 +17,7 @@ from carddb.engine.core.proposed import Proposed, Replacement
 from carddb.engine.core.state import Game, GameObject
 from carddb.engine.query.abilities import active_abilities
 from carddb.engine.query.executable import missing
-from carddb.engine.query.nouns import candidates_for, counter_kind, matches, resolve, value
+from carddb.engine.query.nouns import candidates_for, counter_kind, kind_among, matches, resolve, value
 from carddb.engine.query.replacing import would_condition
 from carddb.engine.rules.conditions import evaluate
 from carddb.engine.rules.replacement import replace
@@ -71,6 +71,9 @@ def applying_clauses(ctx: Context, ability: Ability) -> list[tuple[int, Clause]]
     """The ability's clauses that apply now (an "as long as" condition holds), numbered by sentence."""
     found: list[tuple[int, Clause]] = []
     for number, step in enumerate(ability.effects):
+        if isinstance(step, Conditional) and step.word == "where X is":  # counted whenever it applies
+            ctx.bindings["X"] = value(ctx, step.condition)
+            step = step.body
         if isinstance(step, Conditional):
             condition = step.condition
             if not isinstance(condition, Action) or condition.verb not in ctx.game.catalog.conditions:
@@ -78,7 +81,7 @@ def applying_clauses(ctx: Context, ability: Ability) -> list[tuple[int, Clause]]
             if would_condition(condition):  # "If ~ would die, …": an event a replacement watches for
                 continue
             what = condition.arg("what")  # "as long as enchanted creature is a Human, it has…"
-            if isinstance(what, Noun) and not what.targeted:
+            if isinstance(what, Noun) and not what.targeted and kind_among(what) is None:
                 ctx.it = [obj for obj in ctx.game.permanents() if matches(ctx, obj, what)]
             elif isinstance(what, SelfRef):  # "If ~ was kicked, it enters …": "it" is ~
                 ctx.it = [ctx.source]

@@ -27,6 +27,7 @@ from carddb.oracle.model import (
     Action,
     ManaCost,
     Noun,
+    Nouns,
     SelfRef,
     TapCost,
     UntapCost,
@@ -110,17 +111,32 @@ def _self_or_chosen(
             raise CostError(f"{source.name} is not in {'a hand' if zone == 'hand' else 'the ' + zone}")
         put(game, source, to, cause=cause, decider=ctx.decider)
         return
+    if isinstance(what, Nouns) and not what.qualifiers:
+        # "Sacrifice a green creature, a white creature, and a blue creature": one object for each
+        # (a different one each time), all of them then moved
+        picked: list[GameObject] = []
+        for item in what.items:
+            if not isinstance(item, Noun):
+                raise CostError(f"cannot pay the cost {action.verb!r}")
+            picked.extend(_choose(ctx, action, item, zone, taken=picked))
+        for chosen in picked:
+            put(game, chosen, to, cause=cause, decider=ctx.decider)
+        return
     if not isinstance(what, Noun):
         raise CostError(f"cannot pay the cost {action.verb!r}")
     for chosen in _choose(ctx, action, what, zone):
         put(game, chosen, to, cause=cause, decider=ctx.decider)
 
 
-def _choose(ctx: Context, action: Action, what: Noun, zone: str) -> list[GameObject]:
+def _choose(
+    ctx: Context, action: Action, what: Noun, zone: str, taken: list[GameObject] | None = None
+) -> list[GameObject]:
     """The objects a cost names ("two untapped Wizards you control", "a card from your hand"),
-    chosen by the player; fewer than it needs: the cost cannot be paid."""
+    chosen by the player (never one already ``taken`` for another part of the cost); fewer than it
+    needs: the cost cannot be paid."""
     game, player = ctx.game, ctx.controller
     pool = game.permanents(player) if zone == "battlefield" else game.in_zone(zone, player)
+    pool = [obj for obj in pool if not any(obj is other for other in taken or [])]
     candidates = [obj for obj in pool if obj is not ctx.source or zone == "battlefield"]
     candidates = [obj for obj in candidates if _cost_matches(ctx, obj, what)]
     count = amount_of(ctx, what)

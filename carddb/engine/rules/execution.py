@@ -16,11 +16,11 @@ from carddb.engine.core.errors import CostError, EngineError, NotExecutableError
 from carddb.engine.core.proposed import Proposed, Replacement
 from carddb.engine.core.state import Delayed, Event, Game, GameObject
 from carddb.engine.query.abilities import active_abilities
-from carddb.engine.query.executable import may_covers_all
+from carddb.engine.query.executable import elided_subject, may_covers_all
 from carddb.engine.query.nouns import (
-    candidates_for,
+    MOVED,
+    count,
     counter_kind,
-    matches,
     mention_zone_owners,
     objects,
     players,
@@ -44,9 +44,11 @@ from carddb.oracle.model import (
     Conditional,
     Kind,
     Noun,
+    Nouns,
     Number,
     Pronoun,
     RollDie,
+    SameSubject,
     SelfRef,
     Sequence,
     walk,
@@ -82,10 +84,17 @@ def execute_steps(ctx: Context, steps: tuple[object, ...] | list[object]) -> Non
             # "…, instead destroy that creature. It can't be regenerated.": the sentence after both
             following = steps[index + 2] if index + 2 < len(steps) else None
         ctx.no_regeneration = _forbids_regeneration(following)
+        mark = len(ctx.game.events)
         try:
             execute(ctx, step)
         finally:
             ctx.no_regeneration = False
+        _count_moved(ctx, mark)
+
+
+def _count_moved(ctx: Context, mark: int) -> None:
+    """ "… then draw that many cards": how many objects the step just done moved (``nouns.MOVED``)."""
+    ctx.bindings[MOVED] = sum(1 for event in ctx.game.events[mark:] if event.kind == "move")
 
 
 def _instead(ctx: Context, step: object, following: object, action: Action) -> object:
@@ -151,8 +160,19 @@ def _execute(ctx: Context, step: object) -> None:
     if isinstance(step, Clause):
         _clause(ctx, step)
     elif isinstance(step, Sequence):
+        subject = elided_subject(step)  # "Target player draws a card, then discards a card."
+        previous: SelfRef | Pronoun | Noun | Nouns | None = None
         for item in step.steps:
+            if subject is not None and isinstance(item, Clause) and item.subject is None:
+                item = dataclasses.replace(item, subject=subject)
+            if isinstance(item, Clause) and isinstance(item.subject, SameSubject) and previous is not None:
+                # "~ gets +2/+0 until end of turn and deals 1 damage to you": the clause before's subject
+                item = dataclasses.replace(item, subject=previous)
+            if isinstance(item, Clause) and not isinstance(item.subject, SameSubject | None):
+                previous = item.subject
+            mark = len(ctx.game.events)
             _execute(ctx, item)
+            _count_moved(ctx, mark)
     elif isinstance(step, Conditional):
         _conditional(ctx, step)
     elif isinstance(step, RollDie):
@@ -203,13 +223,13 @@ def count_each(ctx: Context, each: object, subject: list[Ref]) -> int:
     before = list(ctx.it)
     if isinstance(each, Action) and each.verb == "counters_on":
         kind = counter_kind(each.arg("kind"))
-        count = sum(obj.counters.get(kind, 0) for obj in objects(resolve(ctx, each.arg("what"))))
+        number = sum(obj.counters.get(kind, 0) for obj in objects(resolve(ctx, each.arg("what"))))
     elif isinstance(each, Noun) and not each.determiners:
-        count = sum(1 for obj in candidates_for(ctx, each) if matches(ctx, obj, each))
+        number = count(ctx, each)
     else:
-        count = len(resolve(ctx, each))
+        number = len(resolve(ctx, each))
     ctx.it = before or list(subject)
-    return count
+    return number
 
 
 def _conditional(ctx: Context, node: Conditional) -> None:
@@ -225,6 +245,8 @@ def _conditional(ctx: Context, node: Conditional) -> None:
         _execute(ctx, node.body)
     elif node.word == "then":
         _execute(ctx, node.body)
+    elif node.word == "for each":  # "For each creature destroyed this way, its controller creates …"
+        _for_each(ctx, node)
     elif node.word in DURATIONS:  # "Until end of turn, ~ becomes a 3/3 …": the body's duration
         body = node.body
         _execute(ctx, dataclasses.replace(body, duration=node.word) if isinstance(body, Clause) else body)
@@ -244,6 +266,18 @@ def _conditional(ctx: Context, node: Conditional) -> None:
             _execute(ctx, node.body)
     else:
         raise EngineError(f"cannot execute a {node.word!r} clause")
+
+
+def _for_each(ctx: Context, node: Conditional) -> None:
+    """ "For each X, …": the body once for each object or player X names now, in turn, "it",
+    "its controller" and "that player" naming that one (``query.executable.for_each_problem``
+    says which bodies)."""
+    before = list(ctx.it)
+    for ref in resolve(ctx, node.condition):
+        ctx.it = [ref]
+        with speaking_of(ctx, ref):
+            _execute(ctx, node.body)
+    ctx.it = before
 
 
 def _optional(ctx: Context, node: Conditional) -> None:

@@ -25,11 +25,11 @@ from dataclasses import dataclass
 from carddb.engine.core.catalog import Catalog, Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError
-from carddb.engine.core.layers import Layer, LayerEffect, Op, split_keywords
+from carddb.engine.core.layers import Layer, LayerEffect, Op, at_level, is_leveler, split_keywords
 from carddb.engine.core.state import Game, GameObject
 from carddb.engine.query.abilities import active_abilities
 from carddb.engine.query.choices import chosen_color, protection_from_chosen_color
-from carddb.engine.query.nouns import candidates_for, counter_kind, matches, objects, resolve, value
+from carddb.engine.query.nouns import count, counter_kind, objects, resolve, value
 from carddb.engine.rules.continuous import NO_DECISIONS, applying_clauses, is_applied_static
 from carddb.oracle.model import Ability, Action, Clause, Kind, Noun, X
 from carddb.oracle.phrases import find
@@ -41,14 +41,15 @@ TYPE_WORDS = {
 }  # fmt: skip
 LAYERED = frozenset({
     "gets", "gets_each", "gets_for_each", "has", "gains", "is_indestructible", "has_ability", "loses",
-    "has_base_pt", "is_a_creature", "becomes", "switch_pt", "power_toughness_equal",
+    "has_base_pt", "is_a_creature", "becomes", "switch_pt", "power_toughness_equal", "is_type",
 })  # fmt: skip
-"""The phrases that change characteristics."""
+"""The phrases that change characteristics ("is_type": a static "Enchanted creature … is an Angel in
+addition to its other types", read as what it becomes)."""
 STATIC_VERBS = LAYERED - {"gains", "switch_pt"}
 """Those a static ability applies (:func:`refresh`)."""
 CHECKED = (
     "gets", "gets_each", "is_a_creature", "has_base_pt", "becomes", "switch_pt", "power_toughness_equal",
-    "has", "with_keywords",
+    "has", "with_keywords", "is_type",
 )  # fmt: skip
 """Those of which only some phrases execute (:func:`problem`)."""
 QUALITIES = frozenset({
@@ -59,6 +60,9 @@ STATIC_LAYERS = (
     Layer.TYPE, Layer.COLOR, Layer.ABILITY, Layer.PT_DEFINING, Layer.PT_SETTING, Layer.PT_CHANGING,
     Layer.PT_SWITCHING,
 )  # fmt: skip
+LAND_TYPES = frozenset({"Plains", "Island", "Swamp", "Mountain", "Forest", "Desert", "Gate", "Lair", "Locus"})
+"""Land subtypes (205.3i), which a static "is a …" is refused for: 305.7 takes the land's old
+abilities away and gives the new types' mana abilities, which :class:`CardDef` adds once."""
 _PT_CHANGE = re.compile(r"([+-])(\d+|X)/([+-])(\d+|X)")
 _PT_SET = re.compile(r"(\d+)/(\d+)")
 
@@ -132,12 +136,18 @@ def problem(action: Action, catalog: Catalog) -> str | None:
         return None if _colors(str(action.arg("color"))) is not None else f"becomes {action.arg('color')}"
     if verb == "becomes" and chosen_color(action.arg("what")):
         return None  # chosen as it resolves (changes)
-    if verb in ("becomes", "is_a_creature"):
+    if verb in ("becomes", "is_a_creature", "is_type"):
         what = action.arg("what")
         if not isinstance(what, Noun):
             return f"becomes {_text(action)}"
-        if becoming(what.description) is None:
+        found = becoming(what.description)
+        if found is None:
             return f"becomes {what.description!r}"
+        land_types = LAND_TYPES & {subtype.removesuffix("s") for subtype in found.subtypes}
+        if verb == "is_type" and ("Land" in found.types or land_types):
+            return "is a land type (305.7)"  # the mana abilities of land types are the card's own
+        if verb == "is_type" and any(t.endswith("s") for t in found.subtypes):
+            return f"are {what.description!r}"  # "Creatures you control are Slivers": a plural subtype
         unknown = [q.verb for q in what.qualifiers if q.verb not in QUALITIES]
         if unknown:
             return f"becomes … {unknown[0]}"
@@ -216,7 +226,7 @@ def changes(ctx: Context, action: Action) -> list[Change]:
     if verb == "becomes" and chosen_color(action.arg("what")):  # "becomes the color of your choice"
         name = ctx.decider.choose(f"{ctx.controller}: which color?", list(COLOR_LETTERS))
         return [Change(Layer.COLOR, Op.SET_COLORS, (COLOR_LETTERS[name],))]
-    if verb in ("becomes", "is_a_creature"):
+    if verb in ("becomes", "is_a_creature", "is_type"):
         found = _becomes(action.arg("what"))
         pt = action.arg("pt")
         if verb == "is_a_creature":
@@ -272,10 +282,7 @@ def _defined_pt(ctx: Context, action: Action) -> Change:
     counted = defined_count(action)
     if counted is None:
         raise EngineError(f"cannot read the characteristic-defining value of {text!r}")
-    if isinstance(counted, Noun):
-        number = sum(1 for obj in candidates_for(ctx, counted) if matches(ctx, obj, counted))
-    else:
-        number = ctx.game.players[ctx.controller].life
+    number = count(ctx, counted) if isinstance(counted, Noun) else ctx.game.players[ctx.controller].life
     power = None if text.startswith("{whose:poss} toughness") else number
     toughness = None if text.startswith("{whose:poss} power is") else number
     return Change(Layer.PT_DEFINING, Op.SET_PT, power=power, toughness=toughness)
@@ -329,7 +336,7 @@ def _for_each(ctx: Context, action: Action) -> int:
     what = action.arg("what")
     if what is not None and action.arg("counter") is None:
         if isinstance(what, Noun):
-            return sum(1 for obj in candidates_for(ctx, what) if matches(ctx, obj, what))
+            return count(ctx, what)
         return len(resolve(ctx, what))
     kind = counter_kind(action.arg("counter"))
     return sum(obj.counters.get(kind, 0) for obj in objects(resolve(ctx, what)))
@@ -405,9 +412,12 @@ def _statics(
 def active_abilities_printed(obj: GameObject) -> list[tuple[int, Ability]]:
     """Its card's abilities (a Class's up to its first level line), before any effect (layers 1–5)."""
     found: list[tuple[int, Ability]] = []
+    leveler = is_leveler(obj.card)
     for index, ability in enumerate(obj.card.abilities):
         if ability.kind is Kind.LEVEL and "Class" in obj.card.subtypes:
             break
+        if leveler and not at_level(ability.level, obj.counters):
+            continue  # 711.2b: the abilities of a level it is not at
         found.append((index, ability))
     return found
 
@@ -424,7 +434,7 @@ def _layer_of(action: Action) -> frozenset[Layer]:
         return frozenset({Layer.PT_SWITCHING})
     if verb == "power_toughness_equal":
         return frozenset({Layer.PT_DEFINING})
-    if verb in ("becomes", "is_a_creature"):
+    if verb in ("becomes", "is_a_creature", "is_type"):
         return frozenset(Layer)  # several: computed
     return frozenset()
 

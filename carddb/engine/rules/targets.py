@@ -12,7 +12,7 @@ from carddb.engine.core.errors import (
 )
 from carddb.engine.core.forms import is_form
 from carddb.engine.core.state import Event, Game, GameObject, StackItem
-from carddb.engine.query.nouns import matches, noun_zone, resolve
+from carddb.engine.query.nouns import matches, noun_zone, resolve, value
 from carddb.engine.query.tree import children
 from carddb.engine.rules.protection import targetable
 from carddb.oracle.model import (
@@ -82,6 +82,10 @@ def target_nouns(ability: Ability, modes: Sequence[int] = ()) -> list[TargetPhra
     return [phrases[slot.slot] for slot in target_slots(ability, modes) if slot.slot in phrases]
 
 
+DIVIDED_ANY = frozenset({"deal_damage_divided"})
+"""Phrases that are their own target slot, any target each ("divided as you choose among …")."""
+
+
 def legal_target(game: Game, ctx: Context, noun: TargetPhrase, ref: Ref) -> bool:
     if not targetable(ctx, ref):  # hexproof, shroud
         return False
@@ -90,6 +94,8 @@ def legal_target(game: Game, ctx: Context, noun: TargetPhrase, ref: Ref) -> bool
     if isinstance(noun, Action) and noun.verb == "player_controls":  # "target player controls"
         anyone = is_form(noun, "target_player")
         return isinstance(ref, str) and ref in game.players and (anyone or ref != ctx.controller)
+    if isinstance(noun, Action) and noun.verb in DIVIDED_ANY:  # "… among one, two, or three targets"
+        return _any_target(ref) and (isinstance(ref, str) or ref.zone == "battlefield")
     if isinstance(noun, Action):  # "target creature's power", "target player's graveyard"
         described = possessed(noun)
         if described is None:
@@ -102,14 +108,16 @@ def legal_target(game: Game, ctx: Context, noun: TargetPhrase, ref: Ref) -> bool
 
 def possessed(action: Action) -> Noun | None:
     """The target a possessive names ("target creature's" → target creature)."""
-    for _, value in action.args:
-        if isinstance(value, str) and value.startswith("target ") and value.endswith(("'s", "s'")):
-            description = value.removeprefix("target ").removesuffix("'s").removesuffix("'")
+    for _, written in action.args:
+        if isinstance(written, str) and written.startswith("target ") and written.endswith(("'s", "s'")):
+            description = written.removeprefix("target ").removesuffix("'s").removesuffix("'")
             return Noun(("target",), description, slot=action.slot)
     return None
 
 
 def target_text(noun: TargetPhrase) -> str:
+    if isinstance(noun, Action) and noun.verb in DIVIDED_ANY:
+        return "any target"
     if isinstance(noun, Action) and noun.verb != "player_controls":
         described = possessed(noun)
         return f"target {described.description}" if described is not None else noun.verb
@@ -189,3 +197,37 @@ def target_events(item: StackItem) -> list[Event]:
             else:
                 events.append(Event("target", ref, player=item.controller, by=item))
     return events
+
+
+def target_key(ref: Ref) -> int | str:
+    """A target as :attr:`StackItem.divided` names it: an object's id, a player's name."""
+    return ref if isinstance(ref, str) else ref.id
+
+
+def divide(
+    ctx: Context, ability: Ability, chosen: list[list[Ref]], modes: Sequence[int] = ()
+) -> dict[int | str, int]:
+    """601.2d: "deals 3 damage divided as you choose among one, two, or three targets" — the
+    controller divides the amount as the ability is put on the stack, at least 1 to each target
+    (asked target by target; the last one gets the rest). Empty: nothing divided."""
+    for noun, refs in zip(target_nouns(ability, modes), chosen, strict=False):
+        if not (isinstance(noun, Action) and noun.verb == "deal_damage_divided") or not refs:
+            continue
+        amount = value(ctx, noun.arg("amount"))
+        if amount < len(refs):
+            raise TargetError(f"{ctx.source.name}: {amount} damage cannot go to {len(refs)} targets (601.2d)")
+        division: dict[int | str, int] = {}
+        left = amount
+        for number, ref in enumerate(refs):
+            others = len(refs) - number - 1
+            if not others:
+                division[target_key(ref)] = left
+                break
+            name = ref if isinstance(ref, str) else ref.name
+            options = [str(n) for n in range(1, left - others + 1)]
+            question = f"{ctx.controller}: how much of the {amount} damage to {name}?"
+            given = int(ctx.decider.choose(question, options))
+            division[target_key(ref)] = given
+            left -= given
+        return division
+    return {}

@@ -34,7 +34,15 @@ from carddb.engine.rules.conditions import evaluate
 from carddb.engine.rules.continuous import on_enter
 from carddb.engine.rules.layers import refresh
 from carddb.engine.rules.sba import state_based_actions
-from carddb.engine.rules.targets import legal_target, record_target, target_events, target_nouns, target_text
+from carddb.engine.rules.targets import (
+    DIVIDED_ANY,
+    divide,
+    legal_target,
+    record_target,
+    target_events,
+    target_nouns,
+    target_text,
+)
 from carddb.engine.rules.ward import ward_triggers
 from carddb.engine.rules.zones import return_exiled
 from carddb.oracle.model import Ability, Action, Kind, Noun, Pronoun, SelfRef, walk
@@ -521,7 +529,9 @@ def _choose_targets(game: Game, decider: Decider, item: StackItem) -> bool:
     chosen: list[list[Ref]] = []
     for noun in target_nouns(ability):
         refs: list[Ref] = [*game.players]
-        if not isinstance(noun, Action):  # "target player controls": a player
+        if isinstance(noun, Action) and noun.verb in DIVIDED_ANY:  # "… divided … among any number of targets"
+            refs += game.permanents()
+        elif not isinstance(noun, Action):  # "target player controls": a player
             refs += candidates_for(ctx, noun) if isinstance(noun, Noun) else game.permanents()
         legal = [ref for ref in refs if legal_target(game, ctx, noun, ref)]
         if not legal:
@@ -533,4 +543,5 @@ def _choose_targets(game: Game, decider: Decider, item: StackItem) -> bool:
         chosen.append([next(ref for ref in legal if (ref if isinstance(ref, str) else ref.name) == name)])
         record_target(ctx, noun, chosen[-1])
     item.targets = chosen
+    item.divided = divide(ctx, ability, chosen)  # one target each: it gets all of it (601.2d)
     return True
