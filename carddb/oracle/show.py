@@ -34,8 +34,9 @@ def _plain(value: Any) -> Any:
 
 
 def face_to_dict(face: ParsedFace) -> dict[str, Any]:
-    """The face as JSON-ready data; ``as_written`` and ``rendered_as_written`` only for text in
-    another era's wording than the 2022 templates the grammar reads (:mod:`carddb.oracle.wording`)."""
+    """The face as JSON-ready data; ``as_written`` and ``rendered_as_written`` only for text the
+    grammar reads in other words (another era's wording than the 2022 templates, "this spell" for
+    ``~``: :mod:`carddb.oracle.wording`)."""
     written = (
         {"as_written": face.as_written, "rendered_as_written": face.rendered_as_written}
         if _other_wording(face)
