@@ -1188,16 +1188,21 @@ def counted_anew(condition: object) -> bool:
     return True
 
 
+def _if_split(step: object) -> tuple[Action | None, object] | None:
+    """A casting line's step as its "If …," condition (None when it has none) and what it governs;
+    None when it is conditional otherwise."""
+    if not isinstance(step, Conditional):
+        return None, step
+    if step.word != "if" or not isinstance(step.condition, Action):
+        return None
+    return step.condition, step.body
+
+
 def casting_line(ability: Ability) -> tuple[Action, Action | None] | None:
     """The line's one predicate and its condition (None: not a shape the engine applies)."""
-    if len(ability.effects) != 1:
+    if len(ability.effects) != 1 or (split := _if_split(ability.effects[0])) is None:
         return None
-    step = ability.effects[0]
-    condition: Action | None = None
-    if isinstance(step, Conditional):
-        if step.word != "if" or not isinstance(step.condition, Action):
-            return None
-        condition, step = step.condition, step.body
+    condition, step = split
     if not (isinstance(step, Clause) and isinstance(step.subject, SelfRef) and len(step.predicates) == 1):
         return None
     predicate = step.predicates[0]
@@ -1216,12 +1221,9 @@ def alternative_cost_line(ability: Ability) -> tuple[Action | None, tuple[Action
     the cost phrases paid instead (None: not such a line)."""
     if ability.casting is not Casting.ALTERNATIVE_COST or len(ability.effects) != 1:
         return None
-    step = ability.effects[0]
-    condition: Action | None = None
-    if isinstance(step, Conditional):
-        if step.word != "if" or not isinstance(step.condition, Action):
-            return None
-        condition, step = step.condition, step.body
+    if (split := _if_split(ability.effects[0])) is None:
+        return None
+    condition, step = split
     if not (isinstance(step, Clause) and isinstance(step.subject, Pronoun) and step.subject.word == "you"):
         return None
     if len(step.predicates) != 1 or step.duration is not None or step.for_each is not None:
