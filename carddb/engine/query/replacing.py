@@ -37,6 +37,14 @@ def _sole_if(ability: object) -> tuple[object, object] | None:
     return step.condition, step.body
 
 
+def _sole_if_on(ability: object, verb: str) -> tuple[Action, object] | None:
+    """:func:`_sole_if` of an ability whose condition is the phrase ``verb`` ("would_deal_damage")."""
+    read = _sole_if(ability)
+    if read is None or not (isinstance(read[0], Action) and read[0].verb == verb):
+        return None
+    return read[0], read[1]
+
+
 def _instead_action(body: object, subjects: tuple[object, ...] = (None,)) -> object | None:
     """What happens instead in a body of one "{action:pred} instead" predicate (form 0; not
     "instead of putting it …", which names a zone) whose subject is one of ``subjects``."""
@@ -163,12 +171,10 @@ def modified_damage(ability: object) -> tuple[Action, str, Action] | None:
     damage: its condition (``what`` the source, ``to`` what is dealt damage), how it changes the
     damage and the phrase that says so. None: another shape (a spell as source, "would deal
     damage this turn", another recipient)."""
-    read = _sole_if(ability)
+    read = _sole_if_on(ability, "would_deal_damage")
     if read is None:
         return None
     condition, body = read
-    if not (isinstance(condition, Action) and condition.verb == "would_deal_damage"):
-        return None
     if written(condition) != "{what:np} would deal damage to {to:np}":
         return None
     what, to = condition.arg("what"), condition.arg("to")
@@ -247,12 +253,10 @@ def redirected_damage(ability: object) -> tuple[object, object] | None:
 def counters_instead_of_damage(ability: object) -> Action | None:
     """ "If damage would be dealt to ~, put that many +1/+1 counters on it instead." (Phytohydra;
     "-1/-1 counters", Lichenthrope), the object's own replacement ability: the counters phrase."""
-    read = _sole_if(ability)
+    read = _sole_if_on(ability, "would_deal_damage")
     if read is None:
         return None
     condition, body = read
-    if not (isinstance(condition, Action) and condition.verb == "would_deal_damage"):
-        return None
     to_itself = isinstance(condition.arg("to"), SelfRef)
     if written(condition) != "damage would be dealt to {to:np}" or not to_itself:
         return None
@@ -278,12 +282,10 @@ def doubles_tokens(ability: object) -> bool:
     """ "If an effect would create one or more tokens under your control, it creates twice that
     many of those tokens instead." (Parallel Lives; "If one or more tokens would be created under
     your control, twice that many of those tokens are created instead.", Adrix and Nev)."""
-    read = _sole_if(ability)
+    read = _sole_if_on(ability, "would_be_created")
     if read is None:
         return False
     condition, body = read
-    if not (isinstance(condition, Action) and condition.verb == "would_be_created"):
-        return False
     what = condition.arg("what")
     tokens = isinstance(what, Noun) and what.determiners == ("one or more",) and what.description == "tokens"
     if written(condition) not in TOKENS_CREATED or not tokens:
