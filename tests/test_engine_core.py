@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from carddb.engine.actions import play, turn
-from carddb.engine.catalog import CATALOG, face_missing
+from carddb.engine.catalog import CATALOG, card_face_missing, face_missing
 from carddb.engine.core.cards import CardDef
 from carddb.engine.core.decisions import RandomDecider, ScriptedDecider
 from carddb.engine.core.errors import (
@@ -17,6 +17,7 @@ from carddb.engine.core.errors import (
 )
 from carddb.engine.core.state import Game, Player, Step
 from carddb.engine.scenario.random_play import new_game, random_play
+from carddb.oracle.faces import Face
 
 RIFT = CardDef(
     "Underdark Rift",
@@ -408,6 +409,31 @@ def test_protection_from_a_colour_stops_its_targeting_and_damage() -> None:
     with pytest.raises(IllegalActionError, match="not a legal target"):
         play.cast(game, ScriptedDecider(), "Alice", spell, [[knight]])
     assert face_missing(KNIGHT.parsed) == []
+
+
+def test_a_transforming_card_s_back_face_is_not_counted_executable() -> None:
+    """Insectile Aberration's "Flying" executes, but the engine never transforms Delver of Secrets
+    (701.28): the face cannot come into a game, so it is not counted."""
+    back = Face(
+        "Delver of Secrets // Insectile Aberration",
+        "Flying",
+        "Insectile Aberration",
+        "Creature — Human Insect",
+        "transform",
+    )
+    parsed = CardDef("Insectile Aberration", "Creature — Human Insect", "Flying").parsed
+
+    assert face_missing(parsed) == []
+    assert card_face_missing(back, parsed) == ["the other face of a transform card"]
+
+
+def test_a_vanguard_card_is_not_a_game_object() -> None:
+    vanguard = Face(
+        "Akroma, Angel of Wrath Avatar", "Creatures you control have flying.", None, "Vanguard", "vanguard"
+    )
+    parsed = CardDef("Akroma Avatar", "Vanguard", "Creatures you control have flying.").parsed
+
+    assert card_face_missing(vanguard, parsed) == ["a vanguard card"]
 
 
 def test_a_trigger_that_returns_the_card_from_its_graveyard_is_refused() -> None:
