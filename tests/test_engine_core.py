@@ -7,7 +7,7 @@ import pytest
 
 from carddb.engine.actions import play, turn
 from carddb.engine.catalog import CATALOG, card_face_missing, face_missing
-from carddb.engine.core.cards import CardDef
+from carddb.engine.core.cards import CardDef, whole_card
 from carddb.engine.core.decisions import RandomDecider, ScriptedDecider
 from carddb.engine.core.errors import (
     CostError,
@@ -425,6 +425,46 @@ def test_a_transforming_card_s_back_face_is_not_counted_executable() -> None:
 
     assert face_missing(parsed) == []
     assert card_face_missing(back, parsed) == ["the other face of a transform card"]
+
+
+DELVER = whole_card(
+    "Delver of Secrets",
+    "transform",
+    (
+        CardDef("Delver of Secrets", "Creature — Human Wizard", "", "{U}", "1", "1"),
+        CardDef("Insectile Aberration", "Creature — Human Insect", "Flying", "", "3", "2"),
+    ),
+)
+KAZANDU = whole_card(
+    "Kazandu Mammoth",
+    "modal_dfc",
+    (
+        CardDef("Kazandu Mammoth", "Creature — Elephant", "", "{1}{G}{G}", "3", "3"),
+        CardDef("Kazandu Valley", "Land", "Kazandu Valley enters the battlefield tapped.\n{T}: Add {G}."),
+    ),
+)
+
+
+def test_a_transforming_card_s_back_face_is_not_cast() -> None:
+    game = two_players()
+    delver = game.create(DELVER, "Alice", "hand")
+
+    with pytest.raises(IllegalActionError, match="the other face of a transform card"):
+        play.cast(game, ScriptedDecider(), "Alice", delver, face="Insectile Aberration")
+    assert delver.card is DELVER and delver.zone == "hand"
+
+
+def test_a_modal_double_faced_land_is_its_front_face_again_once_it_leaves_the_battlefield() -> None:
+    """712.8a: in every zone but the stack and the battlefield, it has its front face's
+    characteristics; Kazandu Valley goes to the graveyard as Kazandu Mammoth."""
+    game = two_players()
+    card = game.create(KAZANDU, "Alice", "hand")
+    play.play_land(game, "Alice", card, face="Kazandu Valley")
+    assert (card.name, card.tapped) == ("Kazandu Valley", True)
+
+    game.move(card, "graveyard")
+
+    assert card.name == "Kazandu Mammoth" and card.whole_card is None
 
 
 def test_a_vanguard_card_is_not_a_game_object() -> None:

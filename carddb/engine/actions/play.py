@@ -17,11 +17,12 @@ from carddb.engine.core.errors import (
 )
 from carddb.engine.core.state import Event, Game, GameObject, StackItem, atomic
 from carddb.engine.query.abilities import abilities_of, ability_at, keywords_of
-from carddb.engine.query.executable import joined_spell, missing
+from carddb.engine.query.executable import check_object, joined_spell, missing
 from carddb.engine.query.printings import unknown_sets
 from carddb.engine.rules import attachments, crew, cycling, leveling, mana
 from carddb.engine.rules.buyback import buyback_cost, buyback_phrases
 from carddb.engine.rules.cant_cast import check_cast
+from carddb.engine.rules.card_faces import chosen_face, is_adventure, may_cast_from_adventure, show_face
 from carddb.engine.rules.cast_timing import check_cast_restrictions
 from carddb.engine.rules.casting import own_alternative_cost, total_cost
 from carddb.engine.rules.convoke import convoke
@@ -63,7 +64,6 @@ __all__ = ["activate", "cast", "pass_priority", "play_land", "resolve_all"]
 def _activated(ability: Ability) -> Ability:
     """The activated ability a keyword stands for (Equip, Cycling, Crew), or the ability itself."""
     return leveling.as_activated(crew.as_activated(cycling.as_activated(attachments.as_activated(ability))))
-
 
 
 # -- actions ------------------------------------------------------------------------------------
@@ -152,6 +152,7 @@ def cast(
     dash: bool = False,
     alternative: tuple[str, ...] | None = None,
     face_down: bool = False,
+    face: str | None = None,
     convoking: Sequence[GameObject] = (),
     delving: Sequence[GameObject] = (),
     improvising: Sequence[GameObject] = (),
@@ -166,10 +167,20 @@ def cast(
     ``alternative``: an alternative cost a resolving ability offers for the card where it is,
     timing rules ignored (madness: from exile, 702.35b).
     ``face_down``: cast with morph as a face-down 2/2 creature spell for {3} (702.37c), from the hand.
+    ``face``: the face of a card of several faces to cast (a split card's half, 709.3; an Adventure,
+    715.3; a modal double-faced card's back face, 712.12); a card exiled on an adventure is cast
+    from exile as its creature (715.4).
     ``convoking``: the creatures tapped to pay part of its total cost (convoke, 702.51);
     ``delving``, ``improvising``: the graveyard cards exiled and the artifacts tapped to pay generic
     mana of it (delve, 702.66a; improvise, 702.126a)."""
     with atomic(game):
+        shown = chosen_face(obj, face)
+        adventurer = may_cast_from_adventure(obj, player, shown)
+        if shown is not None:
+            if face_down:
+                raise IllegalActionError(f"{obj.name}: a face of it is not cast face down")
+            show_face(obj, shown)
+            check_object(obj, game.catalog)  # the face's own abilities, never ignored
         morph = None
         if face_down:
             if morph_cost(obj.card) is None or obj.zone != "hand" or alternative is not None:
@@ -183,7 +194,8 @@ def cast(
         cost = alternative if alternative is not None else flashback if flashback is not None else morph
         cost = foretold if foretold is not None else cost
         from_top = cost is None and may_play_from_top(game, player, obj)  # Windriddle Palaces
-        if not from_top and (obj.owner != player or (obj.zone != "hand" and cost is None)):
+        from_hand = obj.zone == "hand" or adventurer
+        if not from_top and (obj.owner != player or (not from_hand and cost is None)):
             raise IllegalActionError(f"{obj.name} is not in {player}'s hand")
         if cost is not None and x is not None and "{X}" not in cost:
             raise CostError(f"{obj.name}: X is 0 when the alternative cost has no X (601.2f, 107.3)")
@@ -264,8 +276,16 @@ def spell_ability(obj: GameObject) -> Ability | None:
     return joined_spell(obj.card.abilities)
 
 
-def play_land(game: Game, player: str, obj: GameObject, decider: Decider | None = None) -> None:
+def play_land(
+    game: Game, player: str, obj: GameObject, decider: Decider | None = None, *, face: str | None = None
+) -> None:
+    """Play a land (305.1); ``face``: the face to play of a card of several (a modal double-faced
+    card's back face, 712.12)."""
     with atomic(game):
+        shown = chosen_face(obj, face)
+        if shown is not None:
+            show_face(obj, shown)
+            check_object(obj, game.catalog)
         in_hand = obj.zone == "hand" and obj.owner == player
         if "Land" not in obj.card.types or not (in_hand or may_play_from_top(game, player, obj)):
             raise IllegalActionError(f"{obj.name} is not a land in {player}'s hand")
@@ -338,12 +358,15 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
             zone = "hand"
         elif rebounds(source) and not fizzled:  # 702.88a: exiled, cast again at the next upkeep
             zone = "exile"
+        adventure = is_adventure(source) and not fizzled and zone == "graveyard"
+        if adventure:  # 715.4: exiled, to be cast later as its creature
+            zone = "exile"
         put(game, source, zone, cause="resolve", decider=decider)
         if zone == "exile" and source.zone == "exile":
-            source.rebound = (item.controller, game.turn)
+            source.on_adventure = adventure
+            source.rebound = None if adventure else (item.controller, game.turn)
         if source.card.is_permanent:
             source.controller = item.controller
-
 
 
 def resolve_all(game: Game, decider: Decider) -> None:

@@ -71,4 +71,3 @@ class Replacement:
 
 Provider = Callable[[Game, Proposed], list[Replacement]]
 """The replacement effects of one kind of rule that apply to a proposed event now."""
-

@@ -87,6 +87,13 @@ class GameObject:
     """A face-down permanent's own card (708.2): ``card`` is then its face-down characteristics (a
     2/2 creature with no name, subtypes or mana cost; with ward {2} if cloaked) until it is turned
     face up (:mod:`carddb.engine.rules.face_down`)."""
+    whole_card: CardDef | None = None
+    """A card of several faces while it shows one of them (:mod:`carddb.engine.rules.card_faces`):
+    ``card`` is then the face — a split card's half or an Adventure cast (709.3, 715.3), a modal
+    double-faced card's back face cast or played (712.12) — and this the card, which it is again as
+    it leaves the stack for another zone than the battlefield, or leaves the battlefield."""
+    on_adventure: bool = False
+    """Exiled as its Adventure resolved (715.4): its owner may cast it as its creature from exile."""
     damage: int = 0
     effects: list[LayerEffect] = field(default_factory=list)
     """Continuous effects of resolved spells and abilities on it (613): "gets +2/+2 until end of
@@ -154,7 +161,10 @@ class GameObject:
         """Its characteristics now: the card's with every continuous effect on it applied, layer by
         layer (:func:`carddb.engine.core.layers.characteristics`)."""
         key = (
-            tuple(self.static_effects), tuple(self.effects), tuple(self.counters.items()), self.face_down,
+            tuple(self.static_effects),
+            tuple(self.effects),
+            tuple(self.counters.items()),
+            self.face_down,
             self.timestamp,
         )
         if self._now is None or self._now[0] != key:
@@ -504,6 +514,9 @@ class Game:
         self.events.append(Event("move", obj, obj.zone, zone, obj.controller))
         if obj.zone != "stack":
             self.zone_list(obj.zone, obj.owner).remove(obj.id)
+        shown = obj.zone == "battlefield" or (obj.zone == "stack" and zone != "battlefield")
+        if obj.whole_card is not None and shown and zone != obj.zone:  # the card again (400.7)
+            obj.card, obj.whole_card = obj.whole_card, None
         if obj.zone == "battlefield" and zone != "battlefield":
             departure = Departure(obj.id, obj.controller, obj.is_a("Creature"), zone == "graveyard")
             self.left_this_turn.append(departure)
@@ -536,6 +549,7 @@ class Game:
             obj.exiled_until = None
             obj.foretold = 0
             obj.exiled_by = obj.rebound = None
+            obj.on_adventure = False
             obj.counters.clear()  # a new object (400.7): a suspended card's time counters stay behind
         obj.zone = zone
         if zone == "stack":
@@ -707,5 +721,3 @@ def atomic(game: Game) -> Iterator[None]:
     except EngineError:
         game.restore(saved)
         raise
-
-

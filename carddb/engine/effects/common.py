@@ -26,8 +26,6 @@ def zone_of(action: Action, role: str) -> str | None:
     return None
 
 
-
-
 def template_text(action: Action) -> str:
     form = find(action.verb, action.form)
     return form.text if form is not None else ""
@@ -69,8 +67,6 @@ def possessor(
         return next(objects(subject), None) or next(objects(ctx.it), None) or ctx.source
     attached = ctx.source.attached_to
     return ctx.game.objects.get(attached) if attached is not None else None
-
-
 
 
 def parse_pt(text: str) -> tuple[int, int]:

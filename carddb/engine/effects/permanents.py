@@ -40,10 +40,6 @@ def cant_this_turn(ctx: Context, subject: list[Ref], action: Action) -> None:
         obj.restrictions_until_end_of_turn.append(action.verb)
 
 
-
-
-
-
 def doesnt_untap(ctx: Context, subject: list[Ref], action: Action) -> None:
     """ "It doesn't untap during its controller's next untap step.": the next untap step of
     whoever controls it then (502.3) skips it."""
@@ -66,11 +62,6 @@ def gain_control(ctx: Context, subject: list[Ref], action: Action) -> None:
             if obj.controller != before:
                 obj.since_turn = ctx.game.turn  # a creature whose control changed is summoning sick
                 lose_haste(obj)  # suspend's haste lasts until its controller loses control
-
-
-
-
-
 
 
 def _move_all(zone: str) -> Handler:
@@ -120,8 +111,6 @@ def regenerate(ctx: Context, subject: list[Ref], action: Action) -> None:
             obj.keywords_until_end_of_turn.append(REGENERATION)
 
 
-
-
 def return_to(ctx: Context, subject: list[Ref], action: Action) -> None:
     zone = zone_of(action, "to") or ("battlefield" if action.verb == "return_from" else None)
     if zone is None:
@@ -135,8 +124,6 @@ def return_to(ctx: Context, subject: list[Ref], action: Action) -> None:
             obj.tapped = returned and is_form(action, "to_battlefield_tapped")
             yours = returned and is_form(action, "under_your_control")
             obj.controller = ctx.controller if yours else obj.owner
-
-
 
 
 def counter(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -184,16 +171,12 @@ def counters(ctx: Context, subject: list[Ref], action: Action) -> None:
             del obj.counters[kind]
 
 
-
-
 def tap_or_untap(ctx: Context, subject: list[Ref], action: Action) -> None:
     """ "Tap or untap target permanent.": the ability's controller chooses, for each object."""
     for obj in target_objects(ctx, action):
         if obj.zone == "battlefield":
             answer = ctx.decider.choose(f"{ctx.controller}: tap or untap {obj.name}?", ["tap", "untap"])
             ctx.game.tap(obj, answer == "tap")
-
-
 
 
 def sacrifice(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -281,7 +264,9 @@ SECTION = Section(
             "doesnt_untap", "untap_step", "untap_steps", "next_untap_step", "next_untap_step_plural"
         ),
         "doesnt_untap_their_controller": named(
-            "doesnt_untap_their_controller", "its_controllers_next", "their_controllers_next",
+            "doesnt_untap_their_controller",
+            "its_controllers_next",
+            "their_controllers_next",
             "their_controllers_next_steps",
         ),
     },

@@ -423,8 +423,7 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     read_by_verb = _read_by_their_verb(nodes)
     moments |= _target_of(ability)  # "becomes the target of a spell or ability": the trigger reads it
     that_spell = any(
-        isinstance(n, Noun) and "that" in n.determiners and "spell" in n.description
-        for n in nodes
+        isinstance(n, Noun) and "that" in n.determiners and "spell" in n.description for n in nodes
     )
     if that_spell and _trigger_verb(ability) == "becomes_target":  # not told apart from what it targets
         problems.append("'that spell' of the spell or ability that targets")
@@ -647,9 +646,7 @@ def _moved_before(ability: Ability, nodes: list[object]) -> set[int]:
         for before, step in pairwise(steps):
             if not _moves_for_one(before):
                 continue
-            found.update(
-                id(n) for n in walk(step) if isinstance(n, Noun) and "that many" in n.determiners
-            )
+            found.update(id(n) for n in walk(step) if isinstance(n, Noun) and "that many" in n.determiners)
     return found
 
 
@@ -876,8 +873,10 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         return "subject of the step before"
     if isinstance(node, Nouns) and node.qualifiers:  # "… and … from your graveyard": not yet
         return "list of noun phrases with qualifiers"
-    if isinstance(node, Action) and node.verb not in NOUN_LIST_VERBS | NOUN_LIST_CONDITIONS and any(
-        isinstance(value, Nouns) for _, value in node.args
+    if (
+        isinstance(node, Action)
+        and node.verb not in NOUN_LIST_VERBS | NOUN_LIST_CONDITIONS
+        and any(isinstance(value, Nouns) for _, value in node.args)
     ):
         return "list of noun phrases"
     if isinstance(node, Noun) and total_limit(node) is not None and node.determiners != ("any number of",):
@@ -897,7 +896,9 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         if form is None:
             return None
         tables: dict[str, Mapping[str, Any]] = {
-            "pred": catalog.verbs, "cond": catalog.conditions, "qualifier": catalog.qualifiers
+            "pred": catalog.verbs,
+            "cond": catalog.conditions,
+            "qualifier": catalog.qualifiers,
         }
         known = tables.get(form.family)
         if form.family == "restriction":

@@ -7,11 +7,12 @@ NOT_GAME_OBJECTS = frozenset({"vanguard", "scheme", "token", "double_faced_token
 """Layouts whose cards the engine never puts into a game: Vanguard and Archenemy's schemes have
 their own command-zone rules (902, 904), which the engine does not implement."""
 
-OTHER_FACES_PLAYED: frozenset[str] = frozenset()
-"""Layouts whose faces after the first the engine can cast or put onto the battlefield. A split
-card's right half, an Adventure, a modal double-faced card's back face (709, 715, 712) need a
-choice of face when the card is cast; a transforming card's back face needs transforming (701.28),
-a flip card's flipping (710), a meld card's melding (701.42)."""
+OTHER_FACES_PLAYED = frozenset({"split", "adventure", "modal_dfc"})
+"""Layouts whose faces after the first the engine casts or plays, chosen as the card is cast
+(:mod:`carddb.engine.rules.card_faces`): a split card's right half (709.3), an Adventure (715.3),
+a modal double-faced card's back face (712.12). Not the others: a transforming card's back face
+needs transforming (701.28), a flip card's flipping (710), a meld card's melding (701.42), an
+aftermath half casting from a graveyard (702.127)."""
 
 
 def unreachable(layout: str, side: int) -> str | None:

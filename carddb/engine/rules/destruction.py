@@ -56,7 +56,6 @@ def _regenerate(game: Game, event: Proposed) -> Proposed:
     return event
 
 
-
 SECTION = Section(
     "rules.destruction", keywords=frozenset({"indestructible"}), replacement_effects=(regeneration,)
 )

@@ -22,7 +22,7 @@ from carddb.engine.actions import planechase as planar
 from carddb.engine.actions import play, turn
 from carddb.engine.actions import suspend as suspension
 from carddb.engine.catalog import CATALOG
-from carddb.engine.core.cards import CardDef, CardPool
+from carddb.engine.core.cards import SPLIT_LAYOUTS, CardDef, CardPool, whole_card
 from carddb.engine.core.context import Ref
 from carddb.engine.core.decisions import RandomDecider, ScriptedDecider
 from carddb.engine.core.errors import EngineError, NotExecutableError, UnknownCardError
@@ -86,7 +86,9 @@ GAME_KEYS = {"active", "step", "first_printed"}
 FACE_DOWN_KEYS = ("face_down", "cloaked")
 """Set-up: permanents on the battlefield face down, manifested (a plain 2/2) or cloaked (ward {2})."""
 PLAYER_KEYS = {"life", "poison", "energy", "attached", "planar_deck", *FACE_DOWN_KEYS, *ZONE_KEYS}
-CARD_KEYS = {"type", "text", "mana_cost", "power", "toughness", "loyalty", "color_indicator"}
+FACE_KEYS = {"type", "text", "mana_cost", "power", "toughness", "loyalty", "color_indicator"}
+"""A face's own characteristics (``[cards."Name".faces."Face"]``)."""
+CARD_KEYS = {*FACE_KEYS, "layout", "faces"}
 VERBS: tuple[str, ...] = ("activate", "cast", "play", "advance", "pass", "resolve", "attack", "block")
 VERBS += ("roll_planar_die", "turn_face_up", "suspend", "foretell")
 """The action keys: each ``[[do]]`` has exactly one."""
@@ -106,11 +108,12 @@ ACTION_KEYS = {
         "evoke",
         "dash",
         "face_down",
+        "face",
         "convoke",
         "delve",
         "improvise",
     },
-    "play": {"player", "rolls", "choices"},
+    "play": {"player", "face", "rolls", "choices"},
     "advance": {"player", "rolls", "choices"},
     "pass": {"player", "rolls", "choices"},
     "resolve": {"player", "rolls", "choices"},
@@ -212,6 +215,11 @@ class _Names:
         self.players = players
 
     def card(self, key: str, name: str) -> str:
+        wanted = name.casefold()
+        for card in self.pool.extra.values():  # a face of one of the scenario's cards ("Kazandu Valley")
+            face = next((face.name for face in card.faces if face.name.casefold() == wanted), None)
+            if face is not None:
+                return face
         try:
             return self.pool.get(name).name
         except UnknownCardError as error:
@@ -312,6 +320,8 @@ def _check_action(path: Path, where: str, action: Mapping[str, Any], names: _Nam
             raise ScenarioError(f"{path}: {where}: {flag} must be true or false")
     if "face_down" in action and not isinstance(action["face_down"], bool):
         raise ScenarioError(f"{path}: {where}: face_down must be true or false")
+    if "face" in action and not isinstance(action["face"], str):
+        raise ScenarioError(f"{path}: {where}: face must be the name of a face of the card")
     for key in ("ability", "x"):
         if key in action and not (_is_int(action[key]) and 0 <= action[key] <= MAX_NUMBER):
             raise ScenarioError(f"{path}: {where}: {key} must be a whole number (at most {MAX_NUMBER})")
@@ -471,31 +481,53 @@ def _describe(action: Mapping[str, Any]) -> str:
 def _scenario_cards(path: Path, table: Mapping[str, Any]) -> dict[str, CardDef]:
     cards = {}
     for name, spec in table.items():
+        where = f"[cards.{name!r}]"
         if not isinstance(spec, dict):
-            raise ScenarioError(f"{path}: [cards.{name!r}] must be a table")
-        _keys(path, f"[cards.{name!r}]", spec, CARD_KEYS)
-        if "type" not in spec:
-            raise ScenarioError(f"{path}: [cards.{name!r}] needs 'type'")
-        for key, wanted in spec.items():
-            if key == "color_indicator":
-                if not isinstance(wanted, list) or not set(wanted) <= set(COLORS):
-                    raise ScenarioError(
-                        f'{path}: [cards.{name!r}] color_indicator must be a list of "W", "U", "B", "R", "G"'
-                    )
-                continue
-            if not isinstance(wanted, str | int) or isinstance(wanted, bool):
-                raise ScenarioError(f"{path}: [cards.{name!r}] {key} must be text or a number")
-        cards[name] = CardDef(
-            name=name,
-            type_line=str(spec["type"]),
-            text=str(spec.get("text", "")),
-            mana_cost=str(spec.get("mana_cost", "")),
-            power=_text(spec.get("power")),
-            toughness=_text(spec.get("toughness")),
-            loyalty=_text(spec.get("loyalty")),
-            colors=tuple(spec["color_indicator"]) if "color_indicator" in spec else None,
+            raise ScenarioError(f"{path}: {where} must be a table")
+        _keys(path, where, spec, CARD_KEYS)
+        layout = spec.get("layout", "normal")
+        if not isinstance(layout, str) or not layout:
+            raise ScenarioError(
+                f"{path}: {where} layout must be a layout's name (split, adventure, modal_dfc…)"
+            )
+        others = spec.get("faces", {})
+        if not isinstance(others, dict) or not all(isinstance(face, dict) for face in others.values()):
+            raise ScenarioError(f"{path}: {where} faces must be a table of face name = table")
+        if others and layout == "normal":
+            raise ScenarioError(f"{path}: {where} has faces: give its layout (split, adventure, modal_dfc…)")
+        first_name = name.split(" // ")[0] if layout in SPLIT_LAYOUTS else name
+        first = _face(
+            path, where, first_name, {k: v for k, v in spec.items() if k not in ("layout", "faces")}
         )
+        faces = (first, *(_face(path, f"{where}.faces.{n!r}", n, face) for n, face in others.items()))
+        cards[name] = whole_card(name, layout, faces) if len(faces) > 1 or layout != "normal" else first
     return cards
+
+
+def _face(path: Path, where: str, name: str, spec: Mapping[str, Any]) -> CardDef:
+    """One face of a scenario's card: its characteristics (the keys of :data:`FACE_KEYS`)."""
+    _keys(path, where, spec, FACE_KEYS)
+    if "type" not in spec:
+        raise ScenarioError(f"{path}: {where} needs 'type'")
+    for key, wanted in spec.items():
+        if key == "color_indicator":
+            if not isinstance(wanted, list) or not set(wanted) <= set(COLORS):
+                raise ScenarioError(
+                    f'{path}: {where} color_indicator must be a list of "W", "U", "B", "R", "G"'
+                )
+            continue
+        if not isinstance(wanted, str | int) or isinstance(wanted, bool):
+            raise ScenarioError(f"{path}: {where} {key} must be text or a number")
+    return CardDef(
+        name=name,
+        type_line=str(spec["type"]),
+        text=str(spec.get("text", "")),
+        mana_cost=str(spec.get("mana_cost", "")),
+        power=_text(spec.get("power")),
+        toughness=_text(spec.get("toughness")),
+        loyalty=_text(spec.get("loyalty")),
+        colors=tuple(spec["color_indicator"]) if "color_indicator" in spec else None,
+    )
 
 
 def _first_printed(path: Path, table: object) -> dict[str, frozenset[str]]:
@@ -666,6 +698,8 @@ def _act(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> Non
         options["improvising"] = _distinct(game, action["improvise"], "battlefield", player)
     if action.get("face_down") is True:  # morph: cast face down (702.37c)
         options["face_down"] = True
+    if "face" in action:  # a split card's half, an Adventure, a modal double-faced card's face
+        options["face"] = str(action["face"])
     if "mode" in action:
         mode = action["mode"]
         options["modes"] = list(mode if isinstance(mode, list) else [mode])
@@ -678,7 +712,8 @@ def _act(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> Non
             options[flag] = bool(action.get(flag, False))
         play.cast(game, decider, player, card, targets, **options)
     elif "play" in action:
-        play.play_land(game, player, _top_or(game, action["play"], ("hand",), player))
+        land = _top_or(game, action["play"], ("hand",), player)
+        play.play_land(game, player, land, face=options.get("face"))
     elif "suspend" in action:  # suspend's special action (702.62a), from the hand
         card = _find(game, action["suspend"], ("hand",), player)
         suspension.suspend(game, decider, player, card, pay_with=pay or None)
