@@ -110,6 +110,12 @@ class CardDef:
         return not ({"Instant", "Sorcery"} & set(self.types))
 
 
+def indicated_colors(mana_cost: str | None, colors: str) -> tuple[str, ...] | None:
+    """A face's colour indicator (204): the colours a face without a mana cost has all the same
+    (a transforming card's back face, Insectile Aberration: blue); None: its mana cost says."""
+    return tuple(colors) if not mana_cost and colors else None
+
+
 SPLIT_LAYOUTS = frozenset({"split", "aftermath"})
 """Layouts whose card has both halves' characteristics combined outside the stack (709.4)."""
 
@@ -201,6 +207,7 @@ class CardPool:
                 power=face.power,
                 toughness=face.toughness,
                 loyalty=face.loyalty,
+                colors=indicated_colors(face.mana_cost, face.colors),
             )
             for face in view.faces
         )
