@@ -411,9 +411,24 @@ def test_protection_from_a_colour_stops_its_targeting_and_damage() -> None:
     assert face_missing(KNIGHT.parsed) == []
 
 
-def test_a_transforming_card_s_back_face_is_not_counted_executable() -> None:
-    """Insectile Aberration's "Flying" executes, but the engine never transforms Delver of Secrets
-    (701.28): the face cannot come into a game, so it is not counted."""
+def test_a_flip_card_s_other_face_is_not_counted_executable() -> None:
+    """Tok-Tok's first line would execute, but the engine never flips Akki Lavarunner (710): the face
+    cannot come into a game, so it is not counted."""
+    text = "Protection from red"
+    flipped = Face(
+        "Akki Lavarunner // Tok-Tok, Volcano Born",
+        text,
+        "Tok-Tok, Volcano Born",
+        "Legendary Creature — Goblin Shaman",
+        "flip",
+    )
+    parsed = CardDef("Tok-Tok, Volcano Born", "Legendary Creature — Goblin Shaman", text).parsed
+
+    assert face_missing(parsed) == []
+    assert card_face_missing(flipped, parsed) == ["the other face of a flip card"]
+
+
+def test_a_transforming_card_s_back_face_is_counted_on_its_own_text() -> None:
     back = Face(
         "Delver of Secrets // Insectile Aberration",
         "Flying",
@@ -421,10 +436,11 @@ def test_a_transforming_card_s_back_face_is_not_counted_executable() -> None:
         "Creature — Human Insect",
         "transform",
     )
-    parsed = CardDef("Insectile Aberration", "Creature — Human Insect", "Flying").parsed
 
-    assert face_missing(parsed) == []
-    assert card_face_missing(back, parsed) == ["the other face of a transform card"]
+    assert (
+        card_face_missing(back, CardDef("Insectile Aberration", "Creature — Human Insect", "Flying").parsed)
+        == []
+    )
 
 
 DELVER = whole_card(
@@ -432,7 +448,7 @@ DELVER = whole_card(
     "transform",
     (
         CardDef("Delver of Secrets", "Creature — Human Wizard", "", "{U}", "1", "1"),
-        CardDef("Insectile Aberration", "Creature — Human Insect", "Flying", "", "3", "2"),
+        CardDef("Insectile Aberration", "Creature — Human Insect", "Flying", "", "3", "2", ("U",)),
     ),
 )
 KAZANDU = whole_card(
@@ -446,10 +462,11 @@ KAZANDU = whole_card(
 
 
 def test_a_transforming_card_s_back_face_is_not_cast() -> None:
+    """712.11: a transforming card's back face is reached by transforming, never cast."""
     game = two_players()
     delver = game.create(DELVER, "Alice", "hand")
 
-    with pytest.raises(IllegalActionError, match="the other face of a transform card"):
+    with pytest.raises(IllegalActionError, match="a permanent transforms into it"):
         play.cast(game, ScriptedDecider(), "Alice", delver, face="Insectile Aberration")
     assert delver.card is DELVER and delver.zone == "hand"
 

@@ -161,6 +161,7 @@ class GameObject:
         """Its characteristics now: the card's with every continuous effect on it applied, layer by
         layer (:func:`carddb.engine.core.layers.characteristics`)."""
         key = (
+            id(self.card),  # a face shown, a face turned (transformed): other characteristics
             tuple(self.static_effects),
             tuple(self.effects),
             tuple(self.counters.items()),

@@ -25,6 +25,7 @@ from carddb.engine.query.nouns import (
     resolve,
     value,
 )
+from carddb.engine.rules.card_faces import transform
 from carddb.engine.rules.casting import uncounterable
 from carddb.engine.rules.destruction import destroy
 from carddb.engine.rules.suspend import lose_haste
@@ -154,6 +155,12 @@ def proliferate(ctx: Context, subject: list[Ref], action: Action) -> None:
             player.poison += 1
 
 
+def transform_handler(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "Transform ~" (701.28): each named permanent turns to its other face, if it can."""
+    for obj in target_objects(ctx, action):
+        transform(ctx.game, obj)
+
+
 def tap(ctx: Context, subject: list[Ref], action: Action) -> None:
     for obj in target_objects(ctx, action):
         ctx.game.tap(obj, action.verb == "tap")
@@ -251,6 +258,7 @@ SECTION = Section(
         "put_into_zone": return_to,
         "counter": counter,
         "tap": tap,
+        "transform": transform_handler,
         "proliferate": proliferate,
         "untap": tap,
         "put_counters": counters,
@@ -260,6 +268,7 @@ SECTION = Section(
         "sacrificed_by_controller": sacrificed_by_controller,
     },
     forms={
+        "transform": named("transform", "object"),
         "doesnt_untap": named(
             "doesnt_untap", "untap_step", "untap_steps", "next_untap_step", "next_untap_step_plural"
         ),

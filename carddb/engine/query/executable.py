@@ -22,6 +22,7 @@ from carddb.engine.core.layers import level_range
 from carddb.engine.core.state import GameObject
 from carddb.engine.query.abilities import keyword_list
 from carddb.engine.query.choices import color_choices, entering_choice, protection_from_chosen_color
+from carddb.engine.query.faces import unreachable
 from carddb.engine.query.keyword_abilities import stands_for
 from carddb.engine.query.nouns import (
     AMONG_LOOKED,
@@ -224,7 +225,9 @@ def card_missing(card: CardDef, catalog: Catalog) -> list[str]:
     """What keeps a card from being in a game honestly: every ability on it that the rules apply
     by themselves, whether or not anybody asks (static, triggered, replacement, keyword: ward,
     madness, dredge…), must be in the catalog. A Class has the abilities before its first level
-    line (leveling up is an activated ability, refused when used). Empty: nothing is missing."""
+    line (leveling up is an activated ability, refused when used). A card of several faces has
+    those of each face it can show (:func:`carddb.engine.query.faces.unreachable`): a modal
+    card's back face, a transforming card's. Empty: nothing is missing."""
     problems: list[str] = []
     for ability in card.abilities:
         if ability.kind is Kind.LEVEL and "Class" in card.subtypes:
@@ -234,6 +237,9 @@ def card_missing(card: CardDef, catalog: Catalog) -> list[str]:
         for problem in missing(ability, catalog):
             if problem not in problems:
                 problems.append(problem)
+    for index, face in enumerate(card.faces):
+        if unreachable(card.layout, index) is None:
+            problems.extend(p for p in card_missing(face, catalog) if p not in problems)
     return problems
 
 
