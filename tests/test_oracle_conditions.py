@@ -169,3 +169,4 @@ def test_a_past_event_condition_is_not_a_delayed_trigger() -> None:
     past = face.abilities[0].intervening_if  # the trigger's own "if" (603.4)
     assert isinstance(past, Action) and past.verb == "happened_this_turn"
     assert face.complete
+

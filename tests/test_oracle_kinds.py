@@ -213,7 +213,8 @@ def test_a_spell_that_creates_a_replacement_effect_stays_a_spell() -> None:
     would die this turn, exile it instead." is an effect its resolution creates, and a permanent's
     "If ~ would die, exile it instead." a replacement ability."""
     text = (
-        "Lava Coil deals 4 damage to target creature. If that creature would die this turn, exile it instead."
+        "Lava Coil deals 4 damage to target creature. "
+        "If that creature would die this turn, exile it instead."
     )
     (spell,) = parse_oracle(text, "Lava Coil", "Sorcery").abilities
     own = "If Gloomshrieker would die, exile it instead."

@@ -78,3 +78,5 @@ def next_step(game: Game, decider: Decider) -> None:
                 lose_haste(obj)
     game.events.append(Event("step", None, "", game.step, game.active))
     settle(game, decider)
+
+

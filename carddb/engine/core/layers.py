@@ -145,7 +145,10 @@ def card_colors(card: CardDef) -> tuple[str, ...]:
     if card.colors is not None:
         return tuple(c for c in COLORS if c in card.colors)
     found = {
-        letter for symbol in card.mana_symbols for letter in symbol.strip("{}").split("/") if letter in COLORS
+        letter
+        for symbol in card.mana_symbols
+        for letter in symbol.strip("{}").split("/")
+        if letter in COLORS
     }
     return tuple(c for c in COLORS if c in found)
 
@@ -245,15 +248,8 @@ def characteristics(
         index, level_power, level_toughness = leveled
         effects = [
             *effects,
-            LayerEffect(
-                Layer.PT_SETTING,
-                timestamp,
-                Op.SET_PT,
-                power=level_power,
-                toughness=level_toughness,
-                ability=index,
-                source=LEVEL_SOURCE,
-            ),
+            LayerEffect(Layer.PT_SETTING, timestamp, Op.SET_PT, power=level_power, toughness=level_toughness,
+                        ability=index, source=LEVEL_SOURCE),
         ]
     granted_keywords: list[str] = []
     power, toughness = _number(card.power), _number(card.toughness)

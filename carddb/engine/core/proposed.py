@@ -71,3 +71,4 @@ class Replacement:
 
 Provider = Callable[[Game, Proposed], list[Replacement]]
 """The replacement effects of one kind of rule that apply to a proposed event now."""
+

@@ -112,6 +112,8 @@ def scry(ctx: Context, subject: list[Ref], action: Action) -> None:
                 put(ctx.game, obj, "graveyard" if away == "graveyard" else "library", decider=ctx.decider)
 
 
+
+
 def look_at(ctx: Context, subject: list[Ref], action: Action) -> None:
     """Looking changes nothing the engine models (there is no hidden information yet); "it" and
     "them" name the cards looked at afterwards."""
@@ -123,10 +125,12 @@ def look_at(ctx: Context, subject: list[Ref], action: Action) -> None:
 
 
 def _looked(ctx: Context, cards: list[GameObject]) -> None:
-    """ "from among them" and "the rest" read what was looked at or revealed (all from one zone)."""
+    """"from among them" and "the rest" read what was looked at or revealed (all from one zone)."""
     zones = {obj.zone for obj in cards}
     if len(zones) == 1:
         ctx.looked, ctx.looked_zone = list(cards), zones.pop()
+
+
 
 
 def reveal_until(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -185,7 +189,7 @@ def in_order(ctx: Context, cards: list[GameObject], text: str) -> list[GameObjec
 
 
 def put_elided(ctx: Context, subject: list[Ref], action: Action) -> None:
-    """ "… and the rest on the bottom of your library in any order": the put of the clause before,
+    """"… and the rest on the bottom of your library in any order": the put of the clause before,
     its verb left out; the subject is what is put."""
     text = written(action)
     zone = zone_of(action, "to")
@@ -216,10 +220,14 @@ def shuffle(ctx: Context, subject: list[Ref], action: Action) -> None:
         zones["library"] = ctx.decider.shuffle(zones["library"])
 
 
+
+
 def put_on_top(ctx: Context, subject: list[Ref], action: Action) -> None:
     """ "… then shuffle and put that card on top": on top of its owner's library."""
     for obj in target_objects(ctx, action):
         put(ctx.game, obj, "library", 0, decider=ctx.decider)
+
+
 
 
 # -- libraries, revealing, putting onto the battlefield -----------------------------------------------
@@ -285,6 +293,8 @@ def reveal(ctx: Context, subject: list[Ref], action: Action) -> None:
     ctx.it = list(shown)
     if isinstance(action.arg("what"), Action):  # "Reveal the top four cards of your library"
         _looked(ctx, shown)
+
+
 
 
 def put_onto_battlefield(ctx: Context, subject: list[Ref], action: Action) -> None:

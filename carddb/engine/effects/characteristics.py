@@ -26,7 +26,7 @@ def changes(ctx: Context, subject: list[Ref], action: Action) -> None:
 
 
 def still_lands(ctx: Context, subject: list[Ref], action: Action) -> None:
-    """ "It's still a land.": the types the sentence before set are added to its old ones."""
+    """"It's still a land.": the types the sentence before set are added to its old ones."""
     for obj, made in ctx.last_effects:
         still(obj, made)
 

@@ -26,6 +26,8 @@ def zone_of(action: Action, role: str) -> str | None:
     return None
 
 
+
+
 def template_text(action: Action) -> str:
     form = find(action.verb, action.form)
     return form.text if form is not None else ""
@@ -67,6 +69,8 @@ def possessor(
         return next(objects(subject), None) or next(objects(ctx.it), None) or ctx.source
     attached = ctx.source.attached_to
     return ctx.game.objects.get(attached) if attached is not None else None
+
+
 
 
 def parse_pt(text: str) -> tuple[int, int]:

@@ -45,6 +45,7 @@ def _counters_at_least(ctx: Context, condition: Action) -> bool:
     return any(obj.counters.get(kind, 0) >= needed for obj in objects(resolve(ctx, condition.arg("what"))))
 
 
+
 _ = Number  # re-exported types used by handlers' annotations
 
 
@@ -130,16 +131,16 @@ def _did(ctx: Context, condition: Action) -> bool:
     return bool(ctx.bindings["did"]) == is_form(condition, "do", "no_one_does")
 
 
+
+
+
+
 # -- conditions about the game -----------------------------------------------------------------------
 def _existing(ctx: Context, phrase: object) -> list[Ref]:
     """What a condition's noun phrase names, without choosing among them ("a creature" is any)."""
-    if (
-        isinstance(phrase, Noun)
-        and not phrase.targeted
-        and phrase.alternatives
-        and all(a.rstrip("s") in ("player", "opponent") for a in phrase.alternatives)
-        and not {"that", "those"} & set(phrase.determiners)
-    ):  # "if an opponent controls …": any of them
+    if isinstance(phrase, Noun) and not phrase.targeted and phrase.alternatives and all(
+        a.rstrip("s") in ("player", "opponent") for a in phrase.alternatives
+    ) and not {"that", "those"} & set(phrase.determiners):  # "if an opponent controls …": any of them
         saved = ctx.it
         players_named = resolve(ctx, Noun(("each",), phrase.description, phrase.qualifiers))
         ctx.it = saved
@@ -178,6 +179,8 @@ def _controls(ctx: Context, condition: Action) -> bool:
             for obj in ctx.game.permanents(player)
         )
     return not found if is_form(condition, "controls_no", "control_no") else found
+
+
 
 
 def _counter_kind(spec: object) -> tuple[str, int]:
@@ -277,15 +280,14 @@ def _that_attacked(ctx: Context, ref: Ref, qualifier: Action) -> bool:
         "that's attacking": lambda obj: in_combat_as(game, obj, "attacking"),
         "that's blocking": lambda obj: in_combat_as(game, obj, "blocking"),
         "that isn't attacking": lambda obj: not in_combat_as(game, obj, "attacking"),
-        "attacking you": lambda obj: (
-            game.combat is not None and game.combat.attackers.get(obj.id) == ctx.controller
-        ),
+        "attacking you": lambda obj: game.combat is not None
+        and game.combat.attackers.get(obj.id) == ctx.controller,
         "that was dealt damage this turn": lambda obj: obj.damaged_turn == game.turn,
         "dealt damage this turn": lambda obj: obj.damaged_turn == game.turn,
         "that's tapped": lambda obj: obj.tapped,
         "that entered the battlefield this turn": lambda obj: obj.entered_turn == game.turn,
-        "that isn't enchanted": lambda obj: (
-            not any(other.attached_to == obj.id and other.is_a("Aura") for other in game.permanents())
+        "that isn't enchanted": lambda obj: not any(
+            other.attached_to == obj.id and other.is_a("Aura") for other in game.permanents()
         ),
     }
     return checks[text](ref)
@@ -461,6 +463,8 @@ def _is_type(ctx: Context, obj: GameObject, noun: object) -> bool:
     return isinstance(noun, Noun) and matches(ctx, obj, noun)
 
 
+
+
 def _it_is_a(ctx: Context, condition: Action) -> bool:
     """ "If it's a land card": the object named last is what the noun describes."""
     what = condition.arg("what")
@@ -491,6 +495,8 @@ def _controls_count(ctx: Context, condition: Action) -> bool:
         if (count >= amount) if at_least else (count <= amount):
             return True
     return False
+
+
 
 
 def _there_are_count(ctx: Context, condition: Action) -> bool:
@@ -595,7 +601,6 @@ def _without_keywords(ctx: Context, ref: Ref, q: Action) -> bool:
     """ "creatures without flying": it lacks one of the keywords named."""
     return isinstance(ref, GameObject) and not _with_keywords(ctx, ref, q)
 
-
 WITH_STAT = {
     "power_or_less": ("power", True), "power_or_greater": ("power", False),
     "toughness_or_less": ("toughness", True), "toughness_or_greater": ("toughness", False),
@@ -664,9 +669,7 @@ SECTION = Section(
         "life_this_turn": _life_this_turn,
     },
     checks={
-        "dies_this_turn": _left_check,
-        "left_this_turn": _left_check,
-        "life_this_turn": _life_check,
+        "dies_this_turn": _left_check, "left_this_turn": _left_check, "life_this_turn": _life_check,
         **dict.fromkeys(STATE_QUALIFIERS, _that_attacked_check),
         "done_this_way": _done_check,
         "with_name": _with_name_check,
@@ -695,53 +698,23 @@ SECTION = Section(
     forms={
         "did": named("did", "do", "dont", "no_one_does"),
         "is_state": named(
-            "is_state",
-            "tapped",
-            "untapped",
-            "creature",
-            "on_battlefield",
-            "in_your_graveyard",
-            "your_turn",
-            "not_your_turn",
-            "of_type",
-            "has_keywords",
-            "has_counters",
-            "counters_on",
-            "have_no_cards_in_hand",
-            "has_no_cards_in_hand",
-            "life_or_more",
-            "life_or_less",
-            "creature_died_this_turn",
-            "attacked_this_turn",
-            "kicked",
-            "dealt_damage_this_turn",
+            "is_state", "tapped", "untapped", "creature", "on_battlefield", "in_your_graveyard",
+            "your_turn", "not_your_turn", "of_type", "has_keywords", "has_counters", "counters_on",
+            "have_no_cards_in_hand", "has_no_cards_in_hand", "life_or_more", "life_or_less",
+            "creature_died_this_turn", "attacked_this_turn", "kicked", "dealt_damage_this_turn",
         ),
         "controls_count": named(
             "controls_count", "control_or_more", "controls_or_more", "control_or_fewer", "controls_or_fewer"
         ),
         "in_zone": named(
-            "in_zone",
-            "in_zone",
-            "from_zone",
-            "from_a_graveyard",
-            "in_a_graveyard",
-            "in_any_graveyard",
-            "from_any_graveyard",
-            "in_exile",
-            "from_among_them",
-            "from_among_those",
-            "from_it",
+            "in_zone", "in_zone", "from_zone", "from_a_graveyard", "in_a_graveyard", "in_any_graveyard",
+            "from_any_graveyard", "in_exile", "from_among_them", "from_among_those", "from_it",
         ),
         "with_power": named("with_power", "power_or_less", "power_or_greater", "greatest_power"),
         "with_toughness": named("with_toughness", "toughness_or_less", "toughness_or_greater"),
         "with_mana_value": named(
-            "with_mana_value",
-            "mana_value_or_less",
-            "mana_value_or_greater",
-            "cmc_or_less",
-            "cmc_or_greater",
-            "mana_value_x_or_less",
-            "mana_value_exactly",
+            "with_mana_value", "mana_value_or_less", "mana_value_or_greater", "cmc_or_less", "cmc_or_greater",
+            "mana_value_x_or_less", "mana_value_exactly",
         ),
         "with_total": named("with_total", "mana_value_or_less", "mana_value_x_or_less"),
     },

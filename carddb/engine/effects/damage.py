@@ -58,6 +58,9 @@ def prevent_all_damage(ctx: Context, subject: list[Ref], action: Action) -> None
             ctx.game.shields.append(Shield(to=key, combat_only=combat_only))
 
 
+
+
+
 DEALT = "dealt damage"
 """What the resolving ability dealt damage to (``Context.done``): "a creature dealt damage this way"."""
 
@@ -118,6 +121,8 @@ def deal_damage(ctx: Context, subject: list[Ref], action: Action) -> None:
         _deal(ctx, source, ref, amount)  # deathtouch and lifelink apply
 
 
+
+
 def deal_damage_divided(ctx: Context, subject: list[Ref], action: Action) -> None:
     """ "~ deals 3 damage divided as you choose among one, two, or three targets": each target still
     legal is dealt the part it was given as the ability was put on the stack (601.2d); an illegal
@@ -168,6 +173,8 @@ def deal_damage_equal(ctx: Context, subject: list[Ref], action: Action) -> None:
     amount = stat_amount(ctx, subject, action)
     for ref in resolve(ctx, action.arg("to")):
         _deal(ctx, source, ref, amount)
+
+
 
 
 def fight(ctx: Context, subject: list[Ref], action: Action) -> None:

@@ -24,6 +24,8 @@ def life(ctx: Context, subject: list[Ref], action: Action) -> None:
         change(ctx.game, player, value(ctx, action.arg("amount")), ctx.decider)
 
 
+
+
 def pay_life(ctx: Context, subject: list[Ref], action: Action) -> None:
     """Paying life as an effect ("unless that player pays 3 life" is a condition, not this): a
     player can pay life only if their life total is at least that much (rule 119.4)."""
@@ -33,6 +35,8 @@ def pay_life(ctx: Context, subject: list[Ref], action: Action) -> None:
         if state.life < amount:
             raise EngineError(f"{player} has only {state.life} life, not {amount}")
         lose_life(ctx.game, player, amount)
+
+
 
 
 def life_equal(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -57,6 +61,10 @@ def life_for_each(ctx: Context, subject: list[Ref], action: Action) -> None:
         change(ctx.game, player, amount * count, ctx.decider)
 
 
+
+
+
+
 def win(ctx: Context, subject: list[Ref], action: Action) -> None:
     for player in players(ctx, subject):
         ctx.game.log.append(f"{player} wins the game")
@@ -76,25 +84,12 @@ SECTION = Section(
     },
     forms={
         "gain_life_equal": named(
-            "gain_life_equal",
-            "power",
-            "gains_power",
-            "toughness",
-            "gains_toughness",
-            "mana_value",
-            "gains_mana_value",
-            "number_of",
+            "gain_life_equal", "power", "gains_power", "toughness", "gains_toughness", "mana_value",
+            "gains_mana_value", "number_of",
         ),
         "lose_life_equal": named(
-            "lose_life_equal",
-            "power",
-            "loses_power",
-            "toughness",
-            "loses_toughness",
-            "mana_value",
-            "loses_mana_value",
-            "number_of",
-            "loses_number_of",
+            "lose_life_equal", "power", "loses_power", "toughness", "loses_toughness", "mana_value",
+            "loses_mana_value", "number_of", "loses_number_of",
         ),
     },
 )

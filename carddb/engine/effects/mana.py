@@ -34,6 +34,9 @@ def add_mana(ctx: Context, subject: list[Ref], action: Action) -> None:
             raise EngineError(f"cannot add mana as {action!r}")
 
 
+
+
+
 def pay_mana(ctx: Context, subject: list[Ref], action: Action) -> None:
     for player in players(ctx, subject):
         mana.pay_symbols(ctx.game, player, mana_symbols(action), x=ctx.bindings.get("X"))
@@ -72,13 +75,7 @@ SECTION = Section(
     },
     forms={
         "add_mana": named(
-            "add_mana",
-            "symbols",
-            "one_of_two",
-            "one_of_three",
-            "any_color",
-            "adds_symbols",
-            "any_one_color",
+            "add_mana", "symbols", "one_of_two", "one_of_three", "any_color", "adds_symbols", "any_one_color",
             "any_combination",
         ),
         "pays": named("pays", "pays", "pay"),

@@ -52,6 +52,8 @@ def create_token(ctx: Context, subject: list[Ref], action: Action) -> None:
     ctx.mentions.append(list(created))  # "that token"
 
 
+
+
 TOKENS = {
     "Treasure": ("Token Artifact — Treasure", "{T}, Sacrifice this artifact: Add one mana of any color."),
     "Food": ("Token Artifact — Food", "{2}, {T}, Sacrifice this artifact: You gain 3 life."),

@@ -63,7 +63,9 @@ def active_abilities(obj: GameObject) -> list[tuple[int, Ability]]:
     found: list[tuple[int, Ability]] = []
     printed = len(obj.card.abilities)
     levels = "Class" in obj.card.subtypes
-    cut = next((i for i, a in enumerate(obj.card.abilities) if levels and a.kind is Kind.LEVEL), printed)
+    cut = next(
+        (i for i, a in enumerate(obj.card.abilities) if levels and a.kind is Kind.LEVEL), printed
+    )
     for index, ability in obj.now.abilities:
         if cut <= index < printed:
             continue

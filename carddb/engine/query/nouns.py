@@ -709,6 +709,7 @@ def _you_control(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     return controlled == is_form(qualifier, "you_control")
 
 
+
 TARGET_FORMS = forms.named("player_controls", "target_player", "target_opponent")
 """ ``player_controls`` forms whose player is a target: "target player controls", "target
 opponent controls" (:func:`carddb.engine.rules.targets.target_nouns` lists them as targets)."""
@@ -760,6 +761,8 @@ def _player_controls(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     return allowed is None or _controller(ref) in allowed
 
 
+
+
 def refers_to_named_players(node: object) -> bool:
     """Whether a phrase speaks of the players named last ("the number of lands they control",
     "Islands that player controls"): a handler that deals with several players evaluates it for
@@ -798,6 +801,7 @@ def in_combat_as(game: Game, obj: GameObject, word: str) -> bool:
         return obj.id in combat.attackers and obj.id in combat.blocked
     blockers_declared = game.step not in (Step.COMBAT, Step.DECLARE_ATTACKERS)
     return obj.id in combat.attackers and obj.id not in combat.blocked and blockers_declared
+
 
 
 SECTION = Section(

@@ -132,6 +132,7 @@ def next_time_prevention(action: object) -> Action | None:
     return condition
 
 
+
 GAIN_MORE = {"gain that much life plus {amount:n}": "plus", "gain twice that much life": "twice"}
 
 
@@ -240,14 +241,9 @@ def redirected_damage(ability: object) -> tuple[object, object] | None:
     if written(action) != "all damage that would be dealt to {to:np} is dealt to {redirect:np}":
         return None
     to, redirect = action.arg("to"), action.arg("redirect")
-    attached = (
-        isinstance(redirect, Noun)
-        and not redirect.determiners
-        and redirect.description
-        in (
-            "enchanted creature",
-            "equipped creature",
-        )
+    attached = isinstance(redirect, Noun) and not redirect.determiners and redirect.description in (
+        "enchanted creature",
+        "equipped creature",
     )
     if to != Pronoun("you") or not (isinstance(redirect, SelfRef) or attached):
         return None

@@ -133,6 +133,8 @@ def _equip_problems(keyword: Keyword, catalog: Catalog) -> list[str]:
     return [f"keyword {keyword.name.lower()}"] if problems else []
 
 
+
+
 # -- attaching ----------------------------------------------------------------------------------
 def can_attach(game: Game, obj: GameObject, host: GameObject) -> bool:
     """Whether ``obj`` could be attached to ``host`` (a permanent): an Aura to what its Enchant
@@ -194,6 +196,8 @@ def _attached_to(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     found = resolve(ctx, what)
     ctx.it = saved
     return any(obj is host for obj in objects(found))
+
+
 
 
 def check(game: Game) -> bool:

@@ -80,14 +80,10 @@ def _affinity_check(keyword: Keyword, catalog: Catalog) -> list[str]:
 def total_cost(ctx: Context, symbols: Sequence[str]) -> tuple[str, ...]:
     """``symbols`` with the cost changes of the spell's own casting lines and of static abilities
     applied (601.2f): the generic part grows or shrinks, never below zero; coloured symbols stay."""
-    change = (
-        _static_changes(ctx)
-        + _affinity(ctx)
-        + sum(
-            _change(ctx, ability)
-            for ability in ctx.source.card.abilities
-            if ability.kind is Kind.CASTING and ability.casting is Casting.COST_CHANGE
-        )
+    change = _static_changes(ctx) + _affinity(ctx) + sum(
+        _change(ctx, ability)
+        for ability in ctx.source.card.abilities
+        if ability.kind is Kind.CASTING and ability.casting is Casting.COST_CHANGE
     )
     if change == 0:
         return tuple(symbols)

@@ -480,6 +480,8 @@ def _blocks_or_becomes_blocked(ctx: Context, trigger: Action, event: Event) -> b
     return either and is_named(ctx, trigger.arg("what"), event.obj)
 
 
+
+
 def _attacks_alone(ctx: Context, trigger: Action, event: Event) -> bool:
     """ "Whenever a creature you control attacks alone" (exalted, 702.83a; 506.5: it is the only
     creature declared as an attacker)."""
@@ -510,8 +512,7 @@ SECTION = Section(
         "becomes_blocked_trigger": (_becomes_blocked_trigger, None),
         "attacks_or_blocks": (_attacks_or_blocks, None),
         "blocks_or_becomes_blocked": (
-            _blocks_or_becomes_blocked,
-            named("blocks_or_becomes_blocked", "blocks_or_becomes_blocked"),
+            _blocks_or_becomes_blocked, named("blocks_or_becomes_blocked", "blocks_or_becomes_blocked")
         ),
         "deals_damage": (_deals_combat_damage, None),
         "attacks_alone": (_attacks_alone, None),

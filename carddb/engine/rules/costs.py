@@ -67,6 +67,7 @@ def pay_costs(
             _pay_action(game, decider, player, source, item)
 
 
+
 def pay_loyalty(game: Game, player: str, obj: GameObject, ability: Ability, x: int | None) -> None:
     """A loyalty ability (606): as a sorcery, once each turn per permanent; its cost puts or
     removes loyalty counters ("+1", "−2", "−X", "[+1]")."""

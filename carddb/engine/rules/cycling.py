@@ -62,5 +62,7 @@ def _cycling_problems(keyword: Keyword, catalog: Catalog) -> list[str]:
 
 SECTION = Section(
     "rules.cycling",
-    keyword_checks={name.split()[0].lower(): _cycling_problems for name in ("Cycling", *TYPECYCLING)},
+    keyword_checks={
+        name.split()[0].lower(): _cycling_problems for name in ("Cycling", *TYPECYCLING)
+    },
 )

@@ -56,6 +56,7 @@ def _regenerate(game: Game, event: Proposed) -> Proposed:
     return event
 
 
+
 SECTION = Section(
     "rules.destruction", keywords=frozenset({"indestructible"}), replacement_effects=(regeneration,)
 )

@@ -1,4 +1,4 @@
-""" "The discarded card" (701.8, 400.7k): an ability that has its player discard — as a cost
+""""The discarded card" (701.8, 400.7k): an ability that has its player discard — as a cost
 ("{1}{B}, Discard a creature card: …") or as a step of its effect ("draw a card, then discard a
 card") — may speak of the card discarded. The ability remembers it (``StackItem.discarded``, then
 ``Context.discarded``) and finds it wherever it went: a madness card is in exile while the spell

@@ -80,13 +80,7 @@ class Change:
 
     def effect(self, timestamp: int, **more: object) -> LayerEffect:
         return LayerEffect(
-            self.layer,
-            timestamp,
-            self.op,
-            self.values,
-            self.power,
-            self.toughness,
-            self.granted,
+            self.layer, timestamp, self.op, self.values, self.power, self.toughness, self.granted,
             **more,  # type: ignore[arg-type]
         )
 
@@ -368,7 +362,7 @@ def apply_resolved(ctx: Context, affected: list[GameObject], action: Action) -> 
 
 
 def still(obj: GameObject, effects: list[LayerEffect]) -> None:
-    """ "It's still a land.": the types ``effects`` set are added to its old ones instead (205.1b)."""
+    """"It's still a land.": the types ``effects`` set are added to its old ones instead (205.1b)."""
     for index, effect in enumerate(obj.effects):
         if effect in effects and effect.op is Op.SET_TYPES:
             obj.effects[index] = LayerEffect(

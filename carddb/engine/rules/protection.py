@@ -77,14 +77,17 @@ def protected_from(obj: GameObject, source: GameObject | None) -> bool:
 
 
 def known_protection(text: str) -> bool:
-    return text.startswith("protection from ") and all(
-        _known(q) for q in _qualities(text.removeprefix("protection from "))
+    return (
+        text.startswith("protection from ")
+        and all(_known(q) for q in _qualities(text.removeprefix("protection from ")))
     )
 
 
 def _protection_problems(keyword: Keyword, catalog: Catalog) -> list[str]:
     qualities = _qualities(keyword.parameter or "")
     return [] if qualities and all(_known(q) for q in qualities) else ["keyword protection"]
+
+
 
 
 def targetable(ctx: Context, ref: Ref) -> bool:

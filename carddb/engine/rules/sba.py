@@ -46,3 +46,4 @@ def state_based_actions(game: Game, decider: Decider | None = None) -> None:
         elif obj.is_a("Creature") and obj.deathtouched:
             destroy(game, obj, decider=decider)  # damage from a source with deathtouch (rule 704.5h)
         obj.deathtouched = False
+

@@ -180,6 +180,7 @@ def still_legal(game: Game, ctx: Context, noun: TargetPhrase, ref: Ref) -> bool:
     return legal_target(game, ctx, noun, ref)
 
 
+
 def target_events(item: StackItem) -> list[Event]:
     """What ``item`` (just put on the stack) made a target, each object and player once (601.2c:
     "becomes the target of" abilities trigger then, ``rules.targeted``)."""
