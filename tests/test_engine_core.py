@@ -16,6 +16,7 @@ from carddb.engine.core.errors import (
     UnscriptedDecisionError,
 )
 from carddb.engine.core.state import Game, Player, Step
+from carddb.engine.query.executable import functions_from_graveyard
 from carddb.engine.scenario.random_play import new_game, random_play
 from carddb.oracle.faces import Face
 
@@ -493,15 +494,16 @@ def test_a_vanguard_card_is_not_a_game_object() -> None:
     assert card_face_missing(vanguard, parsed) == ["a vanguard card"]
 
 
-def test_a_trigger_that_returns_the_card_from_its_graveyard_is_refused() -> None:
-    """It triggers while the card is in the graveyard (113.6), which the engine does not watch."""
+def test_a_trigger_that_returns_the_card_from_its_graveyard_works_from_the_graveyard() -> None:
+    """113.6m: its effect moves the card out of the graveyard, so it triggers there (and only there)."""
     detective = CardDef(
         "Dogged Detective",
         "Creature — Human Rogue",
         "Whenever an opponent draws their second card each turn, you may return Dogged Detective from your"
         " graveyard to your hand.",
     )
-    assert face_missing(detective.parsed) == ["ability of a card in another zone"]
+    assert face_missing(detective.parsed) == []
+    assert functions_from_graveyard(detective.abilities[0])
 
 
 def test_a_shield_against_combat_damage_only_is_refused() -> None:

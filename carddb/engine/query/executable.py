@@ -167,6 +167,16 @@ def joined_spell(abilities: tuple[Ability, ...]) -> Ability | None:
     return Ability(Kind.SPELL, spells[0].span, effects=effects, targets=targets, restrictions=restrictions)
 
 
+def functions_from_graveyard(ability: Ability) -> bool:
+    """A triggered ability that works while its card is in a graveyard, not on the battlefield:
+    its effect moves the card out of the graveyard ("return ~ from your graveyard to your hand",
+    113.6m) or its "if" says the card is there ("if ~ is in your graveyard", 113.6b)."""
+    if ability.kind is not Kind.TRIGGERED:
+        return False
+    parts = [*ability.effects, *([ability.intervening_if] if ability.intervening_if is not None else [])]
+    return any(_from_graveyard(node) for part in parts for node in walk(part))
+
+
 def _from_graveyard(node: object) -> bool:
     """The card itself named in a graveyard ("~ from your graveyard")."""
     return isinstance(node, SelfRef) and any(
@@ -348,10 +358,6 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
                 problems.append(f"trigger {trigger.verb!r} form {trigger.form_name or trigger.form}")
             elif found is not None:
                 problems.append(found)
-        if any(_from_graveyard(node) for step in ability.effects for node in walk(step)):
-            # "Whenever …, you may return ~ from your graveyard to your hand": it triggers while the card
-            # is in its owner's graveyard (113.6), which the engine does not watch
-            problems.append("ability of a card in another zone")
     for item in ability.cost:
         if isinstance(item, Action) and item.verb not in catalog.costs:
             problems.append(f"cost {item.verb!r}")

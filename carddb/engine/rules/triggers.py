@@ -10,7 +10,9 @@ waiting triggered abilities go on the stack (rule 603.3)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
+from carddb.engine.core.cards import CardDef
 from carddb.engine.core.catalog import Catalog, Matcher, Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.decisions import Decider, ScriptedDecider
@@ -18,7 +20,7 @@ from carddb.engine.core.errors import NotExecutableError
 from carddb.engine.core.forms import is_form, named, written
 from carddb.engine.core.state import Event, Game, GameObject, StackItem, Step
 from carddb.engine.query.abilities import ability_at, active_abilities
-from carddb.engine.query.executable import check_object, missing
+from carddb.engine.query.executable import check_object, functions_from_graveyard, missing
 from carddb.engine.query.nouns import (
     AMOUNT_EVENTS,
     THAT_MANY,
@@ -386,6 +388,13 @@ def _watchers(game: Game, event: Event) -> list[GameObject]:
     obj = event.obj
     if event.kind == "cast" and obj is not None and obj.id in game.objects and obj not in found:
         found.append(obj)  # the spell just cast: its "When you cast this spell" abilities
+    watching = {watcher.id for watcher in found}
+    for player in game.players.values():  # cards whose abilities work from a graveyard (113.6m)
+        found.extend(
+            card
+            for card in game.in_zone("graveyard", player.name)
+            if works_in_graveyard(card.card) and card.id not in watching
+        )
     if (
         event.kind == "move"
         and obj is not None
@@ -442,6 +451,8 @@ def collect(game: Game, decider: Decider, event: Event) -> None:
                 continue
             if cast_itself and not isinstance(trigger.arg("what"), SelfRef):
                 continue  # a spell's other abilities do not function on the stack (113.6)
+            if not leaving and (source.zone == "graveyard") != functions_from_graveyard(ability):
+                continue  # 113.6m: it works in a graveyard only, the others never there
             matcher = known[0]
             ctx = Context(game, decider, controller or source.controller, source)
             if not matcher(ctx, trigger, event):
@@ -455,6 +466,12 @@ def collect(game: Game, decider: Decider, event: Event) -> None:
                 continue
             x = _spell_x(game, source) if cast_itself else None  # the X the spell was cast with
             game.pending.append(StackItem(source.id, ctx.controller, index, [], x=x, event=event))
+
+
+@cache
+def works_in_graveyard(card: CardDef) -> bool:
+    """Whether a triggered ability of ``card`` works while it is in a graveyard (113.6m)."""
+    return any(functions_from_graveyard(ability) for ability in card.abilities)
 
 
 def _spell_x(game: Game, spell: GameObject) -> int | None:
