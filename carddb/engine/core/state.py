@@ -8,6 +8,7 @@ Every card in a game is one :class:`GameObject` with an id; each zone is an orde
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -592,18 +593,7 @@ class Game:
     def snapshot(self) -> Snapshot:
         """A copy to go back to (:meth:`restore`): objects, players, zones and the stack copied;
         card definitions (immutable) and the log (only appended to) shared."""
-        objects = {
-            i: replace(
-                o,
-                counters=dict(o.counters),
-                effects=list(o.effects),
-                static_effects=list(o.static_effects),
-                keywords_until_end_of_turn=list(o.keywords_until_end_of_turn),
-                restrictions_until_end_of_turn=list(o.restrictions_until_end_of_turn),
-                control_effects=list(o.control_effects),
-            )
-            for i, o in self.objects.items()
-        }
+        objects = {i: _object_copy(o) for i, o in self.objects.items()}
         players = {
             name: replace(p, zones={z: list(ids) for z, ids in p.zones.items()}, mana_pool=list(p.mana_pool))
             for name, p in self.players.items()
@@ -709,6 +699,19 @@ class Snapshot:
 
     state: Game
     log_length: int
+
+
+def _object_copy(obj: GameObject) -> GameObject:
+    """A copy of ``obj`` for a snapshot: its mutable containers copied, the rest shared (the
+    fields :meth:`Game.snapshot` promises; a shallow copy, much cheaper than ``replace``)."""
+    copied = copy.copy(obj)
+    copied.counters = dict(obj.counters)
+    copied.effects = list(obj.effects)
+    copied.static_effects = list(obj.static_effects)
+    copied.keywords_until_end_of_turn = list(obj.keywords_until_end_of_turn)
+    copied.restrictions_until_end_of_turn = list(obj.restrictions_until_end_of_turn)
+    copied.control_effects = list(obj.control_effects)
+    return copied
 
 
 @contextmanager
