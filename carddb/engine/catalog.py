@@ -56,6 +56,7 @@ from carddb.engine.rules import (
     prevention,
     protection,
     rebound,
+    sagas,
     suspend,
     targeted,
     timing,
@@ -125,6 +126,7 @@ CATALOG = Catalog.of(
     suspend_cast.SECTION,
     rebound.SECTION,
     rebound_cast.SECTION,
+    sagas.SECTION,
 )
 """Everything the engine executes."""
 

@@ -299,6 +299,8 @@ class Event:
     """A roll's natural results, of the dice that count (706.2)."""
     by: StackItem | None = None
     """What made ``obj`` (or the player ``other``) a target ("target"): the spell or ability."""
+    before: int = 0
+    """Counters put on ``obj`` ("lore"): how many it had before (``amount``: how many now)."""
 
 
 @dataclass

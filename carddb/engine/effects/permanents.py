@@ -28,6 +28,7 @@ from carddb.engine.query.nouns import (
 from carddb.engine.rules.card_faces import transform
 from carddb.engine.rules.casting import uncounterable
 from carddb.engine.rules.destruction import destroy
+from carddb.engine.rules.sagas import LORE, lore_added
 from carddb.engine.rules.suspend import lose_haste
 from carddb.engine.rules.zones import exile_until, put
 from carddb.oracle.model import Action, Noun, Pronoun, SelfRef
@@ -149,6 +150,8 @@ def proliferate(ctx: Context, subject: list[Ref], action: Action) -> None:
         if obj.counters and ctx.decider.choose(f"proliferate {obj.name}?", ["yes", "no"]) == "yes":
             for kind in list(obj.counters):
                 obj.counters[kind] += 1
+                if kind == LORE:
+                    lore_added(ctx.game, obj, obj.counters[kind] - 1)
     for player in ctx.game.players.values():
         question = f"proliferate {player.name}'s poison?"
         if player.poison and ctx.decider.choose(question, ["yes", "no"]) == "yes":
@@ -173,9 +176,12 @@ def counters(ctx: Context, subject: list[Ref], action: Action) -> None:
     count = value(ctx, spec.arg("amount")) if spec.arg("amount") is not None else ctx.bindings["result"]
     sign = 1 if action.verb == "put_counters" else -1
     for obj in target_objects(ctx, action):
-        obj.counters[kind] = max(0, obj.counters.get(kind, 0) + sign * count)
+        before = obj.counters.get(kind, 0)
+        obj.counters[kind] = max(0, before + sign * count)
         if obj.counters[kind] == 0:
             del obj.counters[kind]
+        if kind == LORE:
+            lore_added(ctx.game, obj, before)  # a Saga's chapters (714.2b)
 
 
 def tap_or_untap(ctx: Context, subject: list[Ref], action: Action) -> None:

@@ -322,7 +322,7 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         casting = casting_problem(ability, catalog)
         if casting is not None:
             problems.append(casting)
-    elif ability.kind not in EXECUTABLE_KINDS:
+    elif ability.kind not in EXECUTABLE_KINDS and ability.kind.value not in catalog.ability_kinds:
         problems.append(f"{ability.kind.value} ability")
     if ability.choose and not ability.modes:
         problems.append("modes")
