@@ -355,7 +355,7 @@ class ToModel(Transformer[Token, Any]):
 
     def subject_clause(
         self, subject: Any, preds: tuple[tuple[Action, ...], tuple[str, ...]], duration: Any, for_each: Any
-    ) -> Clause:
+    ) -> Clause | Conditional:
         return _clause(subject, preds, duration, for_each)
 
     def timed_subject_clause(
@@ -824,16 +824,60 @@ def _casts_with_mana_of_any_kind(preds: tuple[tuple[Any, ...], tuple[str, ...]],
 def _clause(
     subject: Any, preds: tuple[tuple[Any, ...], tuple[str, ...]], duration: Any, for_each: Any
 ) -> Clause:
-    """A clause; a duration after a clause joined with a subject of its own ("… and it gains haste
-    until end of turn") lasts for that clause only."""
+    """A clause; a duration after a clause joined with a subject of its own ("untap target creature
+    and it gains haste until end of turn") lasts for that clause only, unless the clauses are
+    parallel — the same phrase for each subject ("attacking red creatures get +2/+0 and attacking
+    white creatures get +0/+2 until end of turn"): then it ends them all."""
     predicates, joins = preds
     final = predicates[-1]
-    if duration is not None and len(predicates) > 1 and isinstance(final, Clause) and final.duration is None:
+    if (
+        duration is not None
+        and len(predicates) > 1
+        and isinstance(final, Clause)
+        and final.duration is None
+        and not _parallel(predicates[:-1], final)
+    ):
         predicates = (*predicates[:-1], replace(final, duration=duration))
         duration = None
     if duration is None and len(predicates) == 1 and _this_turn_within(predicates[0]):
         return Clause(subject, predicates, joins, "this turn", for_each, duration_in_phrase=True)
     return Clause(subject, predicates, joins, duration, for_each)
+
+
+_OPTIONAL = frozenset({"may", "may_have"})
+
+
+def _optional_all(clause: Clause) -> Clause | Conditional:
+    """ "You may reveal a land card from among them and put that card into your hand": "may"
+    covers every predicate joined after it, as it does through ", then …" (a Conditional "may"
+    whose condition is the player); "you may have target creature get +2/+0 and gain haste until
+    end of turn": what the player may have it do is both predicates (a clause in ``may_have``'s
+    ``action``). A predicate with a "may" or a subject of its own ("… may copy this spell and may
+    choose new targets for the copy", "you may draw a card, and each opponent …") is its own."""
+    first, *rest = clause.predicates
+    if (
+        not rest
+        or not isinstance(first, Action)
+        or first.verb not in _OPTIONAL
+        or not all(isinstance(p, Action) and p.verb not in _OPTIONAL for p in rest)
+        or clause.subject is None
+    ):
+        return clause
+    inner = first.arg("action")
+    body = replace(clause, subject=None, predicates=(inner, *rest), for_each=None)
+    if first.verb == "may":
+        if clause.for_each is not None:
+            return clause
+        return Conditional("may", clause.subject, body)
+    had = replace(first, args=tuple((r, body if r == "action" else v) for r, v in first.args))
+    return Clause(clause.subject, (had,), (), None, clause.for_each)
+
+
+def _parallel(own: tuple[Any, ...], other: Clause) -> bool:
+    """The predicates of a clause's own subject say what the clause joined with another subject
+    says of it: the same phrase ("get {pt}") each time."""
+    verbs = {p.verb for p in (*own, *other.predicates) if isinstance(p, Action)}
+    return len(verbs) == 1 and all(isinstance(p, Action) for p in (*own, *other.predicates))
 
 
 def _this_turn_within(predicate: object) -> bool:
