@@ -356,7 +356,7 @@ class ToModel(Transformer[Token, Any]):
     def subject_clause(
         self, subject: Any, preds: tuple[tuple[Action, ...], tuple[str, ...]], duration: Any, for_each: Any
     ) -> Clause | Conditional:
-        return _clause(subject, preds, duration, for_each)
+        return _optional_all(_clause(subject, preds, duration, for_each))
 
     def timed_subject_clause(
         self,
