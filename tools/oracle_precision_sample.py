@@ -73,7 +73,8 @@ def compact(value: object) -> str:
     if isinstance(value, Steps):
         return " THEN ".join(compact(s) for s in value.steps)
     if isinstance(value, Conditional):
-        return f"{value.word.upper()}({compact(value.condition)}) {compact(value.body)}"
+        kind = f"[{value.trigger}]" if value.trigger else ""
+        return f"{value.word.upper()}{kind}({compact(value.condition)}) {compact(value.body)}"
     if isinstance(value, RollDie):
         rows = "; ".join(f"{r.low}-{r.high}: {' '.join(compact(e) for e in r.effects)}" for r in value.table)
         return f"roll {value.count}d{value.sides}" + (f" [{rows}]" if rows else "")

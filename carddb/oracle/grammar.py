@@ -156,6 +156,13 @@ def parsing_at(offset: int) -> Iterator[None]:
         _offsets.pop()
 
 
+REFLEXIVE = "reflexive"
+"""A triggered ability the effect creates, triggered by that effect's own action (603.12)."""
+DELAYED = "delayed"
+"""A triggered ability the effect creates for a later event (603.7)."""
+_REFLEXIVE_EVENTS = frozenset({"did", "done_this_way"})
+"""The conditions naming what the effect before did: "you do", "you sacrifice a creature this way"."""
+
 _INSTEAD_AFTER = 0
 """The form of ``instead`` written after what happens instead: "{action:pred} instead"."""
 _INSTEAD_BEFORE = 3
@@ -234,7 +241,7 @@ class ToModel(Transformer[Token, Any]):
         the clause it ends, not to every one before it: "you gain 2 life, and you return ~ from your
         graveyard to your hand at the beginning of the next end step" gains the life now."""
         if isinstance(body, Sequence):  # "exile it, then return it … at …"
-            last = Conditional("at", condition, body.steps[-1], after=True)
+            last = Conditional("at", condition, body.steps[-1], after=True, trigger=DELAYED)
             return Sequence((*body.steps[:-1], last), body.joins)
         if (
             isinstance(body, Clause)
@@ -246,8 +253,9 @@ class ToModel(Transformer[Token, Any]):
             final = body.predicates[-1]
             alone = final if isinstance(final, Clause) else Clause(None, (final,))
             first = Clause(body.subject, body.predicates[:-1], body.joins[:-1])
-            return Sequence((first, Conditional("at", condition, alone, after=True)), body.joins[-1:])
-        return Conditional("at", condition, body, after=True)
+            delayed = Conditional("at", condition, alone, after=True, trigger=DELAYED)
+            return Sequence((first, delayed), body.joins[-1:])
+        return Conditional("at", condition, body, after=True, trigger=DELAYED)
 
     def where_x(self, body: Any, value: Any) -> Conditional:
         """ "…, where X is the number of Elves you control": X bound for the sentence."""
@@ -507,14 +515,26 @@ class ToModel(Transformer[Token, Any]):
     def delayed_whenever(self, condition: Any, body: Any) -> Conditional:
         """ "Until end of turn, whenever a player taps a Swamp for mana, …": a delayed triggered
         ability (603.7), ``condition`` its trigger event."""
-        return Conditional("whenever", condition, body)
+        return Conditional("whenever", condition, body, trigger=DELAYED)
 
     def delayed_whenever_this_turn(self, condition: Any, body: Any) -> Conditional:
-        return Conditional("whenever", Action("during_this_turn", (("condition", condition),)), body)
+        return Conditional(
+            "whenever", Action("during_this_turn", (("condition", condition),)), body, trigger=DELAYED
+        )
 
     def delayed_when_this_turn(self, condition: Any, body: Any) -> Conditional:
         """ "When you cast your next instant or sorcery spell this turn, copy that spell.": once."""
-        return Conditional("when", Action("during_this_turn", (("condition", condition),)), body)
+        return Conditional(
+            "when", Action("during_this_turn", (("condition", condition),)), body, trigger=DELAYED
+        )
+
+    def when_trigger(self, condition: Any, body: Any) -> Conditional:
+        """ "When you do, it gets +2/+0 until end of turn": a triggered ability the effect creates,
+        reflexive (603.12) when its event is the effect's own action ("you do", "you discard a card
+        this way"), else delayed (603.7: "when that creature dies this turn", "when you lose control
+        of the artifact"); its body a sentence of its own, durations and all."""
+        own = isinstance(condition, Action) and condition.verb in _REFLEXIVE_EVENTS
+        return Conditional("when", condition, body, trigger=REFLEXIVE if own else DELAYED)
 
     def each_of(self, whole: Any) -> Action:
         """ "(for each) of those creatures": each one of a group named before."""

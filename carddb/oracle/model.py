@@ -204,8 +204,9 @@ class TargetSlot:
     variable: bool = False
     divided: bool = False
     reflexive: bool = False
-    """The target of a reflexive triggered ability the effect creates ("When you do, ~ deals 1
-    damage to any target", 603.12): chosen when that ability is put on the stack, not this one."""
+    """The target of a triggered ability the effect creates, reflexive ("When you do, ~ deals 1
+    damage to any target", 603.12) or delayed ("When that creature dies this turn, …", 603.7):
+    chosen when that ability is put on the stack, not this one."""
 
 
 # -- costs --------------------------------------------------------------------------------------
@@ -302,6 +303,11 @@ class Conditional:
     body: Step
     after: bool = False
     """The condition is written after the body (``… unless you pay {1}``)."""
+    trigger: str | None = field(default=None, metadata=OMIT_DEFAULT)
+    """For a triggered ability the effect creates (``word`` "when", "whenever", "at"): ``reflexive``
+    (603.12), triggered by the effect's own action ("When you do, …", "When you discard a card this
+    way, …"), or ``delayed`` (603.7), triggered by a later event ("When that creature dies this turn,
+    …", "When you lose control of the artifact, …", "… at the beginning of the next end step")."""
 
     @property
     def payer(self) -> object:
