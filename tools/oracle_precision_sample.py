@@ -73,6 +73,8 @@ def compact(value: object) -> str:
     if isinstance(value, Steps):
         return " THEN ".join(compact(s) for s in value.steps)
     if isinstance(value, Conditional):
+        if value.cost is not None:  # "… unless that player sacrifices a creature" (118.12)
+            return f"UNLESS({compact(value.payer)} pays {compact(value.cost)}) {compact(value.body)}"
         kind = f"[{value.trigger}]" if value.trigger else ""
         return f"{value.word.upper()}{kind}({compact(value.condition)}) {compact(value.body)}"
     if isinstance(value, RollDie):

@@ -212,14 +212,14 @@ class ToModel(Transformer[Token, Any]):
         return Conditional("if", condition, body, after=True)
 
     def unless_after(self, body: Any, condition: Any) -> Conditional:
-        return Conditional("unless", condition, body, after=True)
+        return Conditional("unless", _payment(condition), body, after=True)
 
     def unless_first(self, condition: Any, body: Any) -> Conditional:
-        return Conditional("unless", condition, body)
+        return Conditional("unless", _payment(condition), body)
 
     def unless_where_x(self, body: Any, condition: Any, value: Any) -> Conditional:
         """ "Counter that spell unless that player pays {X}, where X is …": X bound for the sentence."""
-        unless = Conditional("unless", condition, body, after=True)
+        unless = Conditional("unless", _payment(condition), body, after=True)
         return Conditional("where X is", value, unless, after=True)
 
     def except_after(self, body: Any, exception: Any) -> Conditional:
@@ -862,6 +862,37 @@ def _clause(
     if duration is None and len(predicates) == 1 and _this_turn_within(predicates[0]):
         return Clause(subject, predicates, joins, "this turn", for_each, duration_in_phrase=True)
     return Clause(subject, predicates, joins, duration, for_each)
+
+
+_PAYMENTS = frozenset({"sacrifices_trigger", "discards_trigger", "returns_to", "pays_life"})
+"""The events that, after "unless", are what a player may do instead (118.12): "unless you sacrifice
+a Mountain", "unless that player discards a card", "unless they pay 2 life"."""
+
+
+def _payment(condition: Any) -> Any:
+    """ "Sacrifice ~ unless you sacrifice a Mountain": the condition is a payment — the player who
+    may pay (the clause's subject) and what they do, the very instruction of the phrase tables
+    ("sacrifice {what:np}"), not the trigger event "a player sacrifices …". "Unless … pays {3}" is
+    the ``pays`` condition itself (its payer ``who``, its cost ``mana``)."""
+    if not isinstance(condition, Action) or condition.verb not in _PAYMENTS:
+        return condition
+    form = find(condition.verb, condition.form)
+    if form is None or not form.text.startswith(_PAYER):
+        return condition
+    instruction = _instructions().get(form.text.removeprefix(_PAYER))
+    if instruction is None:
+        return condition
+    args = tuple((role, value) for role, value in condition.args if role != "who")
+    return Clause(condition.arg("who"), (Action(instruction.verb, args, instruction.form),))
+
+
+_PAYER = "{who:np} "
+
+
+@cache
+def _instructions() -> dict[str, Template]:
+    """Every predicate form by its text."""
+    return {t.text: t for t in templates() if t.family == "pred"}
 
 
 _OPTIONAL = frozenset({"may", "may_have"})

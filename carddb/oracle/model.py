@@ -312,10 +312,26 @@ class Conditional:
     @property
     def payer(self) -> object:
         """For ``… unless [a player] pays/sacrifices/…``, the player who may (rule 118.12): "its
-        controller" in "Counter target spell unless its controller pays {3}"."""
-        if self.word != "unless" or not isinstance(self.condition, Action):
+        controller" in "Counter target spell unless its controller pays {3}", "you" in "sacrifice ~
+        unless you sacrifice a Mountain" (the condition a clause: that player and what they do)."""
+        if self.word != "unless":
             return None
-        return self.condition.arg("who")
+        if isinstance(self.condition, Clause):
+            return self.condition.subject
+        return self.condition.arg("who") if isinstance(self.condition, Action) else None
+
+    @property
+    def cost(self) -> object:
+        """For ``… unless [a player] pays/sacrifices/…``, what that player may pay (rule 118.12):
+        the mana of "pays {3}", the action of "sacrifices a creature", "discards two cards", "pays 2
+        life", "returns a land they control to its owner's hand"; None for another condition."""
+        if self.word != "unless":
+            return None
+        if isinstance(self.condition, Clause) and len(self.condition.predicates) == 1:
+            return self.condition.predicates[0]
+        if isinstance(self.condition, Action) and self.condition.verb == "pays":
+            return self.condition.arg("mana")
+        return None
 
 
 @dataclass(frozen=True, slots=True)
