@@ -257,6 +257,11 @@ class ToModel(Transformer[Token, Any]):
             return Sequence((first, delayed), body.joins[-1:])
         return Conditional("at", condition, body, after=True, trigger=DELAYED)
 
+    def at_first(self, condition: Any, body: Any) -> Conditional:
+        """ "At the beginning of the next end step, return that card to the battlefield": a delayed
+        triggered ability (603.7) written before what it does, a sentence of its own."""
+        return Conditional("at", condition, body, trigger=DELAYED)
+
     def where_x(self, body: Any, value: Any) -> Conditional:
         """ "…, where X is the number of Elves you control": X bound for the sentence."""
         return Conditional("where X is", value, body, after=True)
