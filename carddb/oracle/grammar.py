@@ -423,7 +423,7 @@ class ToModel(Transformer[Token, Any]):
             paid = Clause(None, tuple(a for a in paid_actions if isinstance(a, Action | Clause)), joins)
             rather = replace(final, args=tuple((r, paid if r == "action" else v) for r, v in final.args))
             return (replace(predicates[0], args=(("action", rather),)),), ()
-        return predicates, joins
+        return _nearest_subject(predicates, joins)
 
     def and_join(self, *_written: Token) -> str:
         return " and "
@@ -903,13 +903,37 @@ def _instructions() -> dict[str, Template]:
 _OPTIONAL = frozenset({"may", "may_have"})
 
 
-def _optional_all(clause: Clause) -> Clause | Conditional:
+def _nearest_subject(
+    predicates: tuple[Any, ...], joins: tuple[str, ...]
+) -> tuple[tuple[Any, ...], tuple[str, ...]]:
+    """ "~ gets +2/+2 and other creatures you control get +2/+2 and have trample", "you may look at …,
+    and you may play lands and cast spells from among those cards": a predicate after a clause with
+    a subject of its own is that subject's (the nearest one), not the first subject's."""
+    if not any(isinstance(p, Clause) for p in predicates[:-1]):
+        return predicates, joins
+    kept: list[Any] = [predicates[0]]
+    kept_joins: list[str] = []
+    for join, predicate in zip(joins, predicates[1:], strict=True):
+        last = kept[-1]
+        if isinstance(last, Clause) and isinstance(predicate, Action):
+            kept[-1] = replace(last, predicates=(*last.predicates, predicate), joins=(*last.joins, join))
+        else:
+            kept.append(predicate)
+            kept_joins.append(join)
+    return tuple(_optional_all(p, nested=True) if isinstance(p, Clause) else p for p in kept), tuple(
+        kept_joins
+    )
+
+
+def _optional_all(clause: Clause, *, nested: bool = False) -> Any:
     """ "You may reveal a land card from among them and put that card into your hand": "may"
     covers every predicate joined after it, as it does through ", then …" (a Conditional "may"
     whose condition is the player); "you may have target creature get +2/+0 and gain haste until
     end of turn": what the player may have it do is both predicates (a clause in ``may_have``'s
     ``action``). A predicate with a "may" or a subject of its own ("… may copy this spell and may
-    choose new targets for the copy", "you may draw a card, and each opponent …") is its own."""
+    choose new targets for the copy", "you may draw a card, and each opponent …") is its own. A
+    clause joined to another (``nested``) stays a clause: "…, and you may play lands and cast
+    spells …" has a clause of both in ``may``'s ``action``."""
     first, *rest = clause.predicates
     if (
         not rest
@@ -921,7 +945,7 @@ def _optional_all(clause: Clause) -> Clause | Conditional:
         return clause
     inner = first.arg("action")
     body = replace(clause, subject=None, predicates=(inner, *rest), for_each=None)
-    if first.verb == "may":
+    if first.verb == "may" and not nested:
         if clause.for_each is not None:
             return clause
         return Conditional("may", clause.subject, body)
