@@ -887,8 +887,11 @@ def _payment(condition: Any) -> Any:
     instruction = _instructions().get(form.text.removeprefix(_PAYER))
     if instruction is None:
         return condition
+    payer = condition.arg("who")
+    if not isinstance(payer, SelfRef | Pronoun | Noun | Nouns):
+        return condition
     args = tuple((role, value) for role, value in condition.args if role != "who")
-    return Clause(condition.arg("who"), (Action(instruction.verb, args, instruction.form),))
+    return Clause(payer, (Action(instruction.verb, args, instruction.form),))
 
 
 _PAYER = "{who:np} "
@@ -925,7 +928,7 @@ def _nearest_subject(
     )
 
 
-def _optional_all(clause: Clause, *, nested: bool = False) -> Any:
+def _optional_all(clause: Clause, *, nested: bool = False) -> Clause | Conditional:
     """ "You may reveal a land card from among them and put that card into your hand": "may"
     covers every predicate joined after it, as it does through ", then …" (a Conditional "may"
     whose condition is the player); "you may have target creature get +2/+0 and gain haste until
@@ -944,6 +947,8 @@ def _optional_all(clause: Clause, *, nested: bool = False) -> Any:
     ):
         return clause
     inner = first.arg("action")
+    if not isinstance(inner, Action | Clause):
+        return clause
     body = replace(clause, subject=None, predicates=(inner, *rest), for_each=None)
     if first.verb == "may" and not nested:
         if clause.for_each is not None:
