@@ -198,3 +198,13 @@ def test_unless_a_player_sacrifices_is_a_payment_naming_payer_and_cost() -> None
     assert isinstance(unless.payer, Noun) and unless.payer.description == "player"
     assert isinstance(unless.cost, Action) and unless.cost.verb == "sacrifice"
     assert face.rendered == face.normalized
+
+
+def test_you_may_x_and_y_covers_the_steps_through_then() -> None:
+    face = parse_oracle(
+        "You may sacrifice a creature and discard a card, then draw a card.", "Card", "Sorcery"
+    )
+    (optional,) = face.abilities[0].effects
+    assert isinstance(optional, Conditional) and optional.word == "may"
+    assert isinstance(optional.body, Sequence) and len(optional.body.steps) == 2
+    assert face.rendered == face.normalized

@@ -359,6 +359,18 @@ class ToModel(Transformer[Token, Any]):
             if own == len(steps):
                 return optional_part
             return Sequence((optional_part, *steps[own:]), joins[own - 1 :])
+        if (
+            own > 1
+            and isinstance(first, Conditional)
+            and first.word == "may"
+            and isinstance(first.body, Clause)
+        ):
+            # "you may sacrifice a creature and discard a card, then draw a card": all of it
+            body = Sequence((first.body, *steps[1:own]), joins[: own - 1])
+            optional_part = Conditional("may", first.condition, body)
+            if own == len(steps):
+                return optional_part
+            return Sequence((optional_part, *steps[own:]), joins[own - 1 :])
         return Sequence(steps, joins)
 
     def imperative(
