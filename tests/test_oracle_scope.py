@@ -208,3 +208,14 @@ def test_you_may_x_and_y_covers_the_steps_through_then() -> None:
     assert isinstance(optional, Conditional) and optional.word == "may"
     assert isinstance(optional.body, Sequence) and len(optional.body.steps) == 2
     assert face.rendered == face.normalized
+
+
+def test_a_duration_after_three_parallel_clauses_ends_them_all() -> None:
+    text = (
+        "Target creature gets -3/-0, up to one other target creature gets -2/-0, and up to one other target "
+        "creature gets -1/-0 until end of turn."
+    )
+    face = parse_oracle(text, "Card", "Instant")
+    (all_three,) = face.abilities[0].effects
+    assert isinstance(all_three, Clause) and all_three.duration == "until end of turn"
+    assert all(isinstance(p, Clause) and p.duration is None for p in all_three.predicates[1:])

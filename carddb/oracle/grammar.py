@@ -971,10 +971,10 @@ def _optional_all(clause: Clause, *, nested: bool = False) -> Clause | Condition
 
 
 def _parallel(own: tuple[Any, ...], other: Clause) -> bool:
-    """The predicates of a clause's own subject say what the clause joined with another subject
-    says of it: the same phrase ("get {pt}") each time."""
-    verbs = {p.verb for p in (*own, *other.predicates) if isinstance(p, Action)}
-    return len(verbs) == 1 and all(isinstance(p, Action) for p in (*own, *other.predicates))
+    """The predicates of a clause's own subject say what the clauses joined with other subjects say
+    of theirs: the same phrase ("get {pt}") each time."""
+    phrases = [q for p in (*own, other) for q in (p.predicates if isinstance(p, Clause) else (p,))]
+    return all(isinstance(p, Action) for p in phrases) and len({p.verb for p in phrases}) == 1
 
 
 def _this_turn_within(predicate: object) -> bool:
