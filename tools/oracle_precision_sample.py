@@ -74,7 +74,7 @@ def compact(value: object) -> str:
         return " THEN ".join(compact(s) for s in value.steps)
     if isinstance(value, Conditional):
         if value.cost is not None:  # "… unless that player sacrifices a creature" (118.12)
-            return f"UNLESS({compact(value.payer)} pays {compact(value.cost)}) {compact(value.body)}"
+            return f"UNLESS-PAID(by={compact(value.payer)}, cost={compact(value.cost)}) {compact(value.body)}"
         kind = f"[{value.trigger}]" if value.trigger else ""
         return f"{value.word.upper()}{kind}({compact(value.condition)}) {compact(value.body)}"
     if isinstance(value, RollDie):
