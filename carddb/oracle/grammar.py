@@ -963,8 +963,12 @@ def _optional_all(clause: Clause, *, nested: bool = False) -> Clause | Condition
         return clause
     body = replace(clause, subject=None, predicates=(inner, *rest), for_each=None)
     if first.verb == "may" and not nested:
-        if clause.for_each is not None:
-            return clause
+        if clause.for_each is not None:  # "… may choose any number of creatures and pay {2} for each
+            if clause.duration is not None:  # creature chosen this way": the count is the payment's
+                return clause
+            head = Clause(None, (inner, *rest[:-1]), clause.joins[:-1])
+            counted = Clause(None, (rest[-1],), for_each=clause.for_each)
+            return Conditional("may", clause.subject, Sequence((head, counted), clause.joins[-1:]))
         return Conditional("may", clause.subject, body)
     had = replace(first, args=tuple((r, body if r == "action" else v) for r, v in first.args))
     return Clause(clause.subject, (had,), (), None, clause.for_each)
