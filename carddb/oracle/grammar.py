@@ -954,7 +954,7 @@ def _optional_all(clause: Clause, *, nested: bool = False) -> Clause | Condition
         not rest
         or not isinstance(first, Action)
         or first.verb not in _OPTIONAL
-        or not all(isinstance(p, Action) and p.verb not in _OPTIONAL for p in rest)
+        or not all((isinstance(p, Action) and p.verb not in _OPTIONAL) or _elided(p) for p in rest)
         or clause.subject is None
     ):
         return clause
@@ -972,6 +972,20 @@ def _optional_all(clause: Clause, *, nested: bool = False) -> Clause | Condition
         return Conditional("may", clause.subject, body)
     had = replace(first, args=tuple((r, body if r == "action" else v) for r, v in first.args))
     return Clause(clause.subject, (had,), (), None, clause.for_each)
+
+
+def _elided(predicate: object) -> bool:
+    """ "… onto the battlefield tapped and an Elf card from among them into your hand": the same
+    instruction again, its verb left out (a clause whose subject is what is put)."""
+    return (
+        isinstance(predicate, Clause)
+        and len(predicate.predicates) == 1
+        and isinstance(predicate.predicates[0], Action)
+        and predicate.predicates[0].verb == _ELIDED
+    )
+
+
+_ELIDED = "put_elided"
 
 
 def _parallel(own: tuple[Any, ...], other: Clause) -> bool:
