@@ -324,13 +324,16 @@ class Conditional:
     def cost(self) -> object:
         """For ``… unless [a player] pays/sacrifices/…``, what that player may pay (rule 118.12):
         the mana of "pays {3}", the action of "sacrifices a creature", "discards two cards", "pays 2
-        life", "returns a land they control to its owner's hand"; None for another condition."""
+        life", "returns a land they control to its owner's hand", "has ~ deal 5 damage to them"; None
+        for another condition."""
         if self.word != "unless":
             return None
         if isinstance(self.condition, Clause) and len(self.condition.predicates) == 1:
             return self.condition.predicates[0]
         if isinstance(self.condition, Action) and self.condition.verb == "pays":
             return self.condition.arg("mana")
+        if isinstance(self.condition, Action) and self.condition.verb == "has_do":
+            return self.condition  # "unless that player has ~ deal 5 damage to them": letting it happen
         return None
 
 
