@@ -219,3 +219,14 @@ def test_a_duration_after_three_parallel_clauses_ends_them_all() -> None:
     (all_three,) = face.abilities[0].effects
     assert isinstance(all_three, Clause) and all_three.duration == "until end of turn"
     assert all(isinstance(p, Clause) and p.duration is None for p in all_three.predicates[1:])
+
+
+def test_a_duration_after_two_lasting_changes_of_two_subjects_ends_both() -> None:
+    text = "Target creature gets +2/+2 and creatures you control gain trample until end of turn."
+    face = parse_oracle(text, "Card", "Instant")
+    (both,) = face.abilities[0].effects
+    assert isinstance(both, Clause) and both.duration == "until end of turn"
+    untap = parse_oracle("Untap target creature and it gains haste until end of turn.", "Card", "Instant")
+    (one,) = untap.abilities[0].effects  # a one-shot instruction first: the duration is the last clause's
+    assert isinstance(one, Clause) and one.duration is None
+    assert isinstance(one.predicates[1], Clause) and one.predicates[1].duration == "until end of turn"

@@ -864,7 +864,8 @@ def _clause(
     """A clause; a duration after a clause joined with a subject of its own ("untap target creature
     and it gains haste until end of turn") lasts for that clause only, unless the clauses are
     parallel — the same phrase for each subject ("attacking red creatures get +2/+0 and attacking
-    white creatures get +0/+2 until end of turn"): then it ends them all."""
+    white creatures get +0/+2 until end of turn"), or each a change that lasts ("~ gets +2/+2 and
+    creatures you control gain trample until end of turn"): then it ends them all."""
     predicates, joins = preds
     final = predicates[-1]
     if (
@@ -990,9 +991,21 @@ _ELIDED = "put_elided"
 
 def _parallel(own: tuple[Any, ...], other: Clause) -> bool:
     """The predicates of a clause's own subject say what the clauses joined with other subjects say
-    of theirs: the same phrase ("get {pt}") each time."""
+    of theirs: the same phrase ("get {pt}") each time, or each a change that lasts a while."""
     phrases = [q for p in (*own, other) for q in (p.predicates if isinstance(p, Clause) else (p,))]
-    return all(isinstance(p, Action) for p in phrases) and len({p.verb for p in phrases}) == 1
+    if not all(isinstance(p, Action) for p in phrases):
+        return False
+    verbs = {p.verb for p in phrases}
+    return len(verbs) == 1 or verbs <= _CONTINUOUS
+
+
+_CONTINUOUS = frozenset(
+    {"gets", "gets_each", "gains", "has", "loses", "has_base_pt", "becomes", "is_type", "has_ability"}
+    | {"cant_block", "cant_attack", "cant_be_blocked"}
+)
+"""Phrases that change an object for a while ("gets +2/+0", "gains trample", "can't block"): joined
+with each other, one duration after them ends them all ("~ gets +2/+2 and creatures you control
+gain trample until end of turn")."""
 
 
 def _this_turn_within(predicate: object) -> bool:
