@@ -160,8 +160,9 @@ REFLEXIVE = "reflexive"
 """A triggered ability the effect creates, triggered by that effect's own action (603.12)."""
 DELAYED = "delayed"
 """A triggered ability the effect creates for a later event (603.7)."""
-_REFLEXIVE_EVENTS = frozenset({"did", "done_this_way"})
-"""The conditions naming what the effect before did: "you do", "you sacrifice a creature this way"."""
+_REFLEXIVE_EVENTS = frozenset({"did", "player_did", "done_this_way"})
+"""The conditions naming what the effect before did: "you do", "a player does", "you sacrifice a
+creature this way"."""
 
 _INSTEAD_AFTER = 0
 """The form of ``instead`` written after what happens instead: "{action:pred} instead"."""
