@@ -102,8 +102,10 @@ class _Finder:
             return _same_or(
                 node, subject=subject, predicates=predicates, duration=duration, for_each=for_each
             )
-        if isinstance(node, Conditional) and node.word == "when" and node.trigger is not None:
-            # "When you do, ~ deals 1 damage to any target": that ability's own targets (603.12, 603.7)
+        if isinstance(node, Conditional) and node.word in ("when", "whenever") and node.trigger is not None:
+            # "When you do, ~ deals 1 damage to any target", "Whenever you cast a spell this turn, put a
+            # +1/+1 counter on target creature you control": that ability's own targets (603.12, 603.7);
+            # not "Destroy target blocking creature at end of combat", chosen as it is activated
             condition = self.visit(node.condition)
             self.reflexive += 1
             try:
