@@ -994,9 +994,9 @@ def _parallel(own: tuple[Any, ...], other: Clause) -> bool:
     """The predicates of a clause's own subject say what the clauses joined with other subjects say
     of theirs: the same phrase ("get {pt}") each time, or each a change that lasts a while."""
     phrases = [q for p in (*own, other) for q in (p.predicates if isinstance(p, Clause) else (p,))]
+    verbs = {p.verb for p in phrases if isinstance(p, Action)}
     if not all(isinstance(p, Action) for p in phrases):
         return False
-    verbs = {p.verb for p in phrases}
     return len(verbs) == 1 or verbs <= _CONTINUOUS
 
 
