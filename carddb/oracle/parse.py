@@ -449,6 +449,11 @@ def _body(text: str, offset: int) -> dict[str, Any]:
     return {"effects": tuple(steps), "restrictions": tuple(restrictions)}
 
 
+_THIS_TURN = "during_this_turn"
+"""The event of a delayed trigger limited to this turn ("When you cast your next instant or sorcery
+spell this turn, …")."""
+
+
 def _delayed_trigger(line: str, start: int, span: Span) -> Ability | None:
     """A spell's line that creates a delayed triggered ability (603.7: "Whenever a creature blocks this
     turn, it gets +0/+1 until end of turn."), when the grammar reads all of it as one; None
@@ -457,6 +462,10 @@ def _delayed_trigger(line: str, start: int, span: Span) -> Ability | None:
     first = steps[0] if steps else None
     if not isinstance(first, Conditional) or first.word not in ("when", "whenever"):
         return None
+    if first.word == "when" and not (
+        isinstance(first.condition, Action) and first.condition.verb == _THIS_TURN
+    ):
+        return None  # "When a spell … causes you to discard ~, …": the card's own trigger, from its zone
     if any(isinstance(step, Unimplemented) for step in steps):
         return None
     return Ability(Kind.SPELL, span, effects=tuple(steps), restrictions=tuple(restrictions))

@@ -102,6 +102,17 @@ class _Finder:
             return _same_or(
                 node, subject=subject, predicates=predicates, duration=duration, for_each=for_each
             )
+        if isinstance(node, Conditional) and node.word in ("when", "whenever") and node.trigger is not None:
+            # "When you do, ~ deals 1 damage to any target", "Whenever you cast a spell this turn, put a
+            # +1/+1 counter on target creature you control": that ability's own targets (603.12, 603.7);
+            # not "Destroy target blocking creature at end of combat", chosen as it is activated
+            condition = self.visit(node.condition)
+            self.reflexive += 1
+            try:
+                body = self.visit(node.body)
+            finally:
+                self.reflexive -= 1
+            return _same_or(node, condition=condition, body=body)
         if isinstance(node, Conditional):
             if node.after:  # "Counter target spell unless its controller pays {3}": the body first
                 body = self.visit(node.body)
@@ -162,14 +173,6 @@ class _Finder:
             return node
         if node.verb in DIVIDED:
             return self.divided(node)
-        if node.verb == REFLEXIVE:
-            self.reflexive += 1
-            try:
-                return dataclasses.replace(
-                    node, args=tuple((role, self.visit(value)) for role, value in node.args)
-                )
-            finally:
-                self.reflexive -= 1
         args: list[tuple[str, object]] = []
         for role, value in node.args:
             if role in _REFERS or role.endswith("zones"):
@@ -212,10 +215,6 @@ class _Finder:
         if isinstance(what, Noun | Pronoun):
             return node  # among creatures named before, not targets
         return dataclasses.replace(node, slot=self.add("any target", TargetKind.ANY, low, high, divided=True))
-
-
-REFLEXIVE = "reflexive_trigger"
-"""The phrase of a reflexive triggered ability (603.12), "when you do, …", inside another's effect."""
 
 
 _REFERS = frozenset({"it"})
