@@ -165,3 +165,19 @@ def test_a_reflexive_triggers_target_is_chosen_with_that_trigger() -> None:
     (target,) = granted.targets
     assert (target.description, target.reflexive) == ("any target", True)
     assert face.complete
+
+
+def test_support_targets_up_to_n_other_creatures_on_a_permanent() -> None:
+    # 701.35a: the words of "support N" do not say "target"; its meaning does
+    text = "When Relief Captain enters the battlefield, support 3."
+    (slot,) = _targets(text, "Relief Captain", "Creature — Kor Knight Ally")
+    assert (slot.description, slot.min, slot.max, slot.kind) == ("other creatures", 0, 3, TargetKind.OBJECT)
+    (support,) = _slotted(text, "Relief Captain", "Creature — Kor Knight Ally")
+    assert isinstance(support, Action) and support.verb == "support" and support.slot == 1
+
+
+def test_support_on_an_instant_or_sorcery_targets_up_to_n_creatures() -> None:
+    (slot,) = _targets("Support 2.", "Shoulder to Shoulder", "Sorcery")
+    assert (slot.description, slot.min, slot.max) == ("creatures", 0, 2)
+    (x,) = _targets("Support X.", "The Crowd Goes Wild", "Sorcery")
+    assert (x.min, x.max, x.variable) == (0, None, True)

@@ -49,7 +49,7 @@ from carddb.oracle.model import Sequence as Steps
 from carddb.oracle.normalize import normalize_oracle
 from carddb.oracle.phrases import find, templates
 from carddb.oracle.render import render
-from carddb.oracle.targets import number_targets
+from carddb.oracle.targets import KEYWORD_ACTION_TARGETS, number_targets
 
 _TABLE_ROW = re.compile(r"^(\d+)(?:—(\d+)|(\+))? \| (.+)$")
 _LOYALTY = re.compile(r"^(\[[+-]?(?:\d+|X)\]|[+-]?(?:\d+|X)): (.+)$")
@@ -620,8 +620,11 @@ def _linked(abilities: tuple[Ability, ...], text: str) -> tuple[Ability, ...]:
     )
 
 
-_TARGET = re.compile("target", re.IGNORECASE)
-"""Every phrase that names a target says it ("Target creature", "any target", "targets")."""
+_TARGET = re.compile(
+    "|".join(("target", *(rf"\b{verb}\b" for verb in KEYWORD_ACTION_TARGETS))), re.IGNORECASE
+)
+"""Every phrase that names a target says it ("Target creature", "any target", "targets"), or is a
+keyword action that targets ("Support 2")."""
 
 
 def _targeted(abilities: list[Ability], text: str) -> tuple[Ability, ...]:
@@ -638,11 +641,12 @@ def _with_targets(ability: Ability) -> Ability:
     """The ability's targets numbered in text order: its own steps' (die-result rows included),
     then each mode's after them (:func:`carddb.oracle.targets.number_targets`). Every phrase that
     names a target says "target": the callers walk only abilities whose text does."""
-    effects, targets = number_targets(ability.effects)
+    spell = ability.kind is Kind.SPELL  # an instant's or sorcery's spell ability
+    effects, targets = number_targets(ability.effects, spell=spell)
     effects = _ZoneAntecedents().visit(effects)  # "from it": the zone as numbered
     modes = []
     for mode in ability.modes:
-        steps, found = number_targets(mode.effects, first=len(targets) + 1)
+        steps, found = number_targets(mode.effects, first=len(targets) + 1, spell=spell)
         modes.append(Mode(_ZoneAntecedents().visit(steps), found))
     if not targets and not any(mode.targets for mode in modes):
         return ability

@@ -13,7 +13,9 @@ What names a target:
   naming its controller refers to the slot;
 * the qualifiers "target player controls" / "target opponent controls" ("Destroy all lands target
   player controls": the player is the target);
-* an amount "divided as you choose among one, two, or three targets" (601.2d).
+* an amount "divided as you choose among one, two, or three targets" (601.2d);
+* a keyword action whose meaning targets though its words do not say so ("Support 2": up to two
+  other target creatures, 701.35a; :data:`KEYWORD_ACTION_TARGETS`).
 
 Quoted abilities ("… has \\"{T}: Tap target creature.\\"") keep their own targets.
 """
@@ -54,17 +56,28 @@ DIVIDED = frozenset({"deal_damage_divided", "distribute_counters", "prevent_next
 """The phrases of 601.2d: an amount divided among targets as the ability is put on the stack."""
 
 
-def number_targets(steps: Sequence[Step], first: int = 1) -> tuple[tuple[Step, ...], tuple[TargetSlot, ...]]:
+KEYWORD_ACTION_TARGETS = {"support": ("other creatures", "creatures")}
+"""Keyword actions (701) that choose targets though their words do not say "target", and what
+they target on a permanent and on an instant or sorcery spell: "Support N" means "Put a +1/+1
+counter on each of up to N other target creatures" on a permanent, "… up to N target creatures"
+on an instant or sorcery (701.35a). Their number is the phrase's ``amount``: a slot of 0 to N."""
+
+
+def number_targets(
+    steps: Sequence[Step], first: int = 1, *, spell: bool = False
+) -> tuple[tuple[Step, ...], tuple[TargetSlot, ...]]:
     """``steps`` with each target-naming node given its slot (numbered from ``first``, in text
-    order), and the slots."""
-    finder = _Finder(first)
+    order), and the slots; ``spell`` when the steps are an instant's or sorcery's spell ability
+    (what a keyword action targets can depend on it, :data:`KEYWORD_ACTION_TARGETS`)."""
+    finder = _Finder(first, spell)
     numbered = tuple(cast(Step, finder.visit(step)) for step in steps)
     return numbered, tuple(finder.slots)
 
 
 class _Finder:
-    def __init__(self, first: int) -> None:
+    def __init__(self, first: int, spell: bool = False) -> None:
         self.next = first
+        self.spell = spell
         self.slots: list[TargetSlot] = []
         self.reflexive = 0
         """Inside a reflexive trigger ("When you do, …"): its targets are its own (603.12)."""
@@ -162,6 +175,8 @@ class _Finder:
             return node
         if node.verb in DIVIDED:
             return self.divided(node)
+        if node.verb in KEYWORD_ACTION_TARGETS and slot is None:
+            return self.keyword_action(node)
         if node.verb == REFLEXIVE:
             self.reflexive += 1
             try:
@@ -185,6 +200,15 @@ class _Finder:
         args = [(role, _zones_of(role, value, args)) for role, value in args]
         changed = slot != node.slot or any(a[1] is not b[1] for a, b in zip(args, node.args, strict=True))
         return dataclasses.replace(node, args=tuple(args), slot=slot) if changed else node
+
+    def keyword_action(self, node: Action) -> Action:
+        """ "Support 2": one slot of up to that many targets (:data:`KEYWORD_ACTION_TARGETS`)."""
+        on_permanent, on_spell = KEYWORD_ACTION_TARGETS[node.verb]
+        amount = node.arg("amount")
+        high = amount.value if isinstance(amount, Number) else None
+        description = on_spell if self.spell else on_permanent
+        slot = self.add(description, TargetKind.OBJECT, 0, high, variable=high is None)
+        return dataclasses.replace(node, slot=slot)
 
     def divided(self, node: Action) -> Action:
         """ "deals 5 damage divided as you choose among any number of targets", "distribute two
