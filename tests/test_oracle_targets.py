@@ -181,3 +181,14 @@ def test_support_on_an_instant_or_sorcery_targets_up_to_n_creatures() -> None:
     assert (slot.description, slot.min, slot.max) == ("creatures", 0, 2)
     (x,) = _targets("Support X.", "The Crowd Goes Wild", "Sorcery")
     assert (x.min, x.max, x.variable) == (0, None, True)
+
+
+def test_it_in_a_later_targets_description_names_the_target_before_it() -> None:
+    text = (
+        "Exchange control of target artifact or creature and another target permanent that shares one "
+        "of those types with it."
+    )
+    first, second = _slotted(text, "Legerdemain", "Sorcery")
+    assert isinstance(first, Noun) and isinstance(second, Noun) and second.slot == 2
+    (it,) = [n for n in walk(second.qualifiers) if isinstance(n, Pronoun)]
+    assert it.word == "it" and it.antecedents == (first,)

@@ -141,7 +141,7 @@ class _Finder:
                     listed.append(dataclasses.replace(found, qualifiers=found.qualifiers[:own]))
                 else:
                     listed.append(self.visit(item))
-            return _same_or(node, items=tuple(listed))
+            return _same_or(node, items=_linked_to_earlier_targets(listed))
         if isinstance(node, tuple):
             items = tuple(self.visit(item) for item in node)
             return node if all(a is b for a, b in zip(items, node, strict=True)) else items
@@ -236,6 +236,43 @@ class _Finder:
         if isinstance(what, Noun | Pronoun):
             return node  # among creatures named before, not targets
         return dataclasses.replace(node, slot=self.add("any target", TargetKind.ANY, low, high, divided=True))
+
+
+def _linked_to_earlier_targets(items: list[object]) -> tuple[object, ...]:
+    """ "Exchange control of target nonland permanent you control and target permanent an opponent
+    controls that shares a card type with it": "it" in a later target's description names the
+    target before it in the list (the nearest one that is a single object), which the pronoun then
+    has as its antecedent."""
+    linked: list[object] = []
+    for item in items:
+        earlier = next((n for n in reversed(linked) if _single_target(n)), None)
+        if isinstance(item, Noun) and item.targeted and earlier is not None:
+            qualifiers = tuple(_refer(q, earlier) for q in item.qualifiers)
+            if any(a is not b for a, b in zip(qualifiers, item.qualifiers, strict=True)):
+                item = dataclasses.replace(item, qualifiers=cast(tuple[Action, ...], qualifiers))
+        linked.append(item)
+    return tuple(linked)
+
+
+def _single_target(node: object) -> bool:
+    return isinstance(node, Noun) and node.slot is not None and not node.plural
+
+
+_ANAPHORS = frozenset({"it"})
+"""The pronouns that a target's description uses for one object named before it."""
+
+
+def _refer(node: object, antecedent: object) -> object:
+    """``node`` with each anaphor in it that names nothing yet given ``antecedent``."""
+    if isinstance(node, Pronoun):
+        if node.word in _ANAPHORS and not node.antecedents:
+            return dataclasses.replace(node, antecedents=(antecedent,))
+        return node
+    if isinstance(node, Action):
+        args = tuple((role, _refer(value, antecedent)) for role, value in node.args)
+        changed = any(a[1] is not b[1] for a, b in zip(args, node.args, strict=True))
+        return dataclasses.replace(node, args=args) if changed else node
+    return node  # a noun of its own ("that shares a color with target creature") names its own
 
 
 REFLEXIVE = "reflexive_trigger"
