@@ -192,3 +192,24 @@ def test_it_in_a_later_targets_description_names_the_target_before_it() -> None:
     assert isinstance(first, Noun) and isinstance(second, Noun) and second.slot == 2
     (it,) = [n for n in walk(second.qualifiers) if isinstance(n, Pronoun)]
     assert it.word == "it" and it.antecedents == (first,)
+
+
+def test_its_controller_after_the_one_target_is_that_targets_controller() -> None:
+    text = "Counter target noncreature spell unless its controller pays {2}."
+    face = parse_oracle(text, "Spell Pierce", "Instant")
+    nodes = [n for step in face.abilities[0].effects for n in walk(step)]
+    (target,) = [n for n in nodes if isinstance(n, Noun) and n.slot == 1]
+    (controller,) = [n for n in nodes if isinstance(n, Pronoun) and n.word == "its controller"]
+    assert controller.antecedents == (target,)
+
+
+def test_its_controller_in_a_for_each_body_is_not_the_targets() -> None:
+    text = (
+        "When Soul of Emancipation enters the battlefield, destroy up to three other target nonland "
+        "permanents. For each of those permanents, its controller creates a 3/3 white Angel creature "
+        "token with flying."
+    )
+    face = parse_oracle(text, "Soul of Emancipation", "Creature — Avatar")
+    nodes = [n for step in face.abilities[0].effects for n in walk(step)]
+    (controller,) = [n for n in nodes if isinstance(n, Pronoun) and n.word == "its controller"]
+    assert controller.antecedents == ()

@@ -74,7 +74,11 @@ class Pronoun:
     """For "any target": the :class:`TargetSlot` it names."""
     antecedents: tuple[object, ...] = field(default=(), metadata=OMIT_DEFAULT)
     """What it names when the sentence says so: "both creatures" after "as long as ~ is paired
-    with another creature" names ~ and the creature it is paired with (702.95)."""
+    with another creature" names ~ and the creature it is paired with (702.95); "it" in a later
+    target's description ("… and target permanent an opponent controls that shares a card type
+    with it") the target before it. For a role ("its controller", "its owner"), the object whose
+    controller or owner it is: the target of "Counter target spell unless its controller pays {3}"
+    (:mod:`carddb.oracle.targets`)."""
 
 
 @dataclass(frozen=True, slots=True)

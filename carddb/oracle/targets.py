@@ -71,7 +71,75 @@ def number_targets(
     (what a keyword action targets can depend on it, :data:`KEYWORD_ACTION_TARGETS`)."""
     finder = _Finder(first, spell)
     numbered = tuple(cast(Step, finder.visit(step)) for step in steps)
+    if len(finder.slots) == 1 and _one_object(finder.slots[0]):
+        linker = _RoleAnaphora(finder.slots[0].slot)
+        numbered = tuple(cast(Step, linker.visit(step)) for step in numbered)
     return numbered, tuple(finder.slots)
+
+
+_ROLE_PRONOUNS = frozenset({"its controller", "its owner"})
+"""The pronouns naming an object's controller or owner by role ("Counter target spell unless its
+controller pays {3}", "Destroy target creature. Its controller loses 2 life.")."""
+
+
+def _one_object(slot: TargetSlot) -> bool:
+    return (
+        slot.kind is TargetKind.OBJECT
+        and slot.max == 1
+        and not (slot.variable or slot.divided or slot.reflexive)
+    )
+
+
+class _RoleAnaphora:
+    """An ability whose one target is one object: "its controller" / "its owner" after that target
+    in the text (its instructions' order, the body of "… unless …" first) is that target's
+    controller or owner, the target noun the pronoun's antecedent. Not in the body of "for each …"
+    (its "its" is each of those), nor in the target's own description."""
+
+    def __init__(self, slot: int) -> None:
+        self.slot = slot
+        self.target: Noun | None = None
+
+    def visit(self, node: object) -> object:
+        if isinstance(node, Pronoun):
+            if node.word in _ROLE_PRONOUNS and not node.antecedents and self.target is not None:
+                return dataclasses.replace(node, antecedents=(self.target,))
+            return node
+        if isinstance(node, Noun):
+            qualifiers = tuple(self.visit(q) for q in node.qualifiers)
+            if node.slot == self.slot and node.targeted and self.target is None:
+                self.target = node
+            return _same_or(node, qualifiers=qualifiers)
+        if isinstance(node, Action):
+            args = tuple((role, self.visit(value)) for role, value in node.args)
+            changed = any(a[1] is not b[1] for a, b in zip(args, node.args, strict=True))
+            return dataclasses.replace(node, args=args) if changed else node
+        if isinstance(node, Clause):
+            subject = self.visit(node.subject)
+            predicates = tuple(self.visit(p) for p in node.predicates)
+            return _same_or(node, subject=subject, predicates=predicates)
+        if isinstance(node, Conditional):
+            if node.word == "for each":
+                return node
+            if node.after:
+                body = self.visit(node.body)
+                condition = self.visit(node.condition)
+            else:
+                condition = self.visit(node.condition)
+                body = self.visit(node.body)
+            return _same_or(node, condition=condition, body=body)
+        if isinstance(node, Steps):
+            return _same_or(node, steps=tuple(self.visit(s) for s in node.steps))
+        if isinstance(node, RollDie):
+            return _same_or(node, table=tuple(self.visit(row) for row in node.table))
+        if isinstance(node, TableRow):
+            return _same_or(node, effects=tuple(self.visit(s) for s in node.effects))
+        if isinstance(node, Nouns):
+            return _same_or(node, items=tuple(self.visit(item) for item in node.items))
+        if isinstance(node, tuple):
+            items = tuple(self.visit(item) for item in node)
+            return node if all(a is b for a, b in zip(items, node, strict=True)) else items
+        return node
 
 
 class _Finder:
