@@ -213,3 +213,22 @@ def test_its_controller_in_a_for_each_body_is_not_the_targets() -> None:
     nodes = [n for step in face.abilities[0].effects for n in walk(step)]
     (controller,) = [n for n in nodes if isinstance(n, Pronoun) and n.word == "its controller"]
     assert controller.antecedents == ()
+
+
+def test_a_keyword_that_stands_for_a_targeting_ability_has_its_target() -> None:
+    # 702.6a "Equip [cost]": "[Cost]: Attach this permanent to target creature you control."
+    (equip,) = _targets("Equipped creature gets +2/+0.\nEquip {1}", "Bonesplitter", "Artifact — Equipment")
+    assert (equip.slot, equip.description, equip.min, equip.max) == (1, "creature you control", 1, 1)
+    (knight,) = _targets("Equip Knight {1}", "Puresteel Paladin", "Artifact — Equipment")
+    assert knight.description == "Knight you control"
+    # 702.5a: the enchant ability says what the Aura spell can target
+    (aura,) = _targets("Enchant player", "Curse of Opulence", "Enchantment — Aura Curse")
+    assert (aura.description, aura.kind) == ("player", TargetKind.PLAYER)
+    (spirit,) = _targets("Soulshift 2", "Thief of Hope", "Creature — Spirit")
+    assert spirit.description == "Spirit card with mana value 2 or less from your graveyard"
+
+
+def test_a_keyword_lines_own_sentences_are_numbered_after_its_target() -> None:
+    face = parse_oracle("Equip {2}. Activate only once each turn.", "Sword", "Artifact — Equipment")
+    (ability,) = face.abilities
+    assert [s.slot for s in ability.targets] == [1]

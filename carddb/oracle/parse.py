@@ -49,7 +49,7 @@ from carddb.oracle.model import Sequence as Steps
 from carddb.oracle.normalize import normalize_oracle
 from carddb.oracle.phrases import find, templates
 from carddb.oracle.render import render
-from carddb.oracle.targets import KEYWORD_ACTION_TARGETS, number_targets
+from carddb.oracle.targets import KEYWORD_ACTION_TARGETS, keyword_targets, number_targets
 
 _TABLE_ROW = re.compile(r"^(\d+)(?:—(\d+)|(\+))? \| (.+)$")
 _LOYALTY = re.compile(r"^(\[[+-]?(?:\d+|X)\]|[+-]?(?:\d+|X)): (.+)$")
@@ -412,7 +412,10 @@ def _keyword_line(line: str, start: int, span: Span) -> Ability | None:
         else:
             return None
     keywords, separator = found
-    return Ability(Kind.KEYWORD, span, keywords=keywords, keyword_separator=separator, **fields)
+    targets = keyword_targets(keywords)  # "Equip {2}": the ability it stands for targets
+    return Ability(
+        Kind.KEYWORD, span, keywords=keywords, keyword_separator=separator, targets=targets, **fields
+    )
 
 
 def _cached_line(line: str, start: int, spell: bool) -> Ability:
@@ -642,7 +645,9 @@ def _with_targets(ability: Ability) -> Ability:
     then each mode's after them (:func:`carddb.oracle.targets.number_targets`). Every phrase that
     names a target says "target": the callers walk only abilities whose text does."""
     spell = ability.kind is Kind.SPELL  # an instant's or sorcery's spell ability
-    effects, targets = number_targets(ability.effects, spell=spell)
+    own = keyword_targets(ability.keywords)  # "Equip {0}. Activate only once each turn.": the keyword's first
+    effects, found = number_targets(ability.effects, first=len(own) + 1, spell=spell)
+    targets = (*own, *found)
     effects = _ZoneAntecedents().visit(effects)  # "from it": the zone as numbered
     modes = []
     for mode in ability.modes:

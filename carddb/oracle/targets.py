@@ -27,11 +27,13 @@ import re
 from collections.abc import Sequence
 from typing import cast
 
+from carddb.oracle.keywords import lookup
 from carddb.oracle.model import (
     NUMBER_WORDS,
     Action,
     Clause,
     Conditional,
+    Keyword,
     Noun,
     Nouns,
     Number,
@@ -54,6 +56,27 @@ _EACH_OF_TARGETS = re.compile(r"^each of (up to )?(\w+) targets$")
 _ROLES = ("'s controller", "'s owner", "'s controllers", "'s owners", "s' controller", "s' owner")
 DIVIDED = frozenset({"deal_damage_divided", "distribute_counters", "prevent_next_damage_divided"})
 """The phrases of 601.2d: an amount divided among targets as the ability is put on the stack."""
+
+
+def keyword_targets(keywords: Sequence[Keyword]) -> tuple[TargetSlot, ...]:
+    """The targets of the abilities a line's keywords stand for, one each, numbered from 1 in the
+    line's order (:attr:`carddb.oracle.keywords.KeywordSpec.target`): "Equip {2}" targets a
+    creature you control (702.6a), "Enchant creature" what its Aura spell targets (702.5a),
+    "Soulshift 3" a Spirit card with mana value 3 or less from your graveyard (702.46a)."""
+    slots: list[TargetSlot] = []
+    for keyword in keywords:
+        spec = lookup(keyword.name)
+        if spec is None or spec.target is None:
+            continue
+        quality = keyword.name[len(spec.name) :].strip() or "creature"
+        description = spec.target.format(quality=quality, parameter=keyword.parameter or "")
+        count, _, rest = description.partition(" ")
+        number = _number(count) if rest else None  # "Enchant two creatures"
+        description = rest if number is not None else description
+        many = 1 if number is None else number
+        kind = _kind(Noun((), description))
+        slots.append(TargetSlot(len(slots) + 1, description, many, many, kind))
+    return tuple(slots)
 
 
 KEYWORD_ACTION_TARGETS = {"support": ("other creatures", "creatures")}
