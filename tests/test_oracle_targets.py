@@ -232,3 +232,13 @@ def test_a_keyword_lines_own_sentences_are_numbered_after_its_target() -> None:
     face = parse_oracle("Equip {2}. Activate only once each turn.", "Sword", "Artifact — Equipment")
     (ability,) = face.abilities
     assert [s.slot for s in ability.targets] == [1]
+
+
+def test_up_to_that_many_targets_is_as_many_as_named_before() -> None:
+    text = (
+        "Whenever Cephalid Constable deals combat damage to a player, return up to that many target "
+        "permanents that player controls to their owner's hand."
+    )
+    (slot,) = _targets(text, "Cephalid Constable", "Creature — Cephalid Wizard")
+    assert slot.description == "permanents that player controls"
+    assert (slot.min, slot.max, slot.variable) == (0, None, True)

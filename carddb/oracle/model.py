@@ -193,9 +193,11 @@ class TargetSlot:
     ``min``/``max`` is how many objects or players this one phrase lets the player choose: "target
     creature" 1–1, "up to two target creatures" 0–2, "any number of target creatures" 0–None (no
     upper limit), "one or two target creatures" 1–2; ``variable`` when the number is the X chosen
-    on casting ("X target creatures", min and max then hold 0 and None). ``divided`` when an amount
-    is divided among them as it is put on the stack (601.2d: "3 damage divided as you choose among
-    one, two, or three targets"), each chosen target getting at least one.
+    on casting ("X target creatures", min and max then hold 0 and None) or an amount named before
+    ("return up to that many target permanents" after "deals combat damage to a player").
+    ``divided`` when an amount is divided among them as it is put on the stack (601.2d: "3 damage
+    divided as you choose among one, two, or three targets"), each chosen target getting at least
+    one.
     """
 
     slot: int

@@ -50,7 +50,7 @@ from carddb.oracle.phrases import find
 from carddb.oracle.render import noun_phrase
 
 _PLAYERS = frozenset({"player", "players", "opponent", "opponents"})
-_COUNT_WORDS = frozenset({"up to", "X", "any number of", "target", "a", "an", "the", "each of"})
+_COUNT_WORDS = frozenset({"up to", "X", "that many", "any number of", "target", "a", "an", "the", "each of"})
 _EACH_OF_TARGETS = re.compile(r"^each of (up to )?(\w+) targets$")
 """The pronoun "each of two targets", "each of up to X targets" (the grammar's EACH_OF_TARGETS)."""
 _ROLES = ("'s controller", "'s owner", "'s controllers", "'s owners", "s' controller", "s' owner")
@@ -409,7 +409,7 @@ def _counting(determiner: str) -> bool:
 def _count(determiners: tuple[str, ...]) -> tuple[int, int | None, bool]:
     """How many targets a noun's determiners let one choose: (min, max, X)."""
     before = determiners[: determiners.index("target")]
-    if "X" in before:
+    if "X" in before or "that many" in before:  # "up to that many target permanents": as many as named before
         return 0, None, True
     if "any number of" in before:
         return 0, None, False
