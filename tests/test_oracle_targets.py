@@ -242,3 +242,9 @@ def test_up_to_that_many_targets_is_as_many_as_named_before() -> None:
     (slot,) = _targets(text, "Cephalid Constable", "Creature — Cephalid Wizard")
     assert slot.description == "permanents that player controls"
     assert (slot.min, slot.max, slot.variable) == (0, None, True)
+
+
+def test_how_a_target_is_cast_is_not_part_of_its_description() -> None:
+    text = "You may cast target instant card from your graveyard without paying its mana cost."
+    (slot,) = _targets(text, "Test", "Sorcery")
+    assert slot.description == "instant card from your graveyard"

@@ -53,6 +53,9 @@ _PLAYERS = frozenset({"player", "players", "opponent", "opponents"})
 _COUNT_WORDS = frozenset({"up to", "X", "that many", "any number of", "target", "a", "an", "the", "each of"})
 _EACH_OF_TARGETS = re.compile(r"^each of (up to )?(\w+) targets$")
 """The pronoun "each of two targets", "each of up to X targets" (the grammar's EACH_OF_TARGETS)."""
+_MANNER = frozenset({"without_paying"})
+"""Qualifiers of a targeted noun that say how it is used, not what may be targeted: "cast target
+instant card from your graveyard without paying its mana cost" targets an instant card there."""
 _ROLES = ("'s controller", "'s owner", "'s controllers", "'s owners", "s' controller", "s' owner")
 DIVIDED = frozenset({"deal_damage_divided", "distribute_counters", "prevent_next_damage_divided"})
 """The phrases of 601.2d: an amount divided among targets as the ability is put on the stack."""
@@ -249,7 +252,8 @@ class _Finder:
             kept = tuple(
                 word for word in node.determiners if word not in _COUNT_WORDS and not _counting(word)
             )
-            text = noun_phrase(Noun(kept, description, () if role else node.qualifiers))
+            described = tuple(q for q in node.qualifiers if q.verb not in _MANNER)
+            text = noun_phrase(Noun(kept, description, () if role else described))
             slot = self.add(text, _kind(Noun((), description)), low, high, variable=variable)
         qualifiers = tuple(self.visit(q) for q in node.qualifiers)
         if slot == node.slot and all(a is b for a, b in zip(qualifiers, node.qualifiers, strict=True)):
