@@ -248,3 +248,33 @@ def test_how_a_target_is_cast_is_not_part_of_its_description() -> None:
     text = "You may cast target instant card from your graveyard without paying its mana cost."
     (slot,) = _targets(text, "Test", "Sorcery")
     assert slot.description == "instant card from your graveyard"
+
+
+def test_that_creature_or_that_player_after_the_one_target_is_that_target() -> None:
+    text = (
+        "When Zealous Conscripts enters the battlefield, gain control of target permanent until end of "
+        "turn. Untap that permanent. It gains haste until end of turn."
+    )
+    face = parse_oracle(text, "Zealous Conscripts", "Creature — Giant Warrior")
+    nodes = [n for step in face.abilities[0].effects for n in walk(step)]
+    target, that = [n for n in nodes if isinstance(n, Noun)]
+    assert target.slot == 1 and that.determiners == ("that",) and that.antecedents == (target,)
+    text = (
+        "When Hellhole Rats enters the battlefield, target player discards a card. Hellhole Rats deals "
+        "damage to that player equal to that card's mana value."
+    )
+    face = parse_oracle(text, "Hellhole Rats", "Creature — Rat")
+    nodes = [n for step in face.abilities[0].effects for n in walk(step)]
+    player, that_player = [n for n in nodes if isinstance(n, Noun) and n.description == "player"]
+    assert that_player.antecedents == (player,)
+
+
+def test_that_card_is_not_the_target_when_the_trigger_names_a_card() -> None:
+    text = (
+        "Whenever a player cycles a card, you may exile target creature. If you do, return that card to "
+        "the battlefield under its owner's control at the beginning of the next end step."
+    )
+    face = parse_oracle(text, "Astral Slide", "Enchantment")
+    nodes = [n for step in face.abilities[0].effects for n in walk(step)]
+    (card,) = [n for n in nodes if isinstance(n, Noun) and n.description == "card"]
+    assert card.antecedents == ()

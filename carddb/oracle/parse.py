@@ -646,12 +646,13 @@ def _with_targets(ability: Ability) -> Ability:
     names a target says "target": the callers walk only abilities whose text does."""
     spell = ability.kind is Kind.SPELL  # an instant's or sorcery's spell ability
     own = keyword_targets(ability.keywords)  # "Equip {0}. Activate only once each turn.": the keyword's first
-    effects, found = number_targets(ability.effects, first=len(own) + 1, spell=spell)
+    named = (ability.cost, ability.trigger)  # what "that creature" may name instead of a target
+    effects, found = number_targets(ability.effects, first=len(own) + 1, spell=spell, named=named)
     targets = (*own, *found)
     effects = _ZoneAntecedents().visit(effects)  # "from it": the zone as numbered
     modes = []
     for mode in ability.modes:
-        steps, found = number_targets(mode.effects, first=len(targets) + 1, spell=spell)
+        steps, found = number_targets(mode.effects, first=len(targets) + 1, spell=spell, named=named)
         modes.append(Mode(_ZoneAntecedents().visit(steps), found))
     if not targets and not any(mode.targets for mode in modes):
         return ability

@@ -44,6 +44,7 @@ from carddb.oracle.model import (
     TableRow,
     TargetKind,
     TargetSlot,
+    walk,
 )
 from carddb.oracle.model import Sequence as Steps
 from carddb.oracle.phrases import find
@@ -90,15 +91,17 @@ on an instant or sorcery (701.35a). Their number is the phrase's ``amount``: a s
 
 
 def number_targets(
-    steps: Sequence[Step], first: int = 1, *, spell: bool = False
+    steps: Sequence[Step], first: int = 1, *, spell: bool = False, named: object = None
 ) -> tuple[tuple[Step, ...], tuple[TargetSlot, ...]]:
     """``steps`` with each target-naming node given its slot (numbered from ``first``, in text
     order), and the slots; ``spell`` when the steps are an instant's or sorcery's spell ability
-    (what a keyword action targets can depend on it, :data:`KEYWORD_ACTION_TARGETS`)."""
+    (what a keyword action targets can depend on it, :data:`KEYWORD_ACTION_TARGETS`); ``named``
+    what the ability names before its steps (its trigger, its cost), whose nouns a later "that …"
+    may name instead of the target (:class:`_TargetAnaphora`)."""
     finder = _Finder(first, spell)
     numbered = tuple(cast(Step, finder.visit(step)) for step in steps)
-    if len(finder.slots) == 1 and _one_object(finder.slots[0]):
-        linker = _RoleAnaphora(finder.slots[0].slot)
+    if len(finder.slots) == 1 and _one(finder.slots[0]):
+        linker = _TargetAnaphora(finder.slots[0], _heads_in(named))
         numbered = tuple(cast(Step, linker.visit(step)) for step in numbered)
     return numbered, tuple(finder.slots)
 
@@ -108,33 +111,75 @@ _ROLE_PRONOUNS = frozenset({"its controller", "its owner"})
 controller pays {3}", "Destroy target creature. Its controller loses 2 life.")."""
 
 
-def _one_object(slot: TargetSlot) -> bool:
+def _one(slot: TargetSlot) -> bool:
+    """One object or one player, chosen as the ability is put on the stack."""
     return (
-        slot.kind is TargetKind.OBJECT
+        slot.kind is not TargetKind.ANY
         and slot.max == 1
         and not (slot.variable or slot.divided or slot.reflexive)
     )
 
 
-class _RoleAnaphora:
-    """An ability whose one target is one object: "its controller" / "its owner" after that target
-    in the text (its instructions' order, the body of "… unless …" first) is that target's
-    controller or owner, the target noun the pronoun's antecedent. Not in the body of "for each …"
-    (its "its" is each of those), nor in the target's own description."""
+def _head(words: str) -> str:
+    """ "nonland permanent" → "permanent", "creature cards" → "card", "opponent" → "player"."""
+    last = words.rsplit(" ", 1)[-1]
+    last = last[:-1] if last.endswith("s") and not last.endswith("ss") else last
+    return "player" if last == "opponent" else last
 
-    def __init__(self, slot: int) -> None:
-        self.slot = slot
+
+def _heads_in(node: object) -> frozenset[str]:
+    """The kinds of thing the nouns in ``node`` name ("Whenever a creature attacks": creature)."""
+    heads: set[str] = set()
+    for item in walk(node):
+        if isinstance(item, Noun):
+            heads.update(_head(part) for part in item.alternatives)
+        elif isinstance(item, str) and re.search(r"\b(?:player|opponent)", item):
+            heads.add("player")  # "each opponent's upkeep"
+    return frozenset(heads)
+
+
+class _TargetAnaphora:
+    """An ability whose one target is one object or one player: after that target in the text
+    (its instructions' order, the body of "… unless …" first),
+
+    * "its controller" / "its owner" is that object's controller or owner;
+    * "that creature" (a target creature), "that card" (a target creature card), "that player" (a
+      target player or opponent) is the target itself, unless what the ability names before its
+      steps (its trigger, its cost) has a noun of that kind too ("Whenever a creature attacks, tap
+      target creature. That creature …" would be ambiguous);
+
+    the target noun is then the antecedent. Not in the body of "for each …" (there, "its" and
+    "that …" are each of those), nor in the target's own description."""
+
+    def __init__(self, slot: TargetSlot, named: frozenset[str]) -> None:
+        self.slot = slot.slot
+        self.player = slot.kind is TargetKind.PLAYER
+        self.named = named
         self.target: Noun | None = None
+        self.heads: frozenset[str] = frozenset()
+
+    def _names_target(self, node: Noun | Pronoun) -> bool:
+        if self.target is None or node.antecedents:
+            return False
+        if isinstance(node, Pronoun):
+            if node.word in _ROLE_PRONOUNS:
+                return not self.player
+            return node.word == "that player" and "player" in self.heads and "player" not in self.named
+        if node.determiners != ("that",) or node.qualifiers or node.plural or " " in node.description:
+            return False
+        head = _head(node.description)
+        return head in self.heads and head not in self.named
 
     def visit(self, node: object) -> object:
         if isinstance(node, Pronoun):
-            if node.word in _ROLE_PRONOUNS and not node.antecedents and self.target is not None:
-                return dataclasses.replace(node, antecedents=(self.target,))
-            return node
+            return dataclasses.replace(node, antecedents=(self.target,)) if self._names_target(node) else node
         if isinstance(node, Noun):
+            if self._names_target(node):
+                return dataclasses.replace(node, antecedents=(self.target,))
             qualifiers = tuple(self.visit(q) for q in node.qualifiers)
             if node.slot == self.slot and node.targeted and self.target is None:
                 self.target = node
+                self.heads = frozenset(_head(part) for part in node.alternatives)
             return _same_or(node, qualifiers=qualifiers)
         if isinstance(node, Action):
             args = tuple((role, self.visit(value)) for role, value in node.args)
