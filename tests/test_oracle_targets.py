@@ -278,3 +278,18 @@ def test_that_card_is_not_the_target_when_the_trigger_names_a_card() -> None:
     nodes = [n for step in face.abilities[0].effects for n in walk(step)]
     (card,) = [n for n in nodes if isinstance(n, Noun) and n.description == "card"]
     assert card.antecedents == ()
+
+
+def test_it_after_the_one_target_is_that_target_while_nothing_else_was_named() -> None:
+    face = parse_oracle("Untap target creature. It gets +2/+4 until end of turn.", "Inspirit", "Instant")
+    nodes = [n for step in face.abilities[0].effects for n in walk(step)]
+    (target,) = [n for n in nodes if isinstance(n, Noun)]
+    (it,) = [n for n in nodes if isinstance(n, Pronoun)]
+    assert it.antecedents == (target,)
+    text = (
+        "Gain control of target Equipment, then create a 0/0 black Phyrexian Germ creature token and attach "
+        "that Equipment to it."
+    )
+    face = parse_oracle(text, "Grip of Phyresis", "Instant — Kindred Phyrexian Germ")
+    (germ,) = [n for step in face.abilities[0].effects for n in walk(step) if isinstance(n, Pronoun)]
+    assert germ.word == "it" and germ.antecedents == ()  # the token created since

@@ -72,13 +72,13 @@ class Pronoun:
     word: str
     slot: int | None = None
     """For "any target": the :class:`TargetSlot` it names."""
-    antecedents: tuple[object, ...] = field(default=(), metadata=OMIT_DEFAULT)
+    antecedents: tuple[object, ...] = field(default=(), compare=False, metadata=OMIT_DEFAULT)
     """What it names when the sentence says so: "both creatures" after "as long as ~ is paired
     with another creature" names ~ and the creature it is paired with (702.95); "it" in a later
     target's description ("… and target permanent an opponent controls that shares a card type
     with it") the target before it. For a role ("its controller", "its owner"), the object whose
     controller or owner it is: the target of "Counter target spell unless its controller pays {3}"
-    (:mod:`carddb.oracle.targets`)."""
+    (:mod:`carddb.oracle.targets`). An annotation, not compared: ``Pronoun("it")`` equals every "it"."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,9 +103,10 @@ class Noun:
     """The one alternative of the description that its keyword qualifiers describe, when the others
     cannot have them: "creature" in "artifact, enchantment, or creature with flying" (the other
     qualifiers, "you control", describe every alternative)."""
-    antecedents: tuple[object, ...] = field(default=(), metadata=OMIT_DEFAULT)
+    antecedents: tuple[object, ...] = field(default=(), compare=False, metadata=OMIT_DEFAULT)
     """What an anaphoric noun names when the sentence says so: "each of those creatures" after "as
-    long as ~ is paired with another creature" names ~ and the creature it is paired with."""
+    long as ~ is paired with another creature" names ~ and the creature it is paired with; "that
+    creature" after "Untap target creature." that target. An annotation, not compared."""
 
     @property
     def targeted(self) -> bool:

@@ -127,6 +127,15 @@ def _head(words: str) -> str:
     return "player" if last == "opponent" else last
 
 
+_INDEFINITE = frozenset({"a", "an", "another", "one"})
+
+
+def _introduces(noun: Noun) -> bool:
+    """A noun that names one object not named before ("a card named …", "another creature")."""
+    indefinite = bool(_INDEFINITE & set(noun.determiners))
+    return indefinite and not noun.plural and _head(noun.description) != "player"
+
+
 def _heads_in(node: object) -> frozenset[str]:
     """The kinds of thing the nouns in ``node`` name ("Whenever a creature attacks": creature)."""
     heads: set[str] = set()
@@ -147,6 +156,9 @@ class _TargetAnaphora:
       target player or opponent) is the target itself, unless what the ability names before its
       steps (its trigger, its cost) has a noun of that kind too ("Whenever a creature attacks, tap
       target creature. That creature …" would be ambiguous);
+    * "it", when the target is the object named last (not after "a card named …" or a token the
+      ability creates) and the trigger and cost name no object ("Untap target creature. It gets
+      +2/+4 until end of turn.");
 
     the target noun is then the antecedent. Not in the body of "for each …" (there, "its" and
     "that …" are each of those), nor in the target's own description."""
@@ -157,6 +169,8 @@ class _TargetAnaphora:
         self.named = named
         self.target: Noun | None = None
         self.heads: frozenset[str] = frozenset()
+        self.latest: object = None
+        """The object named last: "it" names the target only while that is the target."""
 
     def _names_target(self, node: Noun | Pronoun) -> bool:
         if self.target is None or node.antecedents:
@@ -164,6 +178,8 @@ class _TargetAnaphora:
         if isinstance(node, Pronoun):
             if node.word in _ROLE_PRONOUNS:
                 return not self.player
+            if node.word == "it":  # the object named last, if that is the target
+                return not self.player and self.latest is self.target and self.named <= {"player"}
             return node.word == "that player" and "player" in self.heads and "player" not in self.named
         if node.determiners != ("that",) or node.qualifiers or node.plural or " " in node.description:
             return False
@@ -177,10 +193,15 @@ class _TargetAnaphora:
             if self._names_target(node):
                 return dataclasses.replace(node, antecedents=(self.target,))
             qualifiers = tuple(self.visit(q) for q in node.qualifiers)
-            if node.slot == self.slot and node.targeted and self.target is None:
-                self.target = node
+            role = node.description.endswith(_ROLES)  # "target spell's controller": not the target
+            if node.slot == self.slot and node.targeted and self.target is None and not role:
+                self.target = self.latest = node
                 self.heads = frozenset(_head(part) for part in node.alternatives)
+            elif _introduces(node):  # "… search your library for a card named …, reveal it"
+                self.latest = node
             return _same_or(node, qualifiers=qualifiers)
+        if isinstance(node, Action) and node.verb.startswith("create"):
+            self.latest = node  # "create a token that's a copy of …, except it has haste. Sacrifice it …"
         if isinstance(node, Action):
             args = tuple((role, self.visit(value)) for role, value in node.args)
             changed = any(a[1] is not b[1] for a, b in zip(args, node.args, strict=True))
