@@ -293,3 +293,15 @@ def test_it_after_the_one_target_is_that_target_while_nothing_else_was_named() -
     face = parse_oracle(text, "Grip of Phyresis", "Instant — Kindred Phyrexian Germ")
     (germ,) = [n for step in face.abilities[0].effects for n in walk(step) if isinstance(n, Pronoun)]
     assert germ.word == "it" and germ.antecedents == ()  # the token created since
+
+
+def test_it_after_the_card_itself_is_named_again_is_not_linked() -> None:
+    text = (
+        "Illuminate deals X damage to target creature. If this spell was kicked with its {2}{R} kicker, "
+        "it deals X damage to that creature's controller."
+    )
+    face = parse_oracle(text, "Illuminate", "Sorcery")
+    (it,) = [
+        n for s in face.abilities[0].effects for n in walk(s) if isinstance(n, Pronoun) and n.word == "it"
+    ]
+    assert it.antecedents == ()  # the spell, named since the target

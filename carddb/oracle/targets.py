@@ -156,9 +156,9 @@ class _TargetAnaphora:
       target player or opponent) is the target itself, unless what the ability names before its
       steps (its trigger, its cost) has a noun of that kind too ("Whenever a creature attacks, tap
       target creature. That creature …" would be ambiguous);
-    * "it", when the target is the object named last (not after "a card named …" or a token the
-      ability creates) and the trigger and cost name no object ("Untap target creature. It gets
-      +2/+4 until end of turn.");
+    * "it", when the target is the object named last (not after "a card named …", a token the
+      ability creates or ~) and the trigger and cost name no object ("Untap target creature. It
+      gets +2/+4 until end of turn.");
 
     the target noun is then the antecedent. Not in the body of "for each …" (there, "its" and
     "that …" are each of those), nor in the target's own description."""
@@ -200,6 +200,9 @@ class _TargetAnaphora:
             elif _introduces(node):  # "… search your library for a card named …, reveal it"
                 self.latest = node
             return _same_or(node, qualifiers=qualifiers)
+        if isinstance(node, SelfRef) and self.target is not None:
+            self.latest = node  # "If this spell was kicked, it deals X damage to …": ~ named since
+            return node
         if isinstance(node, Action) and node.verb.startswith("create"):
             self.latest = node  # "create a token that's a copy of …, except it has haste. Sacrifice it …"
         if isinstance(node, Action):
