@@ -305,3 +305,16 @@ def test_it_after_the_card_itself_is_named_again_is_not_linked() -> None:
         n for s in face.abilities[0].effects for n in walk(s) if isinstance(n, Pronoun) and n.word == "it"
     ]
     assert it.antecedents == ()  # the spell, named since the target
+
+
+def test_a_target_in_the_body_of_for_each_is_chosen_once_for_each() -> None:
+    text = (
+        "For each opponent, gain control of up to one target creature that player controls until end of turn."
+    )
+    (slot,) = _targets(text, "Mass Mutiny", "Sorcery")
+    assert (slot.description, slot.min, slot.max, slot.each) == (
+        "creature that player controls",
+        0,
+        1,
+        "opponent",
+    )

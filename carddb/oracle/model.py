@@ -213,6 +213,9 @@ class TargetSlot:
     reflexive: bool = False
     """The target of a reflexive triggered ability the effect creates ("When you do, ~ deals 1
     damage to any target", 603.12): chosen when that ability is put on the stack, not this one."""
+    each: str | None = field(default=None, metadata=OMIT_DEFAULT)
+    """What the slot is chosen once for each of ("opponent" in "For each opponent, destroy up to one
+    target creature that player controls"): ``min``/``max`` count for each one."""
 
 
 # -- costs --------------------------------------------------------------------------------------

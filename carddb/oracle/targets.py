@@ -243,6 +243,8 @@ class _Finder:
         self.spell = spell
         self.slots: list[TargetSlot] = []
         self.reflexive = 0
+        self.each: list[str] = []
+        """Inside "For each opponent, …": what its targets are chosen once for each of."""
         """Inside a reflexive trigger ("When you do, …"): its targets are its own (603.12)."""
 
     def add(
@@ -250,8 +252,9 @@ class _Finder:
     ) -> int:
         slot = self.next
         self.next += 1
+        each = self.each[-1] if self.each else None
         self.slots.append(
-            TargetSlot(slot, description, low, high, kind, reflexive=self.reflexive > 0, **flags)
+            TargetSlot(slot, description, low, high, kind, reflexive=self.reflexive > 0, each=each, **flags)
         )
         return slot
 
@@ -284,7 +287,14 @@ class _Finder:
                 condition = self.visit(node.condition)
             else:
                 condition = self.visit(node.condition)
-                body = self.visit(node.body)
+                each = node.word == "for each" and isinstance(node.condition, Noun)
+                if each:  # "For each opponent, destroy up to one target creature that player controls"
+                    self.each.append(noun_phrase(cast(Noun, node.condition)))
+                try:
+                    body = self.visit(node.body)
+                finally:
+                    if each:
+                        self.each.pop()
             return _same_or(node, condition=condition, body=body)
         if isinstance(node, Steps):
             return _same_or(node, steps=tuple(self.visit(s) for s in node.steps))
