@@ -165,3 +165,156 @@ def test_a_reflexive_triggers_target_is_chosen_with_that_trigger() -> None:
     (target,) = granted.targets
     assert (target.description, target.reflexive) == ("any target", True)
     assert face.complete
+
+
+def test_support_targets_up_to_n_other_creatures_on_a_permanent() -> None:
+    # 701.35a: the words of "support N" do not say "target"; its meaning does
+    text = "When Relief Captain enters the battlefield, support 3."
+    (slot,) = _targets(text, "Relief Captain", "Creature — Kor Knight Ally")
+    assert (slot.description, slot.min, slot.max, slot.kind) == ("other creatures", 0, 3, TargetKind.OBJECT)
+    (support,) = _slotted(text, "Relief Captain", "Creature — Kor Knight Ally")
+    assert isinstance(support, Action) and support.verb == "support" and support.slot == 1
+
+
+def test_support_on_an_instant_or_sorcery_targets_up_to_n_creatures() -> None:
+    (slot,) = _targets("Support 2.", "Shoulder to Shoulder", "Sorcery")
+    assert (slot.description, slot.min, slot.max) == ("creatures", 0, 2)
+    (x,) = _targets("Support X.", "The Crowd Goes Wild", "Sorcery")
+    assert (x.min, x.max, x.variable) == (0, None, True)
+
+
+def test_it_in_a_later_targets_description_names_the_target_before_it() -> None:
+    text = (
+        "Exchange control of target artifact or creature and another target permanent that shares one "
+        "of those types with it."
+    )
+    first, second = _slotted(text, "Legerdemain", "Sorcery")
+    assert isinstance(first, Noun) and isinstance(second, Noun) and second.slot == 2
+    (it,) = [n for n in walk(second.qualifiers) if isinstance(n, Pronoun)]
+    assert it.word == "it" and it.antecedents == (first,)
+
+
+def test_its_controller_after_the_one_target_is_that_targets_controller() -> None:
+    text = "Counter target noncreature spell unless its controller pays {2}."
+    face = parse_oracle(text, "Spell Pierce", "Instant")
+    nodes = [n for step in face.abilities[0].effects for n in walk(step)]
+    (target,) = [n for n in nodes if isinstance(n, Noun) and n.slot == 1]
+    (controller,) = [n for n in nodes if isinstance(n, Pronoun) and n.word == "its controller"]
+    assert controller.antecedents == (target,)
+
+
+def test_its_controller_in_a_for_each_body_is_not_the_targets() -> None:
+    text = (
+        "When Soul of Emancipation enters the battlefield, destroy up to three other target nonland "
+        "permanents. For each of those permanents, its controller creates a 3/3 white Angel creature "
+        "token with flying."
+    )
+    face = parse_oracle(text, "Soul of Emancipation", "Creature — Avatar")
+    nodes = [n for step in face.abilities[0].effects for n in walk(step)]
+    (controller,) = [n for n in nodes if isinstance(n, Pronoun) and n.word == "its controller"]
+    assert controller.antecedents == ()
+
+
+def test_a_keyword_that_stands_for_a_targeting_ability_has_its_target() -> None:
+    # 702.6a "Equip [cost]": "[Cost]: Attach this permanent to target creature you control."
+    (equip,) = _targets("Equipped creature gets +2/+0.\nEquip {1}", "Bonesplitter", "Artifact — Equipment")
+    assert (equip.slot, equip.description, equip.min, equip.max) == (1, "creature you control", 1, 1)
+    (knight,) = _targets("Equip Knight {1}", "Puresteel Paladin", "Artifact — Equipment")
+    assert knight.description == "Knight you control"
+    # 702.5a: the enchant ability says what the Aura spell can target
+    (aura,) = _targets("Enchant player", "Curse of Opulence", "Enchantment — Aura Curse")
+    assert (aura.description, aura.kind) == ("player", TargetKind.PLAYER)
+    (spirit,) = _targets("Soulshift 2", "Thief of Hope", "Creature — Spirit")
+    assert spirit.description == "Spirit card with mana value 2 or less from your graveyard"
+
+
+def test_a_keyword_lines_own_sentences_are_numbered_after_its_target() -> None:
+    face = parse_oracle("Equip {2}. Activate only once each turn.", "Sword", "Artifact — Equipment")
+    (ability,) = face.abilities
+    assert [s.slot for s in ability.targets] == [1]
+
+
+def test_up_to_that_many_targets_is_as_many_as_named_before() -> None:
+    text = (
+        "Whenever Cephalid Constable deals combat damage to a player, return up to that many target "
+        "permanents that player controls to their owner's hand."
+    )
+    (slot,) = _targets(text, "Cephalid Constable", "Creature — Cephalid Wizard")
+    assert slot.description == "permanents that player controls"
+    assert (slot.min, slot.max, slot.variable) == (0, None, True)
+
+
+def test_how_a_target_is_cast_is_not_part_of_its_description() -> None:
+    text = "You may cast target instant card from your graveyard without paying its mana cost."
+    (slot,) = _targets(text, "Test", "Sorcery")
+    assert slot.description == "instant card from your graveyard"
+
+
+def test_that_creature_or_that_player_after_the_one_target_is_that_target() -> None:
+    text = (
+        "When Zealous Conscripts enters the battlefield, gain control of target permanent until end of "
+        "turn. Untap that permanent. It gains haste until end of turn."
+    )
+    face = parse_oracle(text, "Zealous Conscripts", "Creature — Giant Warrior")
+    nodes = [n for step in face.abilities[0].effects for n in walk(step)]
+    target, that = [n for n in nodes if isinstance(n, Noun)]
+    assert target.slot == 1 and that.determiners == ("that",) and that.antecedents == (target,)
+    text = (
+        "When Hellhole Rats enters the battlefield, target player discards a card. Hellhole Rats deals "
+        "damage to that player equal to that card's mana value."
+    )
+    face = parse_oracle(text, "Hellhole Rats", "Creature — Rat")
+    nodes = [n for step in face.abilities[0].effects for n in walk(step)]
+    player, that_player = [n for n in nodes if isinstance(n, Noun) and n.description == "player"]
+    assert that_player.antecedents == (player,)
+
+
+def test_that_card_is_not_the_target_when_the_trigger_names_a_card() -> None:
+    text = (
+        "Whenever a player cycles a card, you may exile target creature. If you do, return that card to "
+        "the battlefield under its owner's control at the beginning of the next end step."
+    )
+    face = parse_oracle(text, "Astral Slide", "Enchantment")
+    nodes = [n for step in face.abilities[0].effects for n in walk(step)]
+    (card,) = [n for n in nodes if isinstance(n, Noun) and n.description == "card"]
+    assert card.antecedents == ()
+
+
+def test_it_after_the_one_target_is_that_target_while_nothing_else_was_named() -> None:
+    face = parse_oracle("Untap target creature. It gets +2/+4 until end of turn.", "Inspirit", "Instant")
+    nodes = [n for step in face.abilities[0].effects for n in walk(step)]
+    (target,) = [n for n in nodes if isinstance(n, Noun)]
+    (it,) = [n for n in nodes if isinstance(n, Pronoun)]
+    assert it.antecedents == (target,)
+    text = (
+        "Gain control of target Equipment, then create a 0/0 black Phyrexian Germ creature token and attach "
+        "that Equipment to it."
+    )
+    face = parse_oracle(text, "Grip of Phyresis", "Instant — Kindred Phyrexian Germ")
+    (germ,) = [n for step in face.abilities[0].effects for n in walk(step) if isinstance(n, Pronoun)]
+    assert germ.word == "it" and germ.antecedents == ()  # the token created since
+
+
+def test_it_after_the_card_itself_is_named_again_is_not_linked() -> None:
+    text = (
+        "Illuminate deals X damage to target creature. If this spell was kicked with its {2}{R} kicker, "
+        "it deals X damage to that creature's controller."
+    )
+    face = parse_oracle(text, "Illuminate", "Sorcery")
+    (it,) = [
+        n for s in face.abilities[0].effects for n in walk(s) if isinstance(n, Pronoun) and n.word == "it"
+    ]
+    assert it.antecedents == ()  # the spell, named since the target
+
+
+def test_a_target_in_the_body_of_for_each_is_chosen_once_for_each() -> None:
+    text = (
+        "For each opponent, gain control of up to one target creature that player controls until end of turn."
+    )
+    (slot,) = _targets(text, "Mass Mutiny", "Sorcery")
+    assert (slot.description, slot.min, slot.max, slot.each) == (
+        "creature that player controls",
+        0,
+        1,
+        "opponent",
+    )

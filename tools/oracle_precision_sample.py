@@ -121,6 +121,7 @@ def describe(ability: Ability) -> list[str]:
                 " X" if slot.variable else "",
                 " divided" if slot.divided else "",
                 " reflexive" if slot.reflexive else "",
+                f" for each {slot.each}" if slot.each else "",
             )
         )
         frame.append(f"#{slot.slot}=({slot.description}; {slot.kind.value} {slot.min}-{high}{flags})")

@@ -72,9 +72,13 @@ class Pronoun:
     word: str
     slot: int | None = None
     """For "any target": the :class:`TargetSlot` it names."""
-    antecedents: tuple[object, ...] = field(default=(), metadata=OMIT_DEFAULT)
+    antecedents: tuple[object, ...] = field(default=(), compare=False, metadata=OMIT_DEFAULT)
     """What it names when the sentence says so: "both creatures" after "as long as ~ is paired
-    with another creature" names ~ and the creature it is paired with (702.95)."""
+    with another creature" names ~ and the creature it is paired with (702.95); "it" in a later
+    target's description ("… and target permanent an opponent controls that shares a card type
+    with it") the target before it. For a role ("its controller", "its owner"), the object whose
+    controller or owner it is: the target of "Counter target spell unless its controller pays {3}"
+    (:mod:`carddb.oracle.targets`). An annotation, not compared: ``Pronoun("it")`` equals every "it"."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,9 +103,10 @@ class Noun:
     """The one alternative of the description that its keyword qualifiers describe, when the others
     cannot have them: "creature" in "artifact, enchantment, or creature with flying" (the other
     qualifiers, "you control", describe every alternative)."""
-    antecedents: tuple[object, ...] = field(default=(), metadata=OMIT_DEFAULT)
+    antecedents: tuple[object, ...] = field(default=(), compare=False, metadata=OMIT_DEFAULT)
     """What an anaphoric noun names when the sentence says so: "each of those creatures" after "as
-    long as ~ is paired with another creature" names ~ and the creature it is paired with."""
+    long as ~ is paired with another creature" names ~ and the creature it is paired with; "that
+    creature" after "Untap target creature." that target. An annotation, not compared."""
 
     @property
     def targeted(self) -> bool:
@@ -189,9 +194,11 @@ class TargetSlot:
     ``min``/``max`` is how many objects or players this one phrase lets the player choose: "target
     creature" 1–1, "up to two target creatures" 0–2, "any number of target creatures" 0–None (no
     upper limit), "one or two target creatures" 1–2; ``variable`` when the number is the X chosen
-    on casting ("X target creatures", min and max then hold 0 and None). ``divided`` when an amount
-    is divided among them as it is put on the stack (601.2d: "3 damage divided as you choose among
-    one, two, or three targets"), each chosen target getting at least one.
+    on casting ("X target creatures", min and max then hold 0 and None) or an amount named before
+    ("return up to that many target permanents" after "deals combat damage to a player").
+    ``divided`` when an amount is divided among them as it is put on the stack (601.2d: "3 damage
+    divided as you choose among one, two, or three targets"), each chosen target getting at least
+    one.
     """
 
     slot: int
@@ -207,6 +214,9 @@ class TargetSlot:
     """The target of a triggered ability the effect creates, reflexive ("When you do, ~ deals 1
     damage to any target", 603.12) or delayed ("When that creature dies this turn, …", 603.7):
     chosen when that ability is put on the stack, not this one."""
+    each: str | None = field(default=None, metadata=OMIT_DEFAULT)
+    """What the slot is chosen once for each of ("opponent" in "For each opponent, destroy up to one
+    target creature that player controls"): ``min``/``max`` count for each one."""
 
 
 # -- costs --------------------------------------------------------------------------------------

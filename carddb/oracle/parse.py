@@ -49,7 +49,7 @@ from carddb.oracle.model import Sequence as Steps
 from carddb.oracle.normalize import normalize_oracle
 from carddb.oracle.phrases import find, templates
 from carddb.oracle.render import render
-from carddb.oracle.targets import number_targets
+from carddb.oracle.targets import KEYWORD_ACTION_TARGETS, keyword_targets, number_targets
 
 _TABLE_ROW = re.compile(r"^(\d+)(?:—(\d+)|(\+))? \| (.+)$")
 _LOYALTY = re.compile(r"^(\[[+-]?(?:\d+|X)\]|[+-]?(?:\d+|X)): (.+)$")
@@ -412,7 +412,10 @@ def _keyword_line(line: str, start: int, span: Span) -> Ability | None:
         else:
             return None
     keywords, separator = found
-    return Ability(Kind.KEYWORD, span, keywords=keywords, keyword_separator=separator, **fields)
+    targets = keyword_targets(keywords)  # "Equip {2}": the ability it stands for targets
+    return Ability(
+        Kind.KEYWORD, span, keywords=keywords, keyword_separator=separator, targets=targets, **fields
+    )
 
 
 def _cached_line(line: str, start: int, spell: bool) -> Ability:
@@ -629,8 +632,11 @@ def _linked(abilities: tuple[Ability, ...], text: str) -> tuple[Ability, ...]:
     )
 
 
-_TARGET = re.compile("target", re.IGNORECASE)
-"""Every phrase that names a target says it ("Target creature", "any target", "targets")."""
+_TARGET = re.compile(
+    "|".join(("target", *(rf"\b{verb}\b" for verb in KEYWORD_ACTION_TARGETS))), re.IGNORECASE
+)
+"""Every phrase that names a target says it ("Target creature", "any target", "targets"), or is a
+keyword action that targets ("Support 2")."""
 
 
 def _targeted(abilities: list[Ability], text: str) -> tuple[Ability, ...]:
@@ -647,11 +653,15 @@ def _with_targets(ability: Ability) -> Ability:
     """The ability's targets numbered in text order: its own steps' (die-result rows included),
     then each mode's after them (:func:`carddb.oracle.targets.number_targets`). Every phrase that
     names a target says "target": the callers walk only abilities whose text does."""
-    effects, targets = number_targets(ability.effects)
+    spell = ability.kind is Kind.SPELL  # an instant's or sorcery's spell ability
+    own = keyword_targets(ability.keywords)  # "Equip {0}. Activate only once each turn.": the keyword's first
+    named = (ability.cost, ability.trigger)  # what "that creature" may name instead of a target
+    effects, found = number_targets(ability.effects, first=len(own) + 1, spell=spell, named=named)
+    targets = (*own, *found)
     effects = _ZoneAntecedents().visit(effects)  # "from it": the zone as numbered
     modes = []
     for mode in ability.modes:
-        steps, found = number_targets(mode.effects, first=len(targets) + 1)
+        steps, found = number_targets(mode.effects, first=len(targets) + 1, spell=spell, named=named)
         modes.append(Mode(_ZoneAntecedents().visit(steps), found))
     if not targets and not any(mode.targets for mode in modes):
         return ability

@@ -13,7 +13,9 @@ What names a target:
   naming its controller refers to the slot;
 * the qualifiers "target player controls" / "target opponent controls" ("Destroy all lands target
   player controls": the player is the target);
-* an amount "divided as you choose among one, two, or three targets" (601.2d).
+* an amount "divided as you choose among one, two, or three targets" (601.2d);
+* a keyword action whose meaning targets though its words do not say so ("Support 2": up to two
+  other target creatures, 701.35a; :data:`KEYWORD_ACTION_TARGETS`).
 
 Quoted abilities ("… has \\"{T}: Tap target creature.\\"") keep their own targets.
 """
@@ -25,11 +27,13 @@ import re
 from collections.abc import Sequence
 from typing import cast
 
+from carddb.oracle.keywords import lookup
 from carddb.oracle.model import (
     NUMBER_WORDS,
     Action,
     Clause,
     Conditional,
+    Keyword,
     Noun,
     Nouns,
     Number,
@@ -40,33 +44,207 @@ from carddb.oracle.model import (
     TableRow,
     TargetKind,
     TargetSlot,
+    walk,
 )
 from carddb.oracle.model import Sequence as Steps
 from carddb.oracle.phrases import find
 from carddb.oracle.render import noun_phrase
 
 _PLAYERS = frozenset({"player", "players", "opponent", "opponents"})
-_COUNT_WORDS = frozenset({"up to", "X", "any number of", "target", "a", "an", "the", "each of"})
+_COUNT_WORDS = frozenset({"up to", "X", "that many", "any number of", "target", "a", "an", "the", "each of"})
 _EACH_OF_TARGETS = re.compile(r"^each of (up to )?(\w+) targets$")
 """The pronoun "each of two targets", "each of up to X targets" (the grammar's EACH_OF_TARGETS)."""
+_MANNER = frozenset({"without_paying"})
+"""Qualifiers of a targeted noun that say how it is used, not what may be targeted: "cast target
+instant card from your graveyard without paying its mana cost" targets an instant card there."""
 _ROLES = ("'s controller", "'s owner", "'s controllers", "'s owners", "s' controller", "s' owner")
 DIVIDED = frozenset({"deal_damage_divided", "distribute_counters", "prevent_next_damage_divided"})
 """The phrases of 601.2d: an amount divided among targets as the ability is put on the stack."""
 
 
-def number_targets(steps: Sequence[Step], first: int = 1) -> tuple[tuple[Step, ...], tuple[TargetSlot, ...]]:
+def keyword_targets(keywords: Sequence[Keyword]) -> tuple[TargetSlot, ...]:
+    """The targets of the abilities a line's keywords stand for, one each, numbered from 1 in the
+    line's order (:attr:`carddb.oracle.keywords.KeywordSpec.target`): "Equip {2}" targets a
+    creature you control (702.6a), "Enchant creature" what its Aura spell targets (702.5a),
+    "Soulshift 3" a Spirit card with mana value 3 or less from your graveyard (702.46a)."""
+    slots: list[TargetSlot] = []
+    for keyword in keywords:
+        spec = lookup(keyword.name)
+        if spec is None or spec.target is None:
+            continue
+        quality = keyword.name[len(spec.name) :].strip() or "creature"
+        description = spec.target.format(quality=quality, parameter=keyword.parameter or "")
+        count, _, rest = description.partition(" ")
+        number = _number(count) if rest else None  # "Enchant two creatures"
+        description = rest if number is not None else description
+        many = 1 if number is None else number
+        kind = _kind(Noun((), description))
+        slots.append(TargetSlot(len(slots) + 1, description, many, many, kind))
+    return tuple(slots)
+
+
+KEYWORD_ACTION_TARGETS = {"support": ("other creatures", "creatures")}
+"""Keyword actions (701) that choose targets though their words do not say "target", and what
+they target on a permanent and on an instant or sorcery spell: "Support N" means "Put a +1/+1
+counter on each of up to N other target creatures" on a permanent, "… up to N target creatures"
+on an instant or sorcery (701.35a). Their number is the phrase's ``amount``: a slot of 0 to N."""
+
+
+def number_targets(
+    steps: Sequence[Step], first: int = 1, *, spell: bool = False, named: object = None
+) -> tuple[tuple[Step, ...], tuple[TargetSlot, ...]]:
     """``steps`` with each target-naming node given its slot (numbered from ``first``, in text
-    order), and the slots."""
-    finder = _Finder(first)
+    order), and the slots; ``spell`` when the steps are an instant's or sorcery's spell ability
+    (what a keyword action targets can depend on it, :data:`KEYWORD_ACTION_TARGETS`); ``named``
+    what the ability names before its steps (its trigger, its cost), whose nouns a later "that …"
+    may name instead of the target (:class:`_TargetAnaphora`)."""
+    finder = _Finder(first, spell)
     numbered = tuple(cast(Step, finder.visit(step)) for step in steps)
+    if len(finder.slots) == 1 and _one(finder.slots[0]):
+        linker = _TargetAnaphora(finder.slots[0], _heads_in(named))
+        numbered = tuple(cast(Step, linker.visit(step)) for step in numbered)
     return numbered, tuple(finder.slots)
 
 
+_ROLE_PRONOUNS = frozenset({"its controller", "its owner"})
+"""The pronouns naming an object's controller or owner by role ("Counter target spell unless its
+controller pays {3}", "Destroy target creature. Its controller loses 2 life.")."""
+
+
+def _one(slot: TargetSlot) -> bool:
+    """One object or one player, chosen as the ability is put on the stack."""
+    return (
+        slot.kind is not TargetKind.ANY
+        and slot.max == 1
+        and not (slot.variable or slot.divided or slot.reflexive)
+    )
+
+
+def _head(words: str) -> str:
+    """ "nonland permanent" → "permanent", "creature cards" → "card", "opponent" → "player"."""
+    last = words.rsplit(" ", 1)[-1]
+    last = last[:-1] if last.endswith("s") and not last.endswith("ss") else last
+    return "player" if last == "opponent" else last
+
+
+_INDEFINITE = frozenset({"a", "an", "another", "one"})
+
+
+def _introduces(noun: Noun) -> bool:
+    """A noun that names one object not named before ("a card named …", "another creature")."""
+    indefinite = bool(_INDEFINITE & set(noun.determiners))
+    return indefinite and not noun.plural and _head(noun.description) != "player"
+
+
+def _heads_in(node: object) -> frozenset[str]:
+    """The kinds of thing the nouns in ``node`` name ("Whenever a creature attacks": creature)."""
+    heads: set[str] = set()
+    for item in walk(node):
+        if isinstance(item, Noun):
+            heads.update(_head(part) for part in item.alternatives)
+        elif isinstance(item, str) and re.search(r"\b(?:player|opponent)", item):
+            heads.add("player")  # "each opponent's upkeep"
+    return frozenset(heads)
+
+
+class _TargetAnaphora:
+    """An ability whose one target is one object or one player: after that target in the text
+    (its instructions' order, the body of "… unless …" first),
+
+    * "its controller" / "its owner" is that object's controller or owner;
+    * "that creature" (a target creature), "that card" (a target creature card), "that player" (a
+      target player or opponent) is the target itself, unless what the ability names before its
+      steps (its trigger, its cost) has a noun of that kind too ("Whenever a creature attacks, tap
+      target creature. That creature …" would be ambiguous);
+    * "it", when the target is the object named last (not after "a card named …", a token the
+      ability creates or ~) and the trigger and cost name no object ("Untap target creature. It
+      gets +2/+4 until end of turn.");
+
+    the target noun is then the antecedent. Not in the body of "for each …" (there, "its" and
+    "that …" are each of those), nor in the target's own description."""
+
+    def __init__(self, slot: TargetSlot, named: frozenset[str]) -> None:
+        self.slot = slot.slot
+        self.player = slot.kind is TargetKind.PLAYER
+        self.named = named
+        self.target: Noun | None = None
+        self.heads: frozenset[str] = frozenset()
+        self.latest: object = None
+        """The object named last: "it" names the target only while that is the target."""
+
+    def _names_target(self, node: Noun | Pronoun) -> bool:
+        if self.target is None or node.antecedents:
+            return False
+        if isinstance(node, Pronoun):
+            if node.word in _ROLE_PRONOUNS:
+                return not self.player
+            if node.word == "it":  # the object named last, if that is the target
+                return not self.player and self.latest is self.target and self.named <= {"player"}
+            return node.word == "that player" and "player" in self.heads and "player" not in self.named
+        if node.determiners != ("that",) or node.qualifiers or node.plural or " " in node.description:
+            return False
+        head = _head(node.description)
+        return head in self.heads and head not in self.named
+
+    def visit(self, node: object) -> object:
+        if isinstance(node, Pronoun):
+            return dataclasses.replace(node, antecedents=(self.target,)) if self._names_target(node) else node
+        if isinstance(node, Noun):
+            if self._names_target(node):
+                return dataclasses.replace(node, antecedents=(self.target,))
+            qualifiers = tuple(self.visit(q) for q in node.qualifiers)
+            role = node.description.endswith(_ROLES)  # "target spell's controller": not the target
+            if node.slot == self.slot and node.targeted and self.target is None and not role:
+                self.target = self.latest = node
+                self.heads = frozenset(_head(part) for part in node.alternatives)
+            elif _introduces(node):  # "… search your library for a card named …, reveal it"
+                self.latest = node
+            return _same_or(node, qualifiers=qualifiers)
+        if isinstance(node, SelfRef) and self.target is not None:
+            self.latest = node  # "If this spell was kicked, it deals X damage to …": ~ named since
+            return node
+        if isinstance(node, Action) and node.verb.startswith("create"):
+            self.latest = node  # "create a token that's a copy of …, except it has haste. Sacrifice it …"
+        if isinstance(node, Action):
+            args = tuple((role, self.visit(value)) for role, value in node.args)
+            changed = any(a[1] is not b[1] for a, b in zip(args, node.args, strict=True))
+            return dataclasses.replace(node, args=args) if changed else node
+        if isinstance(node, Clause):
+            subject = self.visit(node.subject)
+            predicates = tuple(self.visit(p) for p in node.predicates)
+            return _same_or(node, subject=subject, predicates=predicates)
+        if isinstance(node, Conditional):
+            if node.word == "for each":
+                return node
+            if node.after:
+                body = self.visit(node.body)
+                condition = self.visit(node.condition)
+            else:
+                condition = self.visit(node.condition)
+                body = self.visit(node.body)
+            return _same_or(node, condition=condition, body=body)
+        if isinstance(node, Steps):
+            return _same_or(node, steps=tuple(self.visit(s) for s in node.steps))
+        if isinstance(node, RollDie):
+            return _same_or(node, table=tuple(self.visit(row) for row in node.table))
+        if isinstance(node, TableRow):
+            return _same_or(node, effects=tuple(self.visit(s) for s in node.effects))
+        if isinstance(node, Nouns):
+            return _same_or(node, items=tuple(self.visit(item) for item in node.items))
+        if isinstance(node, tuple):
+            items = tuple(self.visit(item) for item in node)
+            return node if all(a is b for a, b in zip(items, node, strict=True)) else items
+        return node
+
+
 class _Finder:
-    def __init__(self, first: int) -> None:
+    def __init__(self, first: int, spell: bool = False) -> None:
         self.next = first
+        self.spell = spell
         self.slots: list[TargetSlot] = []
         self.reflexive = 0
+        self.each: list[str] = []
+        """Inside "For each opponent, …": what its targets are chosen once for each of."""
         """Inside a reflexive trigger ("When you do, …"): its targets are its own (603.12)."""
 
     def add(
@@ -74,8 +252,9 @@ class _Finder:
     ) -> int:
         slot = self.next
         self.next += 1
+        each = self.each[-1] if self.each else None
         self.slots.append(
-            TargetSlot(slot, description, low, high, kind, reflexive=self.reflexive > 0, **flags)
+            TargetSlot(slot, description, low, high, kind, reflexive=self.reflexive > 0, each=each, **flags)
         )
         return slot
 
@@ -119,7 +298,14 @@ class _Finder:
                 condition = self.visit(node.condition)
             else:
                 condition = self.visit(node.condition)
-                body = self.visit(node.body)
+                each = node.word == "for each" and isinstance(node.condition, Noun)
+                if each:  # "For each opponent, destroy up to one target creature that player controls"
+                    self.each.append(noun_phrase(cast(Noun, node.condition)))
+                try:
+                    body = self.visit(node.body)
+                finally:
+                    if each:
+                        self.each.pop()
             return _same_or(node, condition=condition, body=body)
         if isinstance(node, Steps):
             return _same_or(node, steps=tuple(self.visit(s) for s in node.steps))
@@ -139,7 +325,7 @@ class _Finder:
                     listed.append(dataclasses.replace(found, qualifiers=found.qualifiers[:own]))
                 else:
                     listed.append(self.visit(item))
-            return _same_or(node, items=tuple(listed))
+            return _same_or(node, items=_linked_to_earlier_targets(listed))
         if isinstance(node, tuple):
             items = tuple(self.visit(item) for item in node)
             return node if all(a is b for a, b in zip(items, node, strict=True)) else items
@@ -156,7 +342,8 @@ class _Finder:
             kept = tuple(
                 word for word in node.determiners if word not in _COUNT_WORDS and not _counting(word)
             )
-            text = noun_phrase(Noun(kept, description, () if role else node.qualifiers))
+            described = tuple(q for q in node.qualifiers if q.verb not in _MANNER)
+            text = noun_phrase(Noun(kept, description, () if role else described))
             slot = self.add(text, _kind(Noun((), description)), low, high, variable=variable)
         qualifiers = tuple(self.visit(q) for q in node.qualifiers)
         if slot == node.slot and all(a is b for a, b in zip(qualifiers, node.qualifiers, strict=True)):
@@ -173,6 +360,8 @@ class _Finder:
             return node
         if node.verb in DIVIDED:
             return self.divided(node)
+        if node.verb in KEYWORD_ACTION_TARGETS and slot is None:
+            return self.keyword_action(node)
         args: list[tuple[str, object]] = []
         for role, value in node.args:
             if role in _REFERS or role.endswith("zones"):
@@ -188,6 +377,15 @@ class _Finder:
         args = [(role, _zones_of(role, value, args)) for role, value in args]
         changed = slot != node.slot or any(a[1] is not b[1] for a, b in zip(args, node.args, strict=True))
         return dataclasses.replace(node, args=tuple(args), slot=slot) if changed else node
+
+    def keyword_action(self, node: Action) -> Action:
+        """ "Support 2": one slot of up to that many targets (:data:`KEYWORD_ACTION_TARGETS`)."""
+        on_permanent, on_spell = KEYWORD_ACTION_TARGETS[node.verb]
+        amount = node.arg("amount")
+        high = amount.value if isinstance(amount, Number) else None
+        description = on_spell if self.spell else on_permanent
+        slot = self.add(description, TargetKind.OBJECT, 0, high, variable=high is None)
+        return dataclasses.replace(node, slot=slot)
 
     def divided(self, node: Action) -> Action:
         """ "deals 5 damage divided as you choose among any number of targets", "distribute two
@@ -215,6 +413,43 @@ class _Finder:
         if isinstance(what, Noun | Pronoun):
             return node  # among creatures named before, not targets
         return dataclasses.replace(node, slot=self.add("any target", TargetKind.ANY, low, high, divided=True))
+
+
+def _linked_to_earlier_targets(items: list[object]) -> tuple[object, ...]:
+    """ "Exchange control of target nonland permanent you control and target permanent an opponent
+    controls that shares a card type with it": "it" in a later target's description names the
+    target before it in the list (the nearest one that is a single object), which the pronoun then
+    has as its antecedent."""
+    linked: list[object] = []
+    for item in items:
+        earlier = next((n for n in reversed(linked) if _single_target(n)), None)
+        if isinstance(item, Noun) and item.targeted and earlier is not None:
+            qualifiers = tuple(_refer(q, earlier) for q in item.qualifiers)
+            if any(a is not b for a, b in zip(qualifiers, item.qualifiers, strict=True)):
+                item = dataclasses.replace(item, qualifiers=cast(tuple[Action, ...], qualifiers))
+        linked.append(item)
+    return tuple(linked)
+
+
+def _single_target(node: object) -> bool:
+    return isinstance(node, Noun) and node.slot is not None and not node.plural
+
+
+_ANAPHORS = frozenset({"it"})
+"""The pronouns that a target's description uses for one object named before it."""
+
+
+def _refer(node: object, antecedent: object) -> object:
+    """``node`` with each anaphor in it that names nothing yet given ``antecedent``."""
+    if isinstance(node, Pronoun):
+        if node.word in _ANAPHORS and not node.antecedents:
+            return dataclasses.replace(node, antecedents=(antecedent,))
+        return node
+    if isinstance(node, Action):
+        args = tuple((role, _refer(value, antecedent)) for role, value in node.args)
+        changed = any(a[1] is not b[1] for a, b in zip(args, node.args, strict=True))
+        return dataclasses.replace(node, args=args) if changed else node
+    return node  # a noun of its own ("that shares a color with target creature") names its own
 
 
 _REFERS = frozenset({"it"})
@@ -256,7 +491,7 @@ def _counting(determiner: str) -> bool:
 def _count(determiners: tuple[str, ...]) -> tuple[int, int | None, bool]:
     """How many targets a noun's determiners let one choose: (min, max, X)."""
     before = determiners[: determiners.index("target")]
-    if "X" in before:
+    if "X" in before or "that many" in before:  # "up to that many target permanents": as many as named before
         return 0, None, True
     if "any number of" in before:
         return 0, None, False

@@ -718,6 +718,7 @@ SECTION = Section(
         "in_zone": named(
             "in_zone", "in_zone", "from_zone", "from_a_graveyard", "in_a_graveyard", "in_any_graveyard",
             "from_any_graveyard", "in_exile", "from_among_them", "from_among_those", "from_it",
+            "in_graveyards", "from_graveyards",
         ),
         "with_power": named("with_power", "power_or_less", "power_or_greater", "greatest_power"),
         "with_toughness": named("with_toughness", "toughness_or_less", "toughness_or_greater"),

@@ -163,7 +163,7 @@ def joined_spell(abilities: tuple[Ability, ...]) -> Ability | None:
     if len(targeting) <= 1:  # its slots stay as they are
         targets = targeting[0].targets if targeting else ()
     else:
-        effects, targets = number_targets(effects)
+        effects, targets = number_targets(effects, spell=True)
     return Ability(Kind.SPELL, spells[0].span, effects=effects, targets=targets, restrictions=restrictions)
 
 

@@ -458,7 +458,8 @@ def _names_players(noun: Noun) -> bool:
 
 IN_ZONE_WITHOUT_A_ZONE = {
     "from_a_graveyard": "graveyard", "in_a_graveyard": "graveyard", "in_any_graveyard": "graveyard",
-    "from_any_graveyard": "graveyard", "in_exile": "exile",
+    "from_any_graveyard": "graveyard", "in_graveyards": "graveyard", "from_graveyards": "graveyard",
+    "in_exile": "exile",
 }  # fmt: skip
 """The ``in_zone`` forms that name a kind of zone without a ``zone`` phrase ("in a graveyard")."""
 
