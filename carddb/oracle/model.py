@@ -60,7 +60,12 @@ Quantity = Number | X | Var | Count
 @dataclass(frozen=True, slots=True)
 class SelfRef:
     """The object whose text this is ("~", "this creature", the card's name), perhaps with
-    qualifiers ("~ from your graveyard")."""
+    qualifiers ("~ from your graveyard").
+
+    In a quoted ability the card's name is ``~`` too and still names the object whose text holds
+    the quote — the Equipment of "Equipped creature has \"Sacrifice ~: ~ deals 2 damage …\"",
+    which is not the object that has the ability; "this creature" there stays a noun
+    (``Noun(("this",), "creature")``) naming the one that has it."""
 
     qualifiers: tuple[Action, ...] = ()
 

@@ -197,8 +197,8 @@ def amount_of(ctx: Context, noun: object) -> int:
 
 def resolve(ctx: Context, phrase: object) -> list[Ref]:
     """The objects or players a noun phrase names, as the ability resolves."""
-    if isinstance(phrase, SelfRef):
-        found: list[Ref] = [ctx.source]
+    if isinstance(phrase, SelfRef):  # of a quoted ability another object gave: that object
+        found: list[Ref] = [ctx.itself]
     elif isinstance(phrase, Pronoun) and id(phrase) in ctx.slots:  # "any target"
         found = list(ctx.slots[id(phrase)])
     elif isinstance(phrase, Pronoun):
