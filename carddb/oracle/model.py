@@ -107,6 +107,10 @@ class Noun:
     antecedents: tuple[object, ...] = field(default=(), metadata=OMIT_DEFAULT)
     """What an anaphoric noun names when the sentence says so: "each of those creatures" after "as
     long as ~ is paired with another creature" names ~ and the creature it is paired with."""
+    zone_shared: bool = field(default=False, metadata=OMIT_DEFAULT)
+    """Its last qualifier, a zone, is written once, after the noun of the phrase joined after it:
+    "lands" of "play lands and cast spells from your graveyard" are lands from your graveyard too
+    (it holds that qualifier; the renderer prints it only after the last noun)."""
 
     @property
     def targeted(self) -> bool:
