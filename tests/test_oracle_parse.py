@@ -26,6 +26,7 @@ from carddb.oracle.model import (
     Sequence,
     TapCost,
     X,
+    walk,
 )
 from carddb.oracle.normalize import normalize_oracle
 from carddb.oracle.show import face_to_dict
@@ -384,3 +385,22 @@ def test_pathological_text_gives_unimplemented_nodes_never_an_exception(text: st
         assert face.normalized[node.span.start : node.span.end] == node.text
     if face.complete:
         assert face.rendered == face.normalized
+
+
+def test_those_tokens_are_the_ones_an_earlier_create_of_the_spell_describes() -> None:
+    face = parse_oracle(
+        "Create a 2/2 black Zombie creature token.\n"
+        "If you control a Zombie, create three of those tokens instead.",
+        "Grave Chorus",
+        "Sorcery",
+    )
+    assert face.complete
+    created = next(n for n in walk(face.abilities[0].effects) if isinstance(n, Action))
+    more = next(
+        n
+        for n in walk(face.abilities[1].effects)
+        if isinstance(n, Action) and n.verb == "create_those_tokens"
+    )
+    those = more.arg("what")
+    assert isinstance(those, Noun) and those.antecedents == (created,)
+    assert created.verb == "create_creature_token" and more.arg("amount") == Number(3, "three")
