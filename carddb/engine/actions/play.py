@@ -306,7 +306,8 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
     if item.delayed is not None:
         waiting = item.delayed
         source = game.objects.get(waiting.source.id, waiting.source)
-        ctx = Context(game, decider, waiting.controller, source)
+        granter = waiting.granter and game.objects.get(waiting.granter.id, waiting.granter)
+        ctx = Context(game, decider, waiting.controller, source, granter=granter)
         # the objects "it" named, as they are now (gone ones are not affected)
         ctx.it = [
             ref if isinstance(ref, str) else game.objects[ref.id]

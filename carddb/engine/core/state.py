@@ -340,6 +340,9 @@ class Delayed:
     source: GameObject
     it: list[GameObject | str]
     """What "it" named when the delayed ability was created."""
+    granter: GameObject | None = None
+    """The object ``~`` named in the ability that created it (one another object's text gave its
+    source: :attr:`Context.granter`)."""
 
 
 @dataclass(frozen=True)
