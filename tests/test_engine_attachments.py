@@ -256,3 +256,13 @@ def test_x_counts_the_counters_on_the_aura_that_grants_the_ability() -> None:
     play.activate(game, ScriptedDecider(), "Alice", bears, 1, [["Bob"]])
     play.resolve_all(game, ScriptedDecider())
     assert game.players["Bob"].life == 18
+
+
+def test_a_static_ability_given_to_another_object_naming_the_giver_is_refused() -> None:
+    """~ in a quoted static or replacement ability names the Aura, which the readers of static
+    abilities (they know only the creature that has it) cannot tell: refused, not applied to the
+    creature. An activated or triggered one remembers the Aura, and one given to ~ itself is ~'s."""
+    given = 'Enchant creature\nEnchanted creature has "Prevent all damage that would be dealt to ~."'
+    assert face(given) == ["~ in a static ability it gives another object"]
+    assert face('Enchant creature\nEnchanted creature has "{T}: Put a charge counter on ~."') == []
+    assert face('~ has "Prevent all damage that would be dealt to ~."', "Creature — Cat") == []
