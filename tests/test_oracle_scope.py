@@ -230,3 +230,40 @@ def test_a_duration_after_two_lasting_changes_of_two_subjects_ends_both() -> Non
     (one,) = untap.abilities[0].effects  # a one-shot instruction first: the duration is the last clause's
     assert isinstance(one, Clause) and one.duration is None
     assert isinstance(one.predicates[1], Clause) and one.predicates[1].duration == "until end of turn"
+
+
+def _zone_of(noun: object) -> object:
+    assert isinstance(noun, Noun)
+    return noun.qualifiers[0].arg("zone") if noun.qualifiers else None
+
+
+def test_a_zone_after_play_and_cast_phrases_is_where_the_lands_come_from_too() -> None:
+    face = parse_oracle("During your turn, you may play lands and cast spells from your graveyard.", "Urn")
+    assert face.complete
+    (clause,) = [n for n in _walk(face.abilities[0].effects) if isinstance(n, Clause)]
+    play, cast = clause.predicates
+    assert isinstance(play, Action) and isinstance(cast, Action)
+    lands, spells = play.arg("action").arg("what"), cast.arg("what")  # type: ignore[union-attr]
+    assert isinstance(lands, Noun) and lands.zone_shared
+    assert _zone_of(lands) == _zone_of(spells) is not None
+    assert face.rendered == face.normalized  # the zone is written once
+
+
+def test_a_zone_after_cant_play_or_cast_is_where_the_lands_come_from_too() -> None:
+    face = parse_oracle("Each opponent can't play lands or cast spells from their hand.", "Gag")
+    assert face.complete
+    (clause,) = face.abilities[0].effects
+    assert isinstance(clause, Clause) and isinstance(clause.predicates[0], Action)
+    restriction = clause.predicates[0]
+    assert _zone_of(restriction.arg("what")) == _zone_of(restriction.arg("spells")) is not None
+
+
+def _walk(steps: object) -> list[object]:
+    found: list[object] = []
+    pending = list(steps) if isinstance(steps, list | tuple) else [steps]
+    while pending:
+        node = pending.pop(0)
+        found.append(node)
+        if isinstance(node, Conditional):
+            pending.append(node.body)
+    return found

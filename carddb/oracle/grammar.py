@@ -183,6 +183,8 @@ class ToModel(Transformer[Token, Any]):
             raise ValueError(f"no transformer for grammar rule {data!r}")
         verb, roles, form = found
         made = Action(verb, tuple(zip(roles, children, strict=True)), form)
+        if verb in PLAY_OR_CAST:
+            made = _zone_of_both(made)
         listed = _listed_zones(str(data))
         return _owned_zones(made, listed) if listed else made
 
@@ -880,7 +882,81 @@ def _clause(
         duration = None
     if duration is None and len(predicates) == 1 and _this_turn_within(predicates[0]):
         return Clause(subject, predicates, joins, "this turn", for_each, duration_in_phrase=True)
-    return Clause(subject, predicates, joins, duration, for_each)
+    predicates, joins = _permissions_together(predicates, joins)
+    return Clause(subject, _zone_of_permissions(predicates, joins), joins, duration, for_each)
+
+
+PERMISSIONS = frozenset({"play_card", "cast_card"})
+"""The verbs of "you may play lands and cast spells from …", whose zone covers each of them."""
+ZONE_QUALIFIERS = frozenset({"in_zone", "from_top", "from_exile", "from_among"})
+"""Qualifiers that say where a card is played or cast from ("from your graveyard", "from the top of
+your library", "from among cards exiled with ~")."""
+
+
+def _permission(predicate: object) -> Action | None:
+    """The play or cast phrase of a predicate ("may play lands" too)."""
+    if isinstance(predicate, Action) and predicate.verb == "may":
+        predicate = predicate.arg("action")
+    return predicate if isinstance(predicate, Action) and predicate.verb in PERMISSIONS else None
+
+
+def _permissions_together(
+    predicates: tuple[Any, ...], joins: tuple[str, ...]
+) -> tuple[tuple[Any, ...], tuple[str, ...]]:
+    """ "You may look at …, and you may play lands and cast spells from among those cards": the
+    last play/cast phrase belongs to the clause with its own subject before it, whose "may" and
+    zone it shares (the grammar joins it to the outer clause)."""
+    if len(predicates) < 3 or joins[-1] != " and " or _permission(predicates[-1]) is None:
+        return predicates, joins
+    inner = predicates[-2]
+    if not isinstance(inner, Clause) or inner.duration is not None or inner.for_each is not None:
+        return predicates, joins
+    if not all(_permission(predicate) is not None for predicate in inner.predicates):
+        return predicates, joins
+    together = (*inner.predicates, predicates[-1])
+    inner_joins = (*inner.joins, joins[-1])
+    inner = replace(inner, predicates=_zone_of_permissions(together, inner_joins), joins=inner_joins)
+    return (*predicates[:-2], inner), joins[:-1]
+
+
+def _zone_of_permissions(predicates: tuple[Any, ...], joins: tuple[str, ...]) -> tuple[Any, ...]:
+    """ "You may play lands and cast spells from your graveyard": the zone written after the last of
+    and-joined play/cast phrases is where the cards of each come from (the lands too), when the
+    earlier ones name no zone of their own (:attr:`Noun.zone_shared`)."""
+    if len(predicates) < 2 or any(join.strip(" ,") != "and" for join in joins):
+        return predicates
+    permissions = [_permission(predicate) for predicate in predicates]
+    nouns = [permission.arg("what") if permission is not None else None for permission in permissions]
+    last = nouns[-1]
+    if not (isinstance(last, Noun) and last.qualifiers and last.qualifiers[0].verb in ZONE_QUALIFIERS):
+        return predicates
+    if not all(isinstance(noun, Noun) and not noun.qualifiers for noun in nouns[:-1]):
+        return predicates
+    zone = last.qualifiers[0]
+    shared = []
+    for predicate, permission, noun in zip(predicates[:-1], permissions[:-1], nouns[:-1], strict=True):
+        assert permission is not None and isinstance(noun, Noun)
+        inner = _with_arg(permission, "what", replace(noun, qualifiers=(zone,), zone_shared=True))
+        shared.append(_with_arg(predicate, "action", inner) if predicate is not permission else inner)
+    return (*shared, predicates[-1])
+
+
+PLAY_OR_CAST = frozenset({"cant_play_or_cast"})
+"""Phrases of two nouns, lands to play and spells to cast, that one zone written last covers."""
+
+
+def _zone_of_both(action: Action) -> Action:
+    """ "can't play lands or cast spells from your hand": the lands are those of the hand too."""
+    lands, spells = action.arg("what"), action.arg("spells")
+    if not (isinstance(lands, Noun) and not lands.qualifiers and isinstance(spells, Noun)):
+        return action
+    if not spells.qualifiers or spells.qualifiers[0].verb not in ZONE_QUALIFIERS:
+        return action
+    return _with_arg(action, "what", replace(lands, qualifiers=spells.qualifiers[:1], zone_shared=True))
+
+
+def _with_arg(action: Action, name: str, value: object) -> Action:
+    return replace(action, args=tuple((key, value if key == name else old) for key, old in action.args))
 
 
 _PAYMENTS = frozenset({"sacrifices_trigger", "discards_trigger", "returns_to", "pays_life"})

@@ -60,7 +60,12 @@ Quantity = Number | X | Var | Count
 @dataclass(frozen=True, slots=True)
 class SelfRef:
     """The object whose text this is ("~", "this creature", the card's name), perhaps with
-    qualifiers ("~ from your graveyard")."""
+    qualifiers ("~ from your graveyard").
+
+    In a quoted ability the card's name is ``~`` too and still names the object whose text holds
+    the quote — the Equipment of "Equipped creature has \"Sacrifice ~: ~ deals 2 damage …\"",
+    which is not the object that has the ability; "this creature" there stays a noun
+    (``Noun(("this",), "creature")``) naming the one that has it."""
 
     qualifiers: tuple[Action, ...] = ()
 
@@ -107,6 +112,10 @@ class Noun:
     """What an anaphoric noun names when the sentence says so: "each of those creatures" after "as
     long as ~ is paired with another creature" names ~ and the creature it is paired with; "that
     creature" after "Untap target creature." that target. An annotation, not compared."""
+    zone_shared: bool = field(default=False, metadata=OMIT_DEFAULT)
+    """Its last qualifier, a zone, is written once, after the noun of the phrase joined after it:
+    "lands" of "play lands and cast spells from your graveyard" are lands from your graveyard too
+    (it holds that qualifier; the renderer prints it only after the last noun)."""
 
     @property
     def targeted(self) -> bool:

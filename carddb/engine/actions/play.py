@@ -16,7 +16,7 @@ from carddb.engine.core.errors import (
     NotExecutableError,
 )
 from carddb.engine.core.state import Event, Game, GameObject, StackItem, atomic
-from carddb.engine.query.abilities import abilities_of, ability_at, keywords_of
+from carddb.engine.query.abilities import abilities_of, ability_at, granter_of, keywords_of
 from carddb.engine.query.executable import check_object, joined_spell, missing
 from carddb.engine.query.printings import unknown_sets
 from carddb.engine.rules import attachments, crew, cycling, leveling, mana
@@ -109,20 +109,30 @@ def activate(
             pay_loyalty(game, player, obj, ability, x)
         for restriction in ability.restrictions:
             game.catalog.restrictions[restriction.verb](game, player, obj, index - 1, restriction)
-        ctx = Context(game, decider, player, obj)
+        granter = granter_of(game, obj, index - 1)  # "~" of a quoted ability an Equipment gives
+        ctx = Context(game, decider, player, obj, granter=granter)
         chosen = choose_targets(game, ctx, ability, targets, modes)
         if x is not None:
             ctx.bindings["X"] = x
         division = divide(ctx, ability, chosen, modes)  # 601.2d, as for a spell
         mark = len(game.events)
-        pay_costs(game, decider, player, obj, ability.cost, x=x, pay_with=pay_with)
+        pay_costs(game, decider, player, obj, ability.cost, x=x, pay_with=pay_with, granter=granter)
         discarded = discarded_since(game.events, mark)
         if from_hand:  # cycling it (702.29): "whenever you cycle a card"
             game.events.append(Event("cycle", obj, "hand", obj.zone, player))
         if any(once_each_turn(restriction) for restriction in ability.restrictions):
             game.once_each_turn[(obj.id, index - 1)] = game.turn
         item = StackItem(
-            obj.id, player, index - 1, chosen, x, list(modes), discarded=discarded, divided=division
+            obj.id,
+            player,
+            index - 1,
+            chosen,
+            x,
+            list(modes),
+            discarded=discarded,
+            divided=division,
+            granter=granter.id if granter is not None else None,
+            granted=ability if granter is not None else None,
         )
         if ability.kind is Kind.MANA:
             _resolve_item(game, decider, item)
@@ -316,7 +326,8 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
     if item.delayed is not None:
         waiting = item.delayed
         source = game.objects.get(waiting.source.id, waiting.source)
-        ctx = Context(game, decider, waiting.controller, source)
+        granter = waiting.granter and game.objects.get(waiting.granter.id, waiting.granter)
+        ctx = Context(game, decider, waiting.controller, source, granter=granter)
         # the objects "it" named, as they are now (gone ones are not affected)
         ctx.it = [
             ref if isinstance(ref, str) else game.objects[ref.id]
@@ -327,8 +338,13 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
         return
     source = game.objects[item.source]
     # an Equip or Cycling keyword stands for its activated ability
-    ability = spell_ability(source) if item.is_spell else _activated(ability_at(source, item.ability or 0))
-    ctx = Context(game, decider, item.controller, source)
+    ability: Ability | None = item.granted  # 113.7a: it does not need its source to have it still
+    if ability is None:
+        ability = (
+            spell_ability(source) if item.is_spell else _activated(ability_at(source, item.ability or 0))
+        )
+    granter = game.objects.get(item.granter) if item.granter is not None else None
+    ctx = Context(game, decider, item.controller, source, granter=granter)
     ctx.discarded = list(item.discarded)
     ctx.divided = dict(item.divided)
     if item.event is not None:  # "it", "that player", "that creature": what the event was about

@@ -54,3 +54,12 @@ class Context:
     """601.2d: the damage divided among the targets as the ability was put on the stack, by target."""
     discarded: list[int] = field(default_factory=list)
     """The cards this ability discarded, for its cost or by a step so far ("the discarded card")."""
+    granter: GameObject | None = None
+    """For a quoted ability another object's text gave the source (an Equipment's "Equipped
+    creature has \"Sacrifice ~: ~ deals 2 damage …\""): that object, which ``~`` in it names;
+    "this creature" still names the source (None: the source's own ability, or one it gave itself)."""
+
+    @property
+    def itself(self) -> GameObject:
+        """What ``~`` names: the object whose text holds the ability (:attr:`granter`, else the source)."""
+        return self.granter if self.granter is not None else self.source

@@ -18,6 +18,7 @@ from carddb.engine.core.cards import CardDef
 from carddb.engine.core.catalog import Catalog
 from carddb.engine.core.errors import EngineError, IllegalActionError
 from carddb.engine.core.layers import Characteristics, LayerEffect, characteristics
+from carddb.oracle.model import Ability
 
 PLAYER_ZONES = ("library", "hand", "graveyard", "exile", "command")
 SHARED_ZONES = ("battlefield", "stack")
@@ -353,6 +354,9 @@ class Delayed:
     source: GameObject
     it: list[GameObject | str]
     """What "it" named when the delayed ability was created."""
+    granter: GameObject | None = None
+    """The object ``~`` named in the ability that created it (one another object's text gave its
+    source: :attr:`Context.granter`)."""
 
 
 @dataclass(frozen=True)
@@ -391,6 +395,12 @@ class StackItem:
     rule: str = ""
     """A triggered ability a keyword's rule defines, resolved by the catalog's ``rule_abilities``
     entry of that name ("madness": 702.35a's "When this card is exiled this way, …")."""
+    granter: int | None = None
+    """A quoted ability another object's text gave the source (an Equipment's): that object, which
+    ``~`` in the ability names (:attr:`Context.granter`)."""
+    granted: Ability | None = None
+    """That ability itself: it stays on the stack, independent of its source, when the grant ends
+    (113.7a: the Equipment it names was sacrificed to pay its cost)."""
 
     @property
     def is_spell(self) -> bool:

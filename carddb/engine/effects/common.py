@@ -62,7 +62,7 @@ def possessor(
     if whose.startswith("target ") and action is not None:
         return next(objects(ctx.slots.get(id(action), [])), None)
     if whose == "~'s":
-        return ctx.source
+        return ctx.itself
     if whose == DISCARDED:
         return discarded_card(ctx)
     if whose == "its":

@@ -358,7 +358,7 @@ def _done_this_way(ctx: Context, condition: Action) -> bool:
         named = set(players(ctx, _existing(ctx, who)))
         done = [obj for obj in done if last_controller(ctx.game, obj) in named]
     if isinstance(what, SelfRef):
-        return ctx.source in done
+        return ctx.itself in done
     if isinstance(what, Noun):
         plain = Noun((), what.description, what.qualifiers)
         return any(matches(ctx, obj, plain) for obj in done)
@@ -553,7 +553,7 @@ def _that_targets(ctx: Context, ref: Ref, qualifier: Action) -> bool:
 
     def named(target: Ref) -> bool:
         if isinstance(what, SelfRef):
-            return target is ctx.source
+            return target is ctx.itself
         return isinstance(what, Noun) and matches(ctx, target, Noun((), what.description, what.qualifiers))
 
     written = find(qualifier.verb, qualifier.form)

@@ -45,6 +45,15 @@ def abilities_of(obj: GameObject) -> list[tuple[int, Ability]]:
     return [(index, stands_for(ability)) for index, ability in obj.now.abilities]
 
 
+def granter_of(game: Game, obj: GameObject, index: int) -> GameObject | None:
+    """The object whose text gave ``obj`` its ability at ``index`` (a quoted ability: ``~`` in it
+    names that object), when it is another object (None: the object's own, or one it gave itself)."""
+    granter = next((found for at, found in obj.now.granters if at == index), None)
+    if granter is None or granter == obj.id:
+        return None
+    return game.objects.get(granter)
+
+
 def ability_at(obj: GameObject, index: int) -> Ability:
     """The ability at ``index`` (0-based): one the object has now, else, for an ability that
     already left it (on the stack, independent of its source, 113.7a), its card's."""

@@ -875,10 +875,30 @@ def _with_counters(what: object) -> bool:
     return isinstance(what, SelfRef) and any(q.verb == "with_counters" for q in what.qualifiers)
 
 
+GRANTER_KNOWN = frozenset({Kind.ACTIVATED, Kind.MANA, Kind.TRIGGERED})
+"""Granted abilities that remember the object whose text gave them (``Context.granter``): what
+``~`` in them names when they are given to another object."""
+
+
+def _names_granter_elsewhere(clause: Clause) -> bool:
+    """ "Enchanted creature has \"Prevent all damage that would be dealt to ~.\"": a static or
+    replacement ability given to another object, in which ``~`` names the giver — the readers of
+    static abilities know only the object that has them."""
+    if isinstance(clause.subject, SelfRef):
+        return False
+    given = [n for p in clause.predicates for n in walk(p) if isinstance(n, Ability)]
+    return any(
+        ability.kind not in GRANTER_KNOWN and any(isinstance(n, SelfRef) for n in walk(ability.effects))
+        for ability in given
+    )
+
+
 def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None:
     granted = _granted_problem(node, catalog)
     if granted is not None:
         return granted
+    if isinstance(node, Clause) and _names_granter_elsewhere(node):
+        return "~ in a static ability it gives another object"
     if isinstance(node, Unimplemented):
         return f"unimplemented text {node.text!r}"
     if isinstance(node, Sequence) and _elided_players(node):

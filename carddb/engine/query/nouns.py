@@ -120,6 +120,13 @@ def value(ctx: Context, quantity: object) -> int:
         what = quantity.arg("what")
         kinds = kind_among(what)
         return count_kinds(ctx, *kinds) if kinds is not None else len(resolve(ctx, what))
+    if isinstance(quantity, Action) and quantity.verb == "number_of_counters":
+        # "the number of arrow counters on ~": counted, not named ("it" and the mentions stay)
+        it, mentions = ctx.it, list(ctx.mentions)
+        on = list(objects(resolve(ctx, quantity.arg("what"))))
+        ctx.it, ctx.mentions = it, mentions
+        kind = counter_kind(quantity.arg("counter"))
+        return sum(obj.counters.get(kind, 0) for obj in on)
     raise EngineError(f"cannot count {quantity!r}")
 
 
@@ -197,8 +204,8 @@ def amount_of(ctx: Context, noun: object) -> int:
 
 def resolve(ctx: Context, phrase: object) -> list[Ref]:
     """The objects or players a noun phrase names, as the ability resolves."""
-    if isinstance(phrase, SelfRef):
-        found: list[Ref] = [ctx.source]
+    if isinstance(phrase, SelfRef):  # of a quoted ability another object gave: that object
+        found: list[Ref] = [ctx.itself]
     elif isinstance(phrase, Pronoun) and id(phrase) in ctx.slots:  # "any target"
         found = list(ctx.slots[id(phrase)])
     elif isinstance(phrase, Pronoun):

@@ -44,7 +44,10 @@ def pay_costs(
     *,
     x: int | None,
     pay_with: Sequence[GameObject] | None,
+    granter: GameObject | None = None,
 ) -> None:
+    """``granter``: the object whose text gave ``source`` this (quoted) ability, which ``~`` in
+    its cost names ("Sacrifice ~" of an Equipment's), when it is another object."""
     taps_itself = any(isinstance(item, TapCost) for item in cost)
     if taps_itself and source.tapped:
         raise CostError(f"{source.name} is already tapped")
@@ -64,7 +67,7 @@ def pay_costs(
                 raise CostError(f"{source.name} is not tapped")
             game.tap(source, False)
         elif isinstance(item, Action):
-            _pay_action(game, decider, player, source, item)
+            _pay_action(game, decider, player, source, item, granter)
 
 
 
@@ -88,7 +91,14 @@ def pay_loyalty(game: Game, player: str, obj: GameObject, ability: Ability, x: i
     obj.loyalty_turn = game.turn
 
 
-def _pay_action(game: Game, decider: Decider, player: str, source: GameObject, action: Action) -> None:
+def _pay_action(
+    game: Game,
+    decider: Decider,
+    player: str,
+    source: GameObject,
+    action: Action,
+    granter: GameObject | None = None,
+) -> None:
     """A cost written as a phrase (118, 601.2h): each verb of :data:`COST_PAYERS` pays its own; a
     cost that cannot be paid in full raises :class:`CostError` (and the action changes nothing)."""
     payer = COST_PAYERS.get(action.verb)
@@ -97,7 +107,7 @@ def _pay_action(game: Game, decider: Decider, player: str, source: GameObject, a
     what = action.arg("what")
     if isinstance(what, Noun) and what.determiners == ("this",):
         what = SelfRef()  # "Discard this card" (cycling)
-    payer(Context(game, decider, player, source), action, what)
+    payer(Context(game, decider, player, source, granter=granter), action, what)
 
 
 def _self_or_chosen(
@@ -105,11 +115,11 @@ def _self_or_chosen(
 ) -> None:
     """Discard, exile or sacrifice this object, or as many objects of a description as the cost
     says, chosen by the player among theirs (never the spell being cast itself)."""
-    game, source = ctx.game, ctx.source
+    game, itself = ctx.game, ctx.itself
     if isinstance(what, SelfRef):
-        if source.zone != zone:
-            raise CostError(f"{source.name} is not in {'a hand' if zone == 'hand' else 'the ' + zone}")
-        put(game, source, to, cause=cause, decider=ctx.decider)
+        if itself.zone != zone or (zone == "battlefield" and itself.controller != ctx.controller):
+            raise CostError(f"{itself.name} is not in {'a hand' if zone == 'hand' else 'the ' + zone}")
+        put(game, itself, to, cause=cause, decider=ctx.decider)
         return
     if isinstance(what, Nouns) and not what.qualifiers:
         # "Sacrifice a green creature, a white creature, and a blue creature": one object for each
@@ -182,12 +192,13 @@ def _remove_counters(ctx: Context, action: Action, what: object) -> None:
         raise CostError("only counters on this permanent can be removed as a cost")
     kind = counter_kind(spec.arg("kind"))
     count = value(ctx, spec.arg("amount"))
-    have = ctx.source.counters.get(kind, 0)
+    on = ctx.itself if isinstance(what, SelfRef) else ctx.source  # "from ~" of an Equipment's quoted ability
+    have = on.counters.get(kind, 0)
     if have < count:
-        raise CostError(f"{ctx.source.name} has {have} {kind} counter(s), not {count}")
-    ctx.source.counters[kind] = have - count
-    if not ctx.source.counters[kind]:
-        del ctx.source.counters[kind]
+        raise CostError(f"{on.name} has {have} {kind} counter(s), not {count}")
+    on.counters[kind] = have - count
+    if not on.counters[kind]:
+        del on.counters[kind]
 
 
 def _names_source(ctx: Context, what: object) -> bool:

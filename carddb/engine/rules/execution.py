@@ -234,7 +234,9 @@ def count_each(ctx: Context, each: object, subject: list[Ref]) -> int:
 
 def _conditional(ctx: Context, node: Conditional) -> None:
     if node.word == "at":  # a delayed triggered ability: it waits for its moment
-        ctx.game.delayed.append(Delayed(node.condition, node.body, ctx.controller, ctx.source, list(ctx.it)))
+        ctx.game.delayed.append(
+            Delayed(node.condition, node.body, ctx.controller, ctx.source, list(ctx.it), ctx.granter)
+        )
         return
     if node.word == "where X is":
         condition = node.condition

@@ -19,7 +19,7 @@ from carddb.engine.core.decisions import Decider, ScriptedDecider
 from carddb.engine.core.errors import NotExecutableError
 from carddb.engine.core.forms import is_form, named, written
 from carddb.engine.core.state import Event, Game, GameObject, StackItem, Step
-from carddb.engine.query.abilities import ability_at, active_abilities
+from carddb.engine.query.abilities import ability_at, active_abilities, granter_of
 from carddb.engine.query.executable import check_object, functions_from_graveyard, missing
 from carddb.engine.query.nouns import (
     AMOUNT_EVENTS,
@@ -56,7 +56,7 @@ def is_named(ctx: Context, phrase: object, ref: Ref | None) -> bool:
     if ref is None:
         return False
     if isinstance(phrase, SelfRef):
-        return ref is ctx.source
+        return ref is ctx.itself
     if isinstance(phrase, Pronoun):  # "you", "defending player", "one of your opponents"
         if phrase.word == "defending player":
             return ref in defending_players(ctx)
@@ -454,7 +454,8 @@ def collect(game: Game, decider: Decider, event: Event) -> None:
             if not leaving and (source.zone == "graveyard") != functions_from_graveyard(ability):
                 continue  # 113.6m: it works in a graveyard only, the others never there
             matcher = known[0]
-            ctx = Context(game, decider, controller or source.controller, source)
+            granter = granter_of(game, source, index)  # "~" of a quoted ability an Aura gives
+            ctx = Context(game, decider, controller or source.controller, source, granter=granter)
             if not matcher(ctx, trigger, event):
                 continue
             problems = missing(ability, game.catalog)
@@ -465,7 +466,18 @@ def collect(game: Game, decider: Decider, event: Event) -> None:
                 game.log.append(f"{source.name}'s ability does not trigger: its 'if' does not hold (603.4)")
                 continue
             x = _spell_x(game, source) if cast_itself else None  # the X the spell was cast with
-            game.pending.append(StackItem(source.id, ctx.controller, index, [], x=x, event=event))
+            game.pending.append(
+                StackItem(
+                    source.id,
+                    ctx.controller,
+                    index,
+                    [],
+                    x=x,
+                    event=event,
+                    granter=granter.id if granter is not None else None,
+                    granted=ability if granter is not None else None,
+                )
+            )
 
 
 @cache
@@ -550,8 +562,9 @@ def _choose_targets(game: Game, decider: Decider, item: StackItem) -> bool:
     if item.targets:
         return True
     source = game.objects[item.source]
-    ability = ability_at(source, item.ability or 0)
-    ctx = Context(game, decider, item.controller, source)
+    ability = item.granted or ability_at(source, item.ability or 0)
+    granter = game.objects.get(item.granter) if item.granter is not None else None
+    ctx = Context(game, decider, item.controller, source, granter=granter)
     if item.event is not None:  # "target creature that player controls": the player dealt damage
         about_event(ctx, item.event, ability.trigger)
     chosen: list[list[Ref]] = []
