@@ -368,7 +368,8 @@ SECTION = Section(
         "sacrifices_trigger": (_sacrifices, None),
         "cycle": (_cycles, None),
         "cycles_or_discards": (
-            _cycles_or_discards, named("cycles_or_discards", "cycle_or_discard", "cycles_or_discards")
+            _cycles_or_discards,
+            named("cycles_or_discards", "cycle_or_discard", "cycles_or_discards"),
         ),
         "is_dealt_damage": (_is_dealt_damage, named("is_dealt_damage", "damage")),
         "beginning_of_step": (_beginning_of, None),
@@ -378,10 +379,13 @@ SECTION = Section(
 
 
 def _watchers(game: Game, event: Event) -> list[GameObject]:
-    """The objects whose triggered abilities see ``event``: the permanents, and an object that has
-    just left the battlefield (leaves-the-battlefield abilities look back in time)."""
+    """The objects whose triggered abilities see ``event``: the permanents, a spell just cast (its
+    own cast triggers) and an object that has just left the battlefield (leaves-the-battlefield
+    abilities look back in time)."""
     found = game.permanents() + planar_objects(game)  # a face-up plane's abilities work (901.4)
     obj = event.obj
+    if event.kind == "cast" and obj is not None and obj.id in game.objects and obj not in found:
+        found.append(obj)  # the spell just cast: its "When you cast this spell" abilities
     if (
         event.kind == "move"
         and obj is not None
@@ -391,8 +395,6 @@ def _watchers(game: Game, event: Event) -> list[GameObject]:
     ):
         found.append(obj)
     return found
-
-
 
 
 _MOMENTS: dict[tuple[str, str | None], Step] = {
@@ -426,6 +428,7 @@ def collect(game: Game, decider: Decider, event: Event) -> None:
     for rule_trigger in game.catalog.rule_triggers:  # keywords' rules: echo, cumulative upkeep…
         game.pending.extend(rule_trigger(game, event))
     for source in _watchers(game, event):
+        cast_itself = event.kind == "cast" and source is event.obj  # "When you cast this spell"
         leaving = source is event.obj and event.kind == "move" and event.from_zone == "battlefield"
         controller = event.player if leaving else source.controller
         if is_planar(source):
@@ -437,6 +440,8 @@ def collect(game: Game, decider: Decider, event: Event) -> None:
             known = game.catalog.triggers.get(trigger.verb)
             if known is None:
                 continue
+            if cast_itself and not isinstance(trigger.arg("what"), SelfRef):
+                continue  # a spell's other abilities do not function on the stack (113.6)
             matcher = known[0]
             ctx = Context(game, decider, controller or source.controller, source)
             if not matcher(ctx, trigger, event):
@@ -448,7 +453,13 @@ def collect(game: Game, decider: Decider, event: Event) -> None:
             if not intervening_holds(ctx, ability):
                 game.log.append(f"{source.name}'s ability does not trigger: its 'if' does not hold (603.4)")
                 continue
-            game.pending.append(StackItem(source.id, ctx.controller, index, [], event=event))
+            x = _spell_x(game, source) if cast_itself else None  # the X the spell was cast with
+            game.pending.append(StackItem(source.id, ctx.controller, index, [], x=x, event=event))
+
+
+def _spell_x(game: Game, spell: GameObject) -> int | None:
+    """The value of X chosen for ``spell`` on the stack (601.2b), None when it has none."""
+    return next((item.x for item in game.stack if item.is_spell and item.source == spell.id), None)
 
 
 def intervening_holds(ctx: Context, ability: Ability) -> bool:
