@@ -44,6 +44,7 @@ def split_reference(name: str, players: Iterable[str]) -> tuple[str, str]:
     controller, _, card = name.partition(":")
     return (controller, card) if card and controller in players else ("", name)
 
+
 class ScenarioError(CarddbError):
     """A scenario file that cannot be run: broken TOML, an unknown key or card, a bad value. Names
     the file and the key."""
@@ -59,6 +60,8 @@ class ScenarioResult:
     not_executable: str | None = None
     """``not executable: <card>: <what>``: the scenario needs an ability the engine does not
     execute (and does not expect that refusal), so it did not run to the end."""
+    log: list[str] = field(default_factory=list)
+    """The game's log as far as it ran (who cast what, what resolved, what the rules did)."""
 
     @property
     def passed(self) -> bool:
@@ -90,9 +93,22 @@ VERBS += ("roll_planar_die", "turn_face_up", "suspend", "foretell")
 ACTION_KEYS = {
     "activate": {"player", "ability", "targets", "x", "pay", "mode", "rolls", "choices"},
     "cast": {
-        "player", "targets", "x", "pay", "mode", "rolls", "choices",
-        "kicked", "buyback", "alternative_cost", "evoke", "dash",
-        "face_down", "convoke", "delve", "improvise",
+        "player",
+        "targets",
+        "x",
+        "pay",
+        "mode",
+        "rolls",
+        "choices",
+        "kicked",
+        "buyback",
+        "alternative_cost",
+        "evoke",
+        "dash",
+        "face_down",
+        "convoke",
+        "delve",
+        "improvise",
     },
     "play": {"player", "rolls", "choices"},
     "advance": {"player", "rolls", "choices"},
@@ -412,14 +428,14 @@ def run_file(path: Path, pool: CardPool) -> ScenarioResult:
             decider.choices.clear()
             decider.script(*script)
             if number != len(actions) or "error" not in expect:
-                return ScenarioResult(
-                    path, title, [f"[[do]] #{number} ({_describe(action)}) refused: {error}"]
-                )
+                refusal_text = f"[[do]] #{number} ({_describe(action)}) refused: {error}"
+                return ScenarioResult(path, title, [refusal_text], log=game.log)
             if _snapshot(game) != before:
-                return ScenarioResult(path, title, [f"[[do]] #{number} was refused but changed the game"])
+                changed = f"[[do]] #{number} was refused but changed the game"
+                return ScenarioResult(path, title, [changed], log=game.log)
         except Exception as crash:  # an engine bug: report it as a failure, not a traceback
             message = f"[[do]] #{number} ({_describe(action)}) crashed: {type(crash).__name__}: {crash}"
-            return ScenarioResult(path, title, [message])
+            return ScenarioResult(path, title, [message], log=game.log)
     differences: list[str] = []
     if refusal is not None:
         differences.append(f"not_executable: expected {refusal!r}, but the scenario ran")
@@ -433,7 +449,7 @@ def run_file(path: Path, pool: CardPool) -> ScenarioResult:
         differences.append(f"rolls: scripted but never rolled: {rolls}")
     if choices:
         differences.append(f"choices: scripted but never asked: {choices}")
-    return ScenarioResult(path, title, differences)
+    return ScenarioResult(path, title, differences, log=game.log)
 
 
 def _not_executable(path: Path, title: str, refused: NotExecutableError, expected: object) -> ScenarioResult:
@@ -508,7 +524,10 @@ def _setup(path: Path, data: Mapping[str, Any], pool: CardPool) -> Game:
         steps = ", ".join(s.value for s in Step)
         raise ScenarioError(f"{path}: [game] step: {settings.get('step')!r} is not one of {steps}") from None
     game = Game(
-        {name: Player(name) for name in names}, active, step, catalog=CATALOG,
+        {name: Player(name) for name in names},
+        active,
+        step,
+        catalog=CATALOG,
         first_printed=_first_printed(path, settings.get("first_printed", {})),
     )
     for name, spec in players_table.items():
