@@ -17,12 +17,14 @@ from carddb.engine.query.nouns import (
     ANY_NUMBER,
     amount_of,
     choose_any_number,
+    choose_up_to,
     counter_kind,
     did,
     matches,
     objects,
     players,
     resolve,
+    up_to,
     value,
 )
 from carddb.engine.rules.casting import uncounterable
@@ -38,10 +40,6 @@ def cant_this_turn(ctx: Context, subject: list[Ref], action: Action) -> None:
     flying", are not executable)."""
     for obj in objects(subject):
         obj.restrictions_until_end_of_turn.append(action.verb)
-
-
-
-
 
 
 def doesnt_untap(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -66,11 +64,6 @@ def gain_control(ctx: Context, subject: list[Ref], action: Action) -> None:
             if obj.controller != before:
                 obj.since_turn = ctx.game.turn  # a creature whose control changed is summoning sick
                 lose_haste(obj)  # suspend's haste lasts until its controller loses control
-
-
-
-
-
 
 
 def _move_all(zone: str) -> Handler:
@@ -120,8 +113,6 @@ def regenerate(ctx: Context, subject: list[Ref], action: Action) -> None:
             obj.keywords_until_end_of_turn.append(REGENERATION)
 
 
-
-
 def return_to(ctx: Context, subject: list[Ref], action: Action) -> None:
     zone = zone_of(action, "to") or ("battlefield" if action.verb == "return_from" else None)
     if zone is None:
@@ -135,8 +126,6 @@ def return_to(ctx: Context, subject: list[Ref], action: Action) -> None:
             obj.tapped = returned and is_form(action, "to_battlefield_tapped")
             yours = returned and is_form(action, "under_your_control")
             obj.controller = ctx.controller if yours else obj.owner
-
-
 
 
 def counter(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -184,16 +173,12 @@ def counters(ctx: Context, subject: list[Ref], action: Action) -> None:
             del obj.counters[kind]
 
 
-
-
 def tap_or_untap(ctx: Context, subject: list[Ref], action: Action) -> None:
     """ "Tap or untap target permanent.": the ability's controller chooses, for each object."""
     for obj in target_objects(ctx, action):
         if obj.zone == "battlefield":
             answer = ctx.decider.choose(f"{ctx.controller}: tap or untap {obj.name}?", ["tap", "untap"])
             ctx.game.tap(obj, answer == "tap")
-
-
 
 
 def sacrifice(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -209,6 +194,12 @@ def sacrifice(ctx: Context, subject: list[Ref], action: Action) -> None:
         choices = [obj for obj in ctx.game.permanents(player) if matches(ctx, obj, what)]
         if ANY_NUMBER in what.determiners:  # "Sacrifice any number of lands": chosen one by one
             for obj in choose_any_number(ctx, player, what.description, choices):
+                put(ctx.game, obj, "graveyard", cause="sacrifice", decider=ctx.decider)
+                did(ctx, "sacrificed", obj)
+            continue
+        most = up_to(ctx, what)
+        if most is not None:  # "Sacrifice up to two creatures": as many as the player wants, no more
+            for obj in choose_up_to(ctx, player, what.description, choices, most):
                 put(ctx.game, obj, "graveyard", cause="sacrifice", decider=ctx.decider)
                 did(ctx, "sacrificed", obj)
             continue
@@ -281,7 +272,9 @@ SECTION = Section(
             "doesnt_untap", "untap_step", "untap_steps", "next_untap_step", "next_untap_step_plural"
         ),
         "doesnt_untap_their_controller": named(
-            "doesnt_untap_their_controller", "its_controllers_next", "their_controllers_next",
+            "doesnt_untap_their_controller",
+            "its_controllers_next",
+            "their_controllers_next",
             "their_controllers_next_steps",
         ),
     },

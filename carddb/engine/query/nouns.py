@@ -180,9 +180,43 @@ AMOUNT_EVENTS = frozenset({"damage", "gain_life", "lose_life"})
 """The events whose amount "that many" means."""
 
 
+UP_TO = "up to"
+"""The determiner of "up to two cards": a number from 0 to that many, chosen (:func:`up_to`)."""
+
+
+def up_to(ctx: Context, noun: object) -> int | None:
+    """The most "up to two cards" ("up to X cards", "up to that many cards") lets a player choose;
+    None when the phrase does not say "up to"."""
+    if not (isinstance(noun, Noun) and noun.determiners[:1] == (UP_TO,) and len(noun.determiners) > 1):
+        return None
+    return amount_of(ctx, Noun(noun.determiners[1:], noun.description))
+
+
+def choose_up_to(
+    ctx: Context, player: str, what: str, candidates: list[GameObject], most: int
+) -> list[GameObject]:
+    """ "Discard up to two cards", "untap up to two lands": ``player`` chooses them one by one, until
+    they have ``most``, answer "done" or none is left."""
+    chosen: list[GameObject] = []
+    left = list(candidates)
+    while left and len(chosen) < most:
+        name = ctx.decider.choose(
+            f"{player} chooses {what} (up to {most - len(chosen)} more)", [DONE, *_names(left)]
+        )
+        if name == DONE:
+            break
+        picked = next(obj for obj in left if obj.name == name)
+        left.remove(picked)
+        chosen.append(picked)
+    return chosen
+
+
 def amount_of(ctx: Context, noun: object) -> int:
     """How many a noun phrase asks for: "a card" 1, "two cards" 2, "X cards" X, "that many" (the
-    triggering event's amount)."""
+    triggering event's amount). Not "up to two cards": a number chosen, which the caller asks for
+    (:func:`up_to`); an :class:`EngineError` here, never one card."""
+    if isinstance(noun, Noun) and noun.determiners[:1] == (UP_TO,):
+        raise EngineError(f"'up to' not chosen here ({' '.join(noun.determiners)} {noun.description})")
     if isinstance(noun, Noun) and {THAT_MANY, "twice that many"} & set(noun.determiners):
         many = ctx.bindings.get(THAT_MANY, ctx.bindings.get(MOVED))
         if many is None:
@@ -501,6 +535,9 @@ def choose_some(ctx: Context, noun: Noun, candidates: list[GameObject]) -> list[
         return _within_total(ctx, noun, candidates, value(ctx, limit.arg("amount") or X()))
     if ANY_NUMBER in noun.determiners:  # "any number of lands": as many as the player wants
         return list(choose_any_number(ctx, ctx.controller, noun.description, candidates))
+    most = up_to(ctx, noun)
+    if most is not None:  # "untap up to two lands": no more than that many, as the player wants
+        return list(choose_up_to(ctx, ctx.controller, noun.description, candidates, most))
     amount = noun.amount
     if amount is None or not noun.determiners or "each" in noun.determiners or "all" in noun.determiners:
         return list(candidates)
@@ -709,7 +746,6 @@ def _you_control(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     return controlled == is_form(qualifier, "you_control")
 
 
-
 TARGET_FORMS = forms.named("player_controls", "target_player", "target_opponent")
 """ ``player_controls`` forms whose player is a target: "target player controls", "target
 opponent controls" (:func:`carddb.engine.rules.targets.target_nouns` lists them as targets)."""
@@ -761,8 +797,6 @@ def _player_controls(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     return allowed is None or _controller(ref) in allowed
 
 
-
-
 def refers_to_named_players(node: object) -> bool:
     """Whether a phrase speaks of the players named last ("the number of lands they control",
     "Islands that player controls"): a handler that deals with several players evaluates it for
@@ -801,7 +835,6 @@ def in_combat_as(game: Game, obj: GameObject, word: str) -> bool:
         return obj.id in combat.attackers and obj.id in combat.blocked
     blockers_declared = game.step not in (Step.COMBAT, Step.DECLARE_ATTACKERS)
     return obj.id in combat.attackers and obj.id not in combat.blocked and blockers_declared
-
 
 
 SECTION = Section(
