@@ -607,6 +607,10 @@ def _names(found: list[GameObject]) -> list[str]:
     return list(dict.fromkeys(obj.name for obj in found))
 
 
+OTHER_DETERMINERS = frozenset({"another", "each other", "all other", "other"})
+"""Determiners that leave the source out: "another creature", "each other creature you control"."""
+
+
 def matches(ctx: Context, ref: Ref, noun: Noun) -> bool:
     """Whether ``ref`` is what ``noun`` describes (its types, colours, states and qualifiers)."""
     if isinstance(ref, str):
@@ -614,7 +618,7 @@ def matches(ctx: Context, ref: Ref, noun: Noun) -> bool:
         if "opponent" in words:
             return ref != ctx.controller
         return bool(words & _PLAYERS)
-    if "another" in noun.determiners and ref is ctx.source:
+    if OTHER_DETERMINERS & set(noun.determiners) and ref is ctx.source:
         return False
     if not any(_is(ctx, ref, alternative) for alternative in _alternatives(noun)):
         return False
