@@ -29,6 +29,8 @@ from carddb.engine.query.nouns import (
     NAMED_FORMS,
     OWNER_NAMING,
     PRONOUNS,
+    SELF_POSSESSIVE,
+    STAT_OWNERS,
     TARGET_FORMS,
     attached_reference,
     kind_among,
@@ -55,11 +57,13 @@ from carddb.oracle.model import (
     Casting,
     Clause,
     Conditional,
+    Count,
     Keyword,
     Kind,
     ManaCost,
     Noun,
     Nouns,
+    Number,
     ParsedFace,
     Pronoun,
     RollDie,
@@ -67,6 +71,8 @@ from carddb.oracle.model import (
     SelfRef,
     Sequence,
     Unimplemented,
+    Var,
+    X,
     walk,
 )
 from carddb.oracle.phrases import find
@@ -396,6 +402,8 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     if _after_for_each(list(ability.effects)) or any(_after_for_each(list(m.effects)) for m in ability.modes):
         problems.append("'those' after a 'for each' clause")
     problems.extend(p for p in _choice_problems(nodes) if p not in problems)
+    if not static:
+        problems.extend(p for p in _where_x_problems(ability, nodes) if p not in problems)
     read_with = _instead_sentences(ability)
     for node in nodes:
         if isinstance(node, Conditional) and would_condition(node.condition):
@@ -423,8 +431,7 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     read_by_verb = _read_by_their_verb(nodes)
     moments |= _target_of(ability)  # "becomes the target of a spell or ability": the trigger reads it
     that_spell = any(
-        isinstance(n, Noun) and "that" in n.determiners and "spell" in n.description
-        for n in nodes
+        isinstance(n, Noun) and "that" in n.determiners and "spell" in n.description for n in nodes
     )
     if that_spell and _trigger_verb(ability) == "becomes_target":  # not told apart from what it targets
         problems.append("'that spell' of the spell or ability that targets")
@@ -480,6 +487,59 @@ COUNTING = frozenset({
     "costs_for_each",
 })  # fmt: skip
 """The phrases whose ``what`` is counted (:func:`carddb.engine.query.nouns.count`)."""
+
+
+WHERE_X_VALUES = frozenset({"the_result", "total_of_results", "number_of"})
+"""The values "where X is …" of a resolving ability reads (``rules.execution``, ``nouns.value``),
+besides numbers, "cards in your hand" and the possessives of :data:`STAT_OWNERS`."""
+SOURCE_GONE_TRIGGERS = ("dies", "leaves", "graveyard")
+"""Words of the trigger verbs whose ability resolves with its source gone ("When ~ dies")."""
+
+
+def _where_x_problems(ability: Ability, nodes: list[object]) -> list[str]:
+    """The "where X is …" of a spell, activated or triggered ability whose value the engine cannot
+    read as it resolves: "where X is the toughness of the card returned this way", "its power"
+    (608.2h); "~'s power" only while ~ is on the battlefield (none is kept when it has left)."""
+    problems: list[str] = []
+    for node in nodes:
+        if not (isinstance(node, Conditional) and node.word == "where X is"):
+            continue
+        value = node.condition
+        if _where_x_read(ability, value):
+            continue
+        problems.append(f"where X is {_shown(value)!r}")
+    return problems
+
+
+def _where_x_read(ability: Ability, value: object) -> bool:
+    if isinstance(value, Number | X | Var):
+        return True
+    if isinstance(value, Count):
+        return value.what == "cards in your hand"
+    if not isinstance(value, Action):
+        return False
+    if value.verb == "stat_of":
+        owner = value.arg("owner")
+        return owner in STAT_OWNERS and (owner != SELF_POSSESSIVE or not _source_gone(ability))
+    return value.verb in WHERE_X_VALUES
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, Action) and value.verb == "stat_of":
+        return f"{value.arg('owner')} {value.arg('stat')}"
+    if isinstance(value, Action):
+        return written(value) or value.verb
+    return str(value)
+
+
+def _source_gone(ability: Ability) -> bool:
+    """Whether ``ability`` resolves after its source has left the battlefield: it triggers on its
+    leaving, or its cost moves it ("Sacrifice ~: …")."""
+    trigger = ability.trigger
+    if isinstance(trigger, Action) and any(word in trigger.verb for word in SOURCE_GONE_TRIGGERS):
+        return True
+    moved = [item for item in ability.cost if isinstance(item, Action)]
+    return any(isinstance(arg, SelfRef) for item in moved for _, arg in item.args)
 
 
 def counted_kinds(nodes: list[object]) -> set[int]:
@@ -647,9 +707,7 @@ def _moved_before(ability: Ability, nodes: list[object]) -> set[int]:
         for before, step in pairwise(steps):
             if not _moves_for_one(before):
                 continue
-            found.update(
-                id(n) for n in walk(step) if isinstance(n, Noun) and "that many" in n.determiners
-            )
+            found.update(id(n) for n in walk(step) if isinstance(n, Noun) and "that many" in n.determiners)
     return found
 
 
@@ -876,8 +934,10 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         return "subject of the step before"
     if isinstance(node, Nouns) and node.qualifiers:  # "… and … from your graveyard": not yet
         return "list of noun phrases with qualifiers"
-    if isinstance(node, Action) and node.verb not in NOUN_LIST_VERBS | NOUN_LIST_CONDITIONS and any(
-        isinstance(value, Nouns) for _, value in node.args
+    if (
+        isinstance(node, Action)
+        and node.verb not in NOUN_LIST_VERBS | NOUN_LIST_CONDITIONS
+        and any(isinstance(value, Nouns) for _, value in node.args)
     ):
         return "list of noun phrases"
     if isinstance(node, Noun) and total_limit(node) is not None and node.determiners != ("any number of",):
@@ -897,7 +957,9 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         if form is None:
             return None
         tables: dict[str, Mapping[str, Any]] = {
-            "pred": catalog.verbs, "cond": catalog.conditions, "qualifier": catalog.qualifiers
+            "pred": catalog.verbs,
+            "cond": catalog.conditions,
+            "qualifier": catalog.qualifiers,
         }
         known = tables.get(form.family)
         if form.family == "restriction":

@@ -170,6 +170,14 @@ def count(ctx: Context, noun: Noun) -> int:
     return sum(1 for obj in candidates_for(ctx, noun) if matches(ctx, obj, noun))
 
 
+DISCARDED = "the discarded card's"
+"""The possessive of a ``stat_of`` value ("where X is the discarded card's mana value",
+:mod:`carddb.engine.rules.discards`)."""
+SELF_POSSESSIVE = "~'s"
+"""The possessive of a ``stat_of`` value about the ability's source ("where X is ~'s power"): read
+while the source is on the battlefield (no last known information is kept, 608.2h)."""
+STAT_OWNERS = frozenset({DISCARDED, SELF_POSSESSIVE})
+"""The possessives whose power, toughness or mana value "where X is …" reads."""
 THAT_MANY = "that many"
 """The binding of "that many" / "up to that many": the amount of the event that triggered the
 ability (damage dealt, life gained or lost)."""
