@@ -16,7 +16,7 @@ from carddb.engine.core.errors import (
     NotExecutableError,
 )
 from carddb.engine.core.state import Event, Game, GameObject, StackItem, atomic
-from carddb.engine.query.abilities import abilities_of, ability_at, keywords_of
+from carddb.engine.query.abilities import abilities_of, ability_at, activation_zone, keywords_of
 from carddb.engine.query.executable import joined_spell, missing
 from carddb.engine.query.printings import unknown_sets
 from carddb.engine.rules import attachments, crew, cycling, leveling, mana
@@ -65,7 +65,6 @@ def _activated(ability: Ability) -> Ability:
     return leveling.as_activated(crew.as_activated(cycling.as_activated(attachments.as_activated(ability))))
 
 
-
 # -- actions ------------------------------------------------------------------------------------
 def _executable(game: Game, obj: GameObject, ability: Ability) -> None:
     problems = missing(ability, game.catalog) + unknown_sets(game, (ability.cost, ability.effects))
@@ -91,11 +90,11 @@ def activate(
         abilities = dict(abilities_of(obj))
         has = index - 1 in abilities
         from_hand = has and cycling.cycling_keyword(abilities[index - 1]) is not None
-        if from_hand and (obj.zone != "hand" or obj.owner != player):
-            raise IllegalActionError(
-                f"{obj.name} is not in {player}'s hand (cycling is activated from there)"
-            )
-        if not from_hand and (obj.zone != "battlefield" or obj.controller != player):
+        zone = "hand" if from_hand else activation_zone(abilities[index - 1]) if has else "battlefield"
+        if zone != "battlefield" and (obj.zone != zone or obj.owner != player):  # 113.6m
+            what = "cycling is" if from_hand else f"ability {index} is"
+            raise IllegalActionError(f"{obj.name} is not in {player}'s {zone} ({what} activated from there)")
+        if zone == "battlefield" and (obj.zone != "battlefield" or obj.controller != player):
             raise IllegalActionError(f"{player} controls no {obj.name} on the battlefield")
         if not has:
             raise IllegalActionError(f"{obj.name} has no ability {index} (it has {len(abilities)})")
@@ -343,7 +342,6 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
             source.rebound = (item.controller, game.turn)
         if source.card.is_permanent:
             source.controller = item.controller
-
 
 
 def resolve_all(game: Game, decider: Decider) -> None:

@@ -20,7 +20,7 @@ from carddb.engine.core.errors import NotExecutableError
 from carddb.engine.core.forms import is_form, written
 from carddb.engine.core.layers import level_range
 from carddb.engine.core.state import GameObject
-from carddb.engine.query.abilities import keyword_list
+from carddb.engine.query.abilities import keyword_list, names_itself_in_graveyard
 from carddb.engine.query.choices import color_choices, entering_choice, protection_from_chosen_color
 from carddb.engine.query.keyword_abilities import stands_for
 from carddb.engine.query.nouns import (
@@ -170,19 +170,6 @@ def joined_spell(abilities: tuple[Ability, ...]) -> Ability | None:
     else:
         effects, targets = number_targets(effects)
     return Ability(Kind.SPELL, spells[0].span, effects=effects, targets=targets, restrictions=restrictions)
-
-
-def _from_graveyard(node: object) -> bool:
-    """The card itself named in a graveyard ("~ from your graveyard")."""
-    return isinstance(node, SelfRef) and any(
-        isinstance(q, Action)
-        and q.verb == "in_zone"
-        and any(
-            isinstance(zone, Action) and zone.verb == "zone" and zone.arg("zone") == "graveyard"
-            for _, zone in q.args
-        )
-        for q in node.qualifiers
-    )
 
 
 def face_missing(face: ParsedFace, catalog: Catalog) -> list[str]:
@@ -348,7 +335,7 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
                 problems.append(f"trigger {trigger.verb!r} form {trigger.form_name or trigger.form}")
             elif found is not None:
                 problems.append(found)
-        if any(_from_graveyard(node) for step in ability.effects for node in walk(step)):
+        if any(names_itself_in_graveyard(node) for step in ability.effects for node in walk(step)):
             # "Whenever …, you may return ~ from your graveyard to your hand": it triggers while the card
             # is in its owner's graveyard (113.6), which the engine does not watch
             problems.append("ability of a card in another zone")
