@@ -47,7 +47,7 @@ from carddb.engine.rules.targets import (
     target_events,
     target_nouns,
 )
-from carddb.engine.rules.timing import once_each_turn, sorcery_speed, split_second
+from carddb.engine.rules.timing import check_limits, once_each_turn, sorcery_speed, split_second
 from carddb.engine.rules.triggers import about_event, intervening_holds, settle
 from carddb.engine.rules.ward import resolve_ward, ward_triggers
 from carddb.engine.rules.zones import put
@@ -55,6 +55,7 @@ from carddb.oracle.model import (
     Ability,
     Action,
     Kind,
+    Limit,
 )
 
 __all__ = ["activate", "cast", "pass_priority", "play_land", "resolve_all"]
@@ -108,6 +109,7 @@ def activate(
             pay_loyalty(game, player, obj, ability, x)
         for restriction in ability.restrictions:
             game.catalog.restrictions[restriction.verb](game, player, obj, index - 1, restriction)
+        check_limits(game, player, obj, index - 1, ability.limits)  # Boast, Forecast
         ctx = Context(game, decider, player, obj)
         chosen = choose_targets(game, ctx, ability, targets, modes)
         if x is not None:
@@ -118,7 +120,7 @@ def activate(
         discarded = discarded_since(game.events, mark)
         if from_hand:  # cycling it (702.29): "whenever you cycle a card"
             game.events.append(Event("cycle", obj, "hand", obj.zone, player))
-        if any(once_each_turn(restriction) for restriction in ability.restrictions):
+        if Limit.ONCE_EACH_TURN in ability.limits or any(once_each_turn(r) for r in ability.restrictions):
             game.once_each_turn[(obj.id, index - 1)] = game.turn
         item = StackItem(
             obj.id, player, index - 1, chosen, x, list(modes), discarded=discarded, divided=division
