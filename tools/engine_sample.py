@@ -35,7 +35,7 @@ def executable_faces(path: Path) -> list[Face]:
     found = []
     for face in read_faces(path):
         parsed = parse_oracle(face.text, face.parser_name, face.type_line)
-        if parsed.complete and not face_missing(parsed):
+        if parsed.complete and not face_missing(parsed, face.type_line):
             found.append(face)
     return found
 

@@ -132,9 +132,9 @@ def missing(ability: Ability) -> list[str]:
     return executable.missing(ability, CATALOG)
 
 
-def face_missing(face: ParsedFace) -> list[str]:
-    """What of a whole face the engine cannot execute (empty: all of it)."""
-    return executable.face_missing(face, CATALOG)
+def face_missing(face: ParsedFace, type_line: str | None = None) -> list[str]:
+    """What of a whole face (of that type line) the engine cannot execute (empty: all of it)."""
+    return executable.face_missing(face, CATALOG, type_line)
 
 
 def new_game(players: dict[str, Player], active: str, step: Step = Step.MAIN1) -> Game:

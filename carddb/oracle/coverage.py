@@ -187,8 +187,9 @@ def batch_collection() -> Iterator[None]:
         gc.set_threshold(*previous)
 
 
-MissingFn = Callable[[ParsedFace], list[str]]
-"""What keeps a parsed face from executing (``carddb.engine.catalog.face_missing``): empty when nothing."""
+MissingFn = Callable[[ParsedFace, str | None], list[str]]
+"""What keeps a parsed face (with its type line) from executing (``carddb.engine.catalog.face_missing``):
+empty when nothing."""
 
 PARALLEL_MINIMUM = 2_000
 """Fewer faces than this are parsed in this process: starting workers would cost more than it saves."""
@@ -253,7 +254,7 @@ def _tally(faces: Sequence[Face], parse: ParseFn, missing: MissingFn | None, *, 
         if result.complete:
             tally.parsed += 1
             if missing is not None:
-                problems = missing(result)
+                problems = missing(result, face.type_line)
                 tally.executable += not problems
                 tally.lacking.update(problems)
             continue

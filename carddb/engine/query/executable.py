@@ -172,10 +172,25 @@ def joined_spell(abilities: tuple[Ability, ...]) -> Ability | None:
     return Ability(Kind.SPELL, spells[0].span, effects=effects, targets=targets, restrictions=restrictions)
 
 
-def face_missing(face: ParsedFace, catalog: Catalog) -> list[str]:
+COMMAND_ZONE_TYPES = frozenset({"Vanguard"})
+"""Card types whose abilities work from the command zone (113.6p; 902: a vanguard's abilities, its
+hand and life modifiers), which the engine does not play: a face of one is refused whole."""
+
+
+def type_problems(type_line: str | None) -> list[str]:
+    """What a face's type line alone keeps from executing (empty: nothing)."""
+    types = set((type_line or "").partition("—")[0].split())
+    return [
+        f"{kind.lower()} card (abilities in the command zone, 113.6p)"
+        for kind in sorted(types & COMMAND_ZONE_TYPES)
+    ]
+
+
+def face_missing(face: ParsedFace, catalog: Catalog, type_line: str | None = None) -> list[str]:
     """What keeps a whole face from executing: every ability must (empty: it does); an instant's
-    or sorcery's spell lines are one spell ability, as they are cast (:func:`joined_spell`)."""
-    problems: list[str] = []
+    or sorcery's spell lines are one spell ability, as they are cast (:func:`joined_spell`); a
+    face of a type the engine does not play (:func:`type_problems`) does not."""
+    problems: list[str] = type_problems(type_line)
     spell = joined_spell(face.abilities)
     lines = [a for a in face.abilities if a.kind is Kind.SPELL and additional_cost(a) is None]
     abilities = [a for a in face.abilities if not any(a is line for line in lines)]
@@ -218,7 +233,7 @@ def card_missing(card: CardDef, catalog: Catalog) -> list[str]:
     by themselves, whether or not anybody asks (static, triggered, replacement, keyword: ward,
     madness, dredge…), must be in the catalog. A Class has the abilities before its first level
     line (leveling up is an activated ability, refused when used). Empty: nothing is missing."""
-    problems: list[str] = []
+    problems: list[str] = type_problems(card.type_line)
     for ability in card.abilities:
         if ability.kind is Kind.LEVEL and "Class" in card.subtypes:
             break
