@@ -27,6 +27,7 @@ from carddb.engine.query.nouns import (
     AMONG_LOOKED,
     CONTEXT_FORMS,
     NAMED_FORMS,
+    OTHER_DETERMINERS,
     OWNER_NAMING,
     PRONOUNS,
     SELF_POSSESSIVE,
@@ -70,6 +71,7 @@ from carddb.oracle.model import (
     SameSubject,
     SelfRef,
     Sequence,
+    TargetKind,
     Unimplemented,
     Var,
     X,
@@ -406,6 +408,10 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     problems.extend(p for p in _choice_problems(nodes) if p not in problems)
     if not static:
         problems.extend(p for p in _where_x_problems(ability, nodes) if p not in problems)
+    slots = [*ability.targets, *(slot for mode in ability.modes for slot in mode.targets)]
+    untargeted = all(slot.kind is TargetKind.PLAYER for slot in slots)
+    if ability.kind is Kind.SPELL and untargeted and any(_other_than_named(node) for node in nodes):
+        problems.append("'other' in a spell without a target (other than what it named before)")
     read_with = _instead_sentences(ability)
     for node in nodes:
         if isinstance(node, Conditional) and would_condition(node.condition):
@@ -496,6 +502,22 @@ WHERE_X_VALUES = frozenset({"the_result", "total_of_results", "number_of"})
 besides numbers, "cards in your hand" and the possessives of :data:`STAT_OWNERS`."""
 SOURCE_GONE_TRIGGERS = ("dies", "leaves", "graveyard")
 """Words of the trigger verbs whose ability resolves with its source gone ("When ~ dies")."""
+
+
+def _other_than_named(node: object) -> bool:
+    """ "Zombies you control get +2/+1 until end of turn. Other creatures you control get +1/+1":
+    in a spell, "other" means other than what it named before; the engine reads other than the
+    spell's targets (``nouns._other_than``), so a spell without one is refused; not "another
+    target" (a different target), "each other player" (other than you) nor "all other … with the
+    same name as that …" (which names what it is other than too)."""
+    if not isinstance(node, Noun) or node.targeted or _names_players(node):
+        return False
+    other = bool(OTHER_DETERMINERS & set(node.determiners)) or "other" in node.description.lower().split()
+    return other and not any(q.verb == "with_name" for q in node.qualifiers)
+
+
+def _names_players(noun: Noun) -> bool:
+    return all(a.split()[-1].rstrip("s") in ("player", "opponent") for a in noun.alternatives if a)
 
 
 def _where_x_problems(ability: Ability, nodes: list[object]) -> list[str]:

@@ -474,6 +474,8 @@ def _described(ctx: Context, noun: Noun) -> list[Ref]:
         players = list(ctx.game.players)
         if "opponent" in words:
             players = ctx.game.opponents(ctx.controller)
+        if OTHER_DETERMINERS & set(noun.determiners):  # "each other player": other than you
+            players = [p for p in players if p != ctx.controller]
         return [p for p in players if all(_qualifies(ctx, p, q) for q in noun.qualifiers)]
     candidates = [obj for obj in candidates_for(ctx, noun) if matches(ctx, obj, noun)]
     return choose_some(ctx, noun, candidates)
@@ -619,14 +621,26 @@ OTHER_DETERMINERS = frozenset({"another", "each other", "all other", "other"})
 """Determiners that leave the source out: "another creature", "each other creature you control"."""
 
 
+def _other_than(ctx: Context, obj: GameObject) -> bool:
+    """What "other" leaves out: the source of a permanent's ability; for an instant or sorcery, its
+    targets ("Target creature you control gets +2/+1 … Each other creature you control gets
+    +1/+1": ``query.executable`` refuses a spell's "other" when it has no target)."""
+    if obj is ctx.source:
+        return True
+    spell = ctx.source.zone == "stack" and not ctx.source.card.is_permanent
+    return spell and any(obj is ref for refs in ctx.slots.values() for ref in refs)
+
+
 def matches(ctx: Context, ref: Ref, noun: Noun) -> bool:
     """Whether ``ref`` is what ``noun`` describes (its types, colours, states and qualifiers)."""
     if isinstance(ref, str):
         words = {w.lower().rstrip("s") for w in noun.description.split()}
         if "opponent" in words:
             return ref != ctx.controller
+        if OTHER_DETERMINERS & set(noun.determiners) and ref == ctx.controller:  # "each other player"
+            return False
         return bool(words & _PLAYERS)
-    if OTHER_DETERMINERS & set(noun.determiners) and ref is ctx.source:
+    if OTHER_DETERMINERS & set(noun.determiners) and _other_than(ctx, ref):
         return False
     if not any(_is(ctx, ref, alternative) for alternative in _alternatives(noun)):
         return False
@@ -712,7 +726,7 @@ def _is(ctx: Context, obj: GameObject, alternative: str) -> bool:
         elif (
             (singular == "tapped" and not obj.tapped)
             or (singular == "untapped" and obj.tapped)
-            or (singular in ("other", "another") and obj is ctx.source)
+            or (singular in ("other", "another") and _other_than(ctx, obj))
             or (singular == "token" and not obj.token)
         ):
             return False
