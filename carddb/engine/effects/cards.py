@@ -96,7 +96,7 @@ def discard(ctx: Context, subject: list[Ref], action: Action) -> None:
             hand = []
         elif at_random:
             picked = ctx.decider.shuffle(list(hand))[:count]
-        elif most is not None:  # "discard up to two cards": as many as the player wants, no more
+        elif most is not None and isinstance(what, Noun):  # "discard up to two cards": no more
             picked = choose_up_to(ctx, player, what.description, hand, most)
             hand = []
         for _ in range(count if not (everything or at_random) else 0):
