@@ -306,7 +306,9 @@ def zone_owners(ctx: Context, zone: object) -> list[str]:
     if owner == "your":
         return [ctx.controller]
     if owner in ("target player's", "target opponent's"):  # the player chosen for its slot
-        return [ref for ref in ctx.slots.get(id(zone), []) if isinstance(ref, str)]
+        chosen = [ref for ref in ctx.slots.get(id(zone), []) if isinstance(ref, str)]
+        ctx.mentions.append(list(chosen))  # "… target opponent's library … Then that player shuffles."
+        return chosen
     if owner in ("its owner's", "their owner's", "their owners'"):
         return list(dict.fromkeys(obj.owner for obj in objects(ctx.it)))
     if owner == "its controller's":
