@@ -359,6 +359,10 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     for item in ability.cost:
         if isinstance(item, Action) and item.verb not in catalog.costs:
             problems.append(f"cost {item.verb!r}")
+        elif isinstance(item, Action) and any(_names_spells(n) for n in walk(item)):
+            # "Exile an instant or sorcery spell you control:": costs are paid from the battlefield,
+            # a hand or a graveyard, never from the stack
+            problems.append(f"cost {item.verb!r} of a spell on the stack")
     roots: list[object] = [*ability.unparsed, *ability.effects, *ability.cost, *ability.restrictions]
     if isinstance(ability.trigger, Action):
         roots.extend(v for _, v in ability.trigger.args)
@@ -502,6 +506,10 @@ WHERE_X_VALUES = frozenset({"the_result", "total_of_results", "number_of"})
 besides numbers, "cards in your hand" and the possessives of :data:`STAT_OWNERS`."""
 SOURCE_GONE_TRIGGERS = ("dies", "leaves", "graveyard")
 """Words of the trigger verbs whose ability resolves with its source gone ("When ~ dies")."""
+
+
+def _names_spells(node: object) -> bool:
+    return isinstance(node, Noun) and any(w in ("spell", "spells") for w in node.description.split())
 
 
 def _other_than_named(node: object) -> bool:
