@@ -527,3 +527,12 @@ def test_an_additional_cost_the_caster_chooses_is_refused_not_paid_as_due(cost: 
     text = f"As an additional cost to cast this spell, {cost}.\nExile target creature."
     card = CardDef("Sample Offering", "Sorcery", text, mana_cost="{B}")
     assert "casting ability" in face_missing(card.parsed)
+
+
+def test_a_vanguard_face_is_not_executable_whatever_its_abilities() -> None:
+    """113.6p, 902: a vanguard's abilities work from the command zone, which the engine does not play;
+    the same text on a permanent executes."""
+    gix = CardDef("Gix", "Vanguard", "{3}: Return target creature card from your graveyard to your hand.")
+    assert face_missing(gix.parsed) == []  # the text alone
+    assert face_missing(gix.parsed, "Vanguard") == ["vanguard card (abilities in the command zone, 113.6p)"]
+    assert face_missing(gix.parsed, "Artifact") == []

@@ -16,7 +16,7 @@ from carddb.engine.core.errors import (
     NotExecutableError,
 )
 from carddb.engine.core.state import Event, Game, GameObject, StackItem, atomic
-from carddb.engine.query.abilities import abilities_of, ability_at, granter_of, keywords_of
+from carddb.engine.query.abilities import abilities_of, ability_at, activation_zone, granter_of, keywords_of
 from carddb.engine.query.executable import check_object, joined_spell, missing
 from carddb.engine.query.printings import unknown_sets
 from carddb.engine.rules import attachments, crew, cycling, leveling, mana
@@ -48,7 +48,7 @@ from carddb.engine.rules.targets import (
     target_events,
     target_nouns,
 )
-from carddb.engine.rules.timing import once_each_turn, sorcery_speed, split_second
+from carddb.engine.rules.timing import check_limits, once_each_turn, sorcery_speed, split_second
 from carddb.engine.rules.triggers import about_event, intervening_holds, settle
 from carddb.engine.rules.ward import resolve_ward, ward_triggers
 from carddb.engine.rules.zones import put
@@ -56,6 +56,7 @@ from carddb.oracle.model import (
     Ability,
     Action,
     Kind,
+    Limit,
 )
 
 __all__ = ["activate", "cast", "pass_priority", "play_land", "resolve_all"]
@@ -91,11 +92,11 @@ def activate(
         abilities = dict(abilities_of(obj))
         has = index - 1 in abilities
         from_hand = has and cycling.cycling_keyword(abilities[index - 1]) is not None
-        if from_hand and (obj.zone != "hand" or obj.owner != player):
-            raise IllegalActionError(
-                f"{obj.name} is not in {player}'s hand (cycling is activated from there)"
-            )
-        if not from_hand and (obj.zone != "battlefield" or obj.controller != player):
+        zone = "hand" if from_hand else activation_zone(abilities[index - 1]) if has else "battlefield"
+        if zone != "battlefield" and (obj.zone != zone or obj.owner != player):  # 113.6m
+            what = "cycling is" if from_hand else f"ability {index} is"
+            raise IllegalActionError(f"{obj.name} is not in {player}'s {zone} ({what} activated from there)")
+        if zone == "battlefield" and (obj.zone != "battlefield" or obj.controller != player):
             raise IllegalActionError(f"{player} controls no {obj.name} on the battlefield")
         if not has:
             raise IllegalActionError(f"{obj.name} has no ability {index} (it has {len(abilities)})")
@@ -109,6 +110,7 @@ def activate(
             pay_loyalty(game, player, obj, ability, x)
         for restriction in ability.restrictions:
             game.catalog.restrictions[restriction.verb](game, player, obj, index - 1, restriction)
+        check_limits(game, player, obj, index - 1, ability.limits)  # Boast, Forecast
         granter = granter_of(game, obj, index - 1)  # "~" of a quoted ability an Equipment gives
         ctx = Context(game, decider, player, obj, granter=granter)
         chosen = choose_targets(game, ctx, ability, targets, modes)
@@ -120,7 +122,7 @@ def activate(
         discarded = discarded_since(game.events, mark)
         if from_hand:  # cycling it (702.29): "whenever you cycle a card"
             game.events.append(Event("cycle", obj, "hand", obj.zone, player))
-        if any(once_each_turn(restriction) for restriction in ability.restrictions):
+        if Limit.ONCE_EACH_TURN in ability.limits or any(once_each_turn(r) for r in ability.restrictions):
             game.once_each_turn[(obj.id, index - 1)] = game.turn
         item = StackItem(
             obj.id,

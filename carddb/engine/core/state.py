@@ -551,6 +551,9 @@ class Game:
             if self.combat is not None:
                 self.combat.remove(obj.id)
         if zone == "battlefield" and obj.zone != "battlefield":
+            for other in self.objects.values():  # attached to the object it was (400.7, 704.5m)
+                if other.attached_to == obj.id:
+                    other.attached_to = None
             obj.since_turn = obj.entered_turn = self.turn
             obj.timestamp = self.timestamp()
             _starting_loyalty(obj)

@@ -5,12 +5,13 @@ from __future__ import annotations
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.state import GameObject
 from carddb.engine.query.nouns import (
+    DISCARDED,
     objects,
     resolve,
     zone_name,
 )
 from carddb.engine.rules import mana
-from carddb.engine.rules.discards import DISCARDED, discarded_card
+from carddb.engine.rules.discards import discarded_card
 from carddb.oracle.model import Action
 from carddb.oracle.phrases import find
 

@@ -17,12 +17,14 @@ from carddb.engine.query.nouns import (
     ANY_NUMBER,
     amount_of,
     choose_any_number,
+    choose_up_to,
     counter_kind,
     did,
     matches,
     objects,
     players,
     resolve,
+    up_to,
     value,
 )
 from carddb.engine.rules.card_faces import transform
@@ -205,6 +207,12 @@ def sacrifice(ctx: Context, subject: list[Ref], action: Action) -> None:
         choices = [obj for obj in ctx.game.permanents(player) if matches(ctx, obj, what)]
         if ANY_NUMBER in what.determiners:  # "Sacrifice any number of lands": chosen one by one
             for obj in choose_any_number(ctx, player, what.description, choices):
+                put(ctx.game, obj, "graveyard", cause="sacrifice", decider=ctx.decider)
+                did(ctx, "sacrificed", obj)
+            continue
+        most = up_to(ctx, what)
+        if most is not None:  # "Sacrifice up to two creatures": as many as the player wants, no more
+            for obj in choose_up_to(ctx, player, what.description, choices, most):
                 put(ctx.game, obj, "graveyard", cause="sacrifice", decider=ctx.decider)
                 did(ctx, "sacrificed", obj)
             continue

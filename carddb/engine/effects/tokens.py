@@ -37,7 +37,7 @@ def create_token(ctx: Context, subject: list[Ref], action: Action) -> None:
     colors = tuple(COLOR_WORDS[w] for w in words if w in COLOR_WORDS)  # "2/2 white Knight" (111.4)
     card = CardDef(
         name=" ".join(subtypes) + " Token" if subtypes else "Token",
-        type_line="Token Creature — " + " ".join(subtypes),
+        type_line="Creature — " + " ".join(subtypes),
         text="\n".join(_keyword_line(keywords) for keywords in granted),
         power=power,
         toughness=toughness,
@@ -52,20 +52,18 @@ def create_token(ctx: Context, subject: list[Ref], action: Action) -> None:
     ctx.mentions.append(list(created))  # "that token"
 
 
-
-
 TOKENS = {
-    "Treasure": ("Token Artifact — Treasure", "{T}, Sacrifice this artifact: Add one mana of any color."),
-    "Food": ("Token Artifact — Food", "{2}, {T}, Sacrifice this artifact: You gain 3 life."),
-    "Clue": ("Token Artifact — Clue", "{2}, Sacrifice this artifact: Draw a card."),
-    "Gold": ("Token Artifact — Gold", "Sacrifice this artifact: Add one mana of any color."),
-    "Blood": ("Token Artifact — Blood", "{1}, {T}, Discard a card, Sacrifice this artifact: Draw a card."),
+    "Treasure": ("Artifact — Treasure", "{T}, Sacrifice this artifact: Add one mana of any color."),
+    "Food": ("Artifact — Food", "{2}, {T}, Sacrifice this artifact: You gain 3 life."),
+    "Clue": ("Artifact — Clue", "{2}, Sacrifice this artifact: Draw a card."),
+    "Gold": ("Artifact — Gold", "Sacrifice this artifact: Add one mana of any color."),
+    "Blood": ("Artifact — Blood", "{1}, {T}, Discard a card, Sacrifice this artifact: Draw a card."),
     "Royal Role": (
-        "Token Enchantment — Aura Role",
+        "Enchantment — Aura Role",
         "Enchant creature\nEnchanted creature gets +1/+1 and has ward {1}.",
     ),
     "Monster Role": (
-        "Token Enchantment — Aura Role",
+        "Enchantment — Aura Role",
         "Enchant creature\nEnchanted creature gets +1/+1 and has trample.",
     ),
 }

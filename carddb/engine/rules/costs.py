@@ -15,7 +15,7 @@ from carddb.engine.core.errors import (
     IllegalActionError,
 )
 from carddb.engine.core.state import Game, GameObject
-from carddb.engine.query.abilities import summoning_sick
+from carddb.engine.query.abilities import summoning_sick, zone_of_itself
 from carddb.engine.query.executable import additional_cost
 from carddb.engine.query.nouns import amount_of, counter_kind, matches, value, zone_name
 from carddb.engine.rules import mana
@@ -68,7 +68,6 @@ def pay_costs(
             game.tap(source, False)
         elif isinstance(item, Action):
             _pay_action(game, decider, player, source, item, granter)
-
 
 
 def pay_loyalty(game: Game, player: str, obj: GameObject, ability: Ability, x: int | None) -> None:
@@ -173,7 +172,10 @@ def _sacrifice(ctx: Context, action: Action, what: object) -> None:
 
 
 def _exile(ctx: Context, action: Action, what: object) -> None:
-    zone = "battlefield" if isinstance(what, SelfRef) or not isinstance(what, Noun) else _cost_zone(what)
+    if isinstance(what, SelfRef):  # "Exile ~ from your graveyard:" (113.6m), else from the battlefield
+        zone = zone_of_itself(what) or "battlefield"
+    else:
+        zone = "battlefield" if not isinstance(what, Noun) else _cost_zone(what)
     _self_or_chosen(ctx, action, what, zone, "exile")
 
 
@@ -268,7 +270,13 @@ def _mill(ctx: Context, action: Action, what: object) -> None:
 
 
 def _reveal(ctx: Context, action: Action, what: object) -> None:
-    """ "Reveal a blue card from your hand": the card stays where it is."""
+    """ "Reveal a blue card from your hand", "Reveal ~ from your hand" (forecast): the card stays
+    where it is."""
+    if isinstance(what, SelfRef) and zone_of_itself(what) == "hand":
+        if ctx.source.zone != "hand":
+            raise CostError(f"{ctx.source.name} is not in {ctx.controller}'s hand")
+        ctx.game.log.append(f"{ctx.controller} reveals {ctx.source.name}")
+        return
     if not isinstance(what, Noun):
         raise CostError("cannot pay the cost 'reveal'")
     shown = _choose(ctx, action, what, _cost_zone(what) if _cost_zone(what) != "battlefield" else "hand")

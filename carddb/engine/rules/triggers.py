@@ -23,6 +23,7 @@ from carddb.engine.query.abilities import ability_at, active_abilities, granter_
 from carddb.engine.query.executable import check_object, functions_from_graveyard, missing
 from carddb.engine.query.nouns import (
     AMOUNT_EVENTS,
+    DONE,
     THAT_MANY,
     candidates_for,
     defending_players,
@@ -38,8 +39,11 @@ from carddb.engine.rules.layers import refresh
 from carddb.engine.rules.sba import state_based_actions
 from carddb.engine.rules.targets import (
     DIVIDED_ANY,
+    TargetPhrase,
     divide,
     legal_target,
+    mode_counts,
+    mode_nouns,
     record_target,
     target_events,
     target_nouns,
@@ -567,14 +571,15 @@ def _choose_targets(game: Game, decider: Decider, item: StackItem) -> bool:
     ctx = Context(game, decider, item.controller, source, granter=granter)
     if item.event is not None:  # "target creature that player controls": the player dealt damage
         about_event(ctx, item.event, ability.trigger)
+    modes: list[int] = []
+    if ability.modes:  # 603.3c: the modes are chosen as it goes on the stack
+        modes = _choose_modes(game, decider, ctx, ability)
+        if not modes:
+            game.log.append(f"{source.name}: no mode chosen for its triggered ability")
+            return False
     chosen: list[list[Ref]] = []
-    for noun in target_nouns(ability):
-        refs: list[Ref] = [*game.players]
-        if isinstance(noun, Action) and noun.verb in DIVIDED_ANY:  # "… divided … among any number of targets"
-            refs += game.permanents()
-        elif not isinstance(noun, Action):  # "target player controls": a player
-            refs += candidates_for(ctx, noun) if isinstance(noun, Noun) else game.permanents()
-        legal = [ref for ref in refs if legal_target(game, ctx, noun, ref)]
+    for noun in target_nouns(ability, modes):
+        legal = _legal_targets(game, ctx, noun)
         if not legal:
             game.log.append(f"{source.name}: no legal target for its triggered ability")
             return False
@@ -584,5 +589,39 @@ def _choose_targets(game: Game, decider: Decider, item: StackItem) -> bool:
         chosen.append([next(ref for ref in legal if (ref if isinstance(ref, str) else ref.name) == name)])
         record_target(ctx, noun, chosen[-1])
     item.targets = chosen
-    item.divided = divide(ctx, ability, chosen)  # one target each: it gets all of it (601.2d)
+    item.modes = modes
+    item.divided = divide(ctx, ability, chosen, modes)  # one target each: it gets all of it (601.2d)
     return True
+
+
+def _legal_targets(game: Game, ctx: Context, noun: TargetPhrase) -> list[Ref]:
+    refs: list[Ref] = [*game.players]
+    if isinstance(noun, Action) and noun.verb in DIVIDED_ANY:  # "… divided … among any number of targets"
+        refs += game.permanents()
+    elif not isinstance(noun, Action):  # "target player controls": a player
+        refs += candidates_for(ctx, noun) if isinstance(noun, Noun) else game.permanents()
+    return [ref for ref in refs if legal_target(game, ctx, noun, ref)]
+
+
+def _choose_modes(game: Game, decider: Decider, ctx: Context, ability: Ability) -> list[int]:
+    """The modes of a modal triggered ability, chosen by its controller as it is put on the stack
+    (603.3c): one at a time ("1", "2", …; "done" once enough are chosen), among the modes whose
+    targets can be chosen. Fewer than the header asks for: none (the ability is removed)."""
+    low, high = mode_counts(ability)
+    possible = [
+        mode
+        for mode in range(1, len(ability.modes) + 1)
+        if all(_legal_targets(game, ctx, noun) for noun in mode_nouns(ability, mode))
+    ]
+    chosen: list[int] = []
+    while len(chosen) < high:
+        options = [str(mode) for mode in possible if mode not in chosen]
+        if not options:
+            break
+        if len(chosen) >= low:
+            options = [DONE, *options]
+        answer = decider.choose(f"{ctx.source.name}: choose a mode ({ability.choose})", options)
+        if answer == DONE:
+            break
+        chosen.append(int(answer))
+    return sorted(chosen) if len(chosen) >= low else []

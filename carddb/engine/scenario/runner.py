@@ -704,7 +704,8 @@ def _act(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> Non
         mode = action["mode"]
         options["modes"] = list(mode if isinstance(mode, list) else [mode])
     if "activate" in action:
-        source = _find(game, action["activate"], ("battlefield", "hand"), player)  # hand: cycling
+        # hand, graveyard: cycling, channel, "Exile ~ from your graveyard: …" (113.6m)
+        source = _find(game, action["activate"], ("battlefield", "hand", "graveyard"), player)
         play.activate(game, decider, player, source, int(action.get("ability", 1)), targets, **options)
     elif "cast" in action:
         card = _top_or(game, action["cast"], ("hand", "graveyard", "exile"), player)  # flashback, foretell
