@@ -240,10 +240,11 @@ def _zone_of(noun: object) -> object:
 def test_a_zone_after_play_and_cast_phrases_is_where_the_lands_come_from_too() -> None:
     face = parse_oracle("During your turn, you may play lands and cast spells from your graveyard.", "Urn")
     assert face.complete
-    (clause,) = [n for n in _walk(face.abilities[0].effects) if isinstance(n, Clause)]
-    play, cast = clause.predicates
+    (optional,) = [n for n in _walk(face.abilities[0].effects) if isinstance(n, Conditional) and n.word == "may"]
+    assert isinstance(optional, Conditional) and isinstance(optional.body, Clause)  # one option, both
+    play, cast = optional.body.predicates
     assert isinstance(play, Action) and isinstance(cast, Action)
-    lands, spells = play.arg("action").arg("what"), cast.arg("what")  # type: ignore[union-attr]
+    lands, spells = play.arg("what"), cast.arg("what")
     assert isinstance(lands, Noun) and lands.zone_shared
     assert _zone_of(lands) == _zone_of(spells) is not None
     assert face.rendered == face.normalized  # the zone is written once
