@@ -240,7 +240,8 @@ def _zone_of(noun: object) -> object:
 def test_a_zone_after_play_and_cast_phrases_is_where_the_lands_come_from_too() -> None:
     face = parse_oracle("During your turn, you may play lands and cast spells from your graveyard.", "Urn")
     assert face.complete
-    (optional,) = [n for n in _walk(face.abilities[0].effects) if isinstance(n, Conditional) and n.word == "may"]
+    steps = _walk(face.abilities[0].effects)
+    (optional,) = [n for n in steps if isinstance(n, Conditional) and n.word == "may"]
     assert isinstance(optional, Conditional) and isinstance(optional.body, Clause)  # one option, both
     play, cast = optional.body.predicates
     assert isinstance(play, Action) and isinstance(cast, Action)

@@ -565,6 +565,8 @@ def _where_x_read(ability: Ability, value: object) -> bool:
     if value.verb == "stat_of":
         owner = value.arg("owner")
         return owner in STAT_OWNERS and (owner != SELF_POSSESSIVE or not _source_gone(ability))
+    if value.verb == "number_of_counters":  # "the number of charge counters on ~" (nouns.value)
+        return not (isinstance(value.arg("what"), SelfRef) and _source_gone(ability))
     return value.verb in WHERE_X_VALUES
 
 
