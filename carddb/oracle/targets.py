@@ -287,13 +287,13 @@ class _Finder:
                 condition = self.visit(node.condition)
             else:
                 condition = self.visit(node.condition)
-                each = node.word == "for each" and isinstance(node.condition, Noun)
-                if each:  # "For each opponent, destroy up to one target creature that player controls"
+                scoped = node.word == "for each" and isinstance(node.condition, Noun)
+                if scoped:  # "For each opponent, destroy up to one target creature that player controls"
                     self.each.append(noun_phrase(cast(Noun, node.condition)))
                 try:
                     body = self.visit(node.body)
                 finally:
-                    if each:
+                    if scoped:
                         self.each.pop()
             return _same_or(node, condition=condition, body=body)
         if isinstance(node, Steps):
