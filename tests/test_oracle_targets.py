@@ -226,6 +226,9 @@ def test_a_keyword_that_stands_for_a_targeting_ability_has_its_target() -> None:
     assert (aura.description, aura.kind) == ("player", TargetKind.PLAYER)
     (spirit,) = _targets("Soulshift 2", "Thief of Hope", "Creature — Spirit")
     assert spirit.description == "Spirit card with mana value 2 or less from your graveyard"
+    # 702.124i: "When this permanent enters, target player may search their library for …"
+    (partner,) = _targets("Partner with Toothy, Imaginary Friend", "Pir, Imaginative Rascal", "Creature")
+    assert (partner.description, partner.kind) == ("player", TargetKind.PLAYER)
 
 
 def test_a_keyword_lines_own_sentences_are_numbered_after_its_target() -> None:

@@ -275,7 +275,7 @@ KEYWORDS: tuple[KeywordSpec, ...] = (
     KeywordSpec("Crew", "702.122", _S.NUMBER),
     KeywordSpec("Fabricate", "702.123", _S.NUMBER),
     KeywordSpec("Partner", "702.124h"),
-    KeywordSpec("Partner with", "702.124i", _S.QUALITY, syntax=_NAME),
+    KeywordSpec("Partner with", "702.124i", _S.QUALITY, syntax=_NAME, target="player"),
     KeywordSpec("Friends forever", "702.124j"),
     KeywordSpec("Choose a Background", "702.124k"),
     KeywordSpec("Doctor's companion", "702.124m"),
