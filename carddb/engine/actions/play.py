@@ -309,7 +309,7 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
     source = game.objects[item.source]
     # an Equip or Cycling keyword stands for its activated ability
     ability = spell_ability(source) if item.is_spell else _activated(ability_at(source, item.ability or 0))
-    ctx = Context(game, decider, item.controller, source)
+    ctx = Context(game, decider, item.controller, source, known_since=game.next_timestamp)
     ctx.discarded = list(item.discarded)
     ctx.divided = dict(item.divided)
     if item.event is not None:  # "it", "that player", "that creature": what the event was about
