@@ -346,7 +346,7 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
             spell_ability(source) if item.is_spell else _activated(ability_at(source, item.ability or 0))
         )
     granter = game.objects.get(item.granter) if item.granter is not None else None
-    ctx = Context(game, decider, item.controller, source, granter=granter)
+    ctx = Context(game, decider, item.controller, source, granter=granter, known_since=game.next_timestamp)
     ctx.discarded = list(item.discarded)
     ctx.divided = dict(item.divided)
     if item.event is not None:  # "it", "that player", "that creature": what the event was about

@@ -34,6 +34,9 @@ class Context:
     name the most recent of them that such a phrase describes."""
     event_refs: list[Ref] = field(default_factory=list)
     """What the event that triggered the ability was about ("that player", "that creature")."""
+    known_since: int | None = None
+    """The timestamp the ability began resolving at: an object that has left the battlefield since
+    (or the one its trigger was about) is read as it last existed there (608.2h)."""
     duration: object = None
     """The duration of the clause being executed ("until end of turn"), for its handlers."""
     no_regeneration: bool = False

@@ -151,6 +151,9 @@ class GameObject:
     as (what, answer) pairs; a new object remembers nothing (400.7)."""
     suspend_haste: LayerEffect | None = None
     """The haste a creature spell cast with suspend gained (702.62a), until its controller changes."""
+    last_known: tuple[int, int | None, int | None] | None = None
+    """Its power and toughness as it last existed on the battlefield, with the timestamp of its
+    leaving (608.2h: an ability that speaks of it after it left reads them)."""
     entered_turn: int = 0
     attacked_turn: int = 0
     damaged_turn: int = 0
@@ -532,6 +535,7 @@ class Game:
         if obj.whole_card is not None and shown and zone != obj.zone:  # the card again (400.7)
             obj.card, obj.whole_card = obj.whole_card, None
         if obj.zone == "battlefield" and zone != "battlefield":
+            obj.last_known = (self.timestamp(), obj.power, obj.toughness)  # before its effects end
             departure = Departure(obj.id, obj.controller, obj.is_a("Creature"), zone == "graveyard")
             self.left_this_turn.append(departure)
             obj.tapped = False

@@ -50,8 +50,22 @@ def stat_amount(ctx: Context, subject: list[Ref], action: Action) -> int:
         return 0
     if stat == "mana value":
         return mana.need(owner.card.mana_symbols, 0).total
-    number = owner.power if stat == "power" else owner.toughness
+    number = last_known(ctx, owner, stat)
     return max(0, number or 0)
+
+
+def last_known(ctx: Context, obj: GameObject, stat: str) -> int | None:
+    """Its power or toughness now, or, for an object that left the battlefield while the ability
+    resolved or whose leaving triggered it, as it last existed there (608.2h: "When ~ dies, target
+    player loses life equal to its power", "Exile target creature. Its controller gains life equal
+    to its power")."""
+    known = obj.last_known if obj.zone != "battlefield" else None
+    if known is not None:
+        when, power, toughness = known
+        since = ctx.known_since
+        if (since is not None and when >= since) or any(ref is obj for ref in ctx.event_refs):
+            return power if stat == "power" else toughness
+    return obj.power if stat == "power" else obj.toughness
 
 
 def possessor(
