@@ -100,7 +100,7 @@ def number_targets(
     may name instead of the target (:class:`_TargetAnaphora`)."""
     finder = _Finder(first, spell)
     numbered = tuple(cast(Step, finder.visit(step)) for step in steps)
-    if len(finder.slots) == 1 and _one(finder.slots[0]):
+    if finder.slots and _one(finder.slots[0]):
         linker = _TargetAnaphora(finder.slots[0], _heads_in(named))
         numbered = tuple(cast(Step, linker.visit(step)) for step in numbered)
     return numbered, tuple(finder.slots)
@@ -148,8 +148,8 @@ def _heads_in(node: object) -> frozenset[str]:
 
 
 class _TargetAnaphora:
-    """An ability whose one target is one object or one player: after that target in the text
-    (its instructions' order, the body of "… unless …" first),
+    """An ability whose first target is one object or one player: after that target in the text
+    (its instructions' order, the body of "… unless …" first) and before any other target,
 
     * "its controller" / "its owner" is that object's controller or owner;
     * "that creature" (a target creature), "that card" (a target creature card), "that player" (a
@@ -171,9 +171,11 @@ class _TargetAnaphora:
         self.heads: frozenset[str] = frozenset()
         self.latest: object = None
         """The object named last: "it" names the target only while that is the target."""
+        self.closed = False
+        """Once a second target is named, "it", "that creature" … could name either: none is linked."""
 
     def _names_target(self, node: Noun | Pronoun) -> bool:
-        if self.target is None or node.antecedents:
+        if self.target is None or self.closed or node.antecedents:
             return False
         if isinstance(node, Pronoun):
             if node.word in _ROLE_PRONOUNS:
@@ -187,6 +189,8 @@ class _TargetAnaphora:
         return head in self.heads and head not in self.named
 
     def visit(self, node: object) -> object:
+        if isinstance(node, Noun | Pronoun | Action) and node.slot not in (None, self.slot):
+            self.closed = True  # "… fights target creature an opponent controls. Its controller …"
         if isinstance(node, Pronoun):
             return dataclasses.replace(node, antecedents=(self.target,)) if self._names_target(node) else node
         if isinstance(node, Noun):
@@ -281,6 +285,17 @@ class _Finder:
             return _same_or(
                 node, subject=subject, predicates=predicates, duration=duration, for_each=for_each
             )
+        if isinstance(node, Conditional) and node.word in ("when", "whenever") and node.trigger is not None:
+            # "When you do, ~ deals 1 damage to any target", "Whenever you cast a spell this turn, put a
+            # +1/+1 counter on target creature you control": that ability's own targets (603.12, 603.7);
+            # not "Destroy target blocking creature at end of combat", chosen as it is activated
+            condition = self.visit(node.condition)
+            self.reflexive += 1
+            try:
+                body = self.visit(node.body)
+            finally:
+                self.reflexive -= 1
+            return _same_or(node, condition=condition, body=body)
         if isinstance(node, Conditional):
             if node.after:  # "Counter target spell unless its controller pays {3}": the body first
                 body = self.visit(node.body)
@@ -351,14 +366,6 @@ class _Finder:
             return self.divided(node)
         if node.verb in KEYWORD_ACTION_TARGETS and slot is None:
             return self.keyword_action(node)
-        if node.verb == REFLEXIVE:
-            self.reflexive += 1
-            try:
-                return dataclasses.replace(
-                    node, args=tuple((role, self.visit(value)) for role, value in node.args)
-                )
-            finally:
-                self.reflexive -= 1
         args: list[tuple[str, object]] = []
         for role, value in node.args:
             if role in _REFERS or role.endswith("zones"):
@@ -447,10 +454,6 @@ def _refer(node: object, antecedent: object) -> object:
         changed = any(a[1] is not b[1] for a, b in zip(args, node.args, strict=True))
         return dataclasses.replace(node, args=args) if changed else node
     return node  # a noun of its own ("that shares a color with target creature") names its own
-
-
-REFLEXIVE = "reflexive_trigger"
-"""The phrase of a reflexive triggered ability (603.12), "when you do, …", inside another's effect."""
 
 
 _REFERS = frozenset({"it"})
