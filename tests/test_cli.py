@@ -756,3 +756,10 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(sample_url: str) -> No
 
     assert run.returncode == 1  # as click ends a command whose output pipe broke
     assert run.stderr == b""
+
+
+def test_python_dash_m_carddb_is_the_carddb_command() -> None:
+    run = subprocess.run([sys.executable, "-m", "carddb", "--help"], capture_output=True, timeout=120)
+
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith(b"Usage: carddb")
