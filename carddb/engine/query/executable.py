@@ -1062,8 +1062,10 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
     if isinstance(node, Conditional) and node.word not in SUPPORTED_CONDITIONALS:
         return f"{node.word!r} clause"
     if isinstance(node, Conditional) and node.word == "unless" and isinstance(node.condition, Clause):
-        # "… unless you sacrifice a Mountain": a payment other than mana, which the engine does not offer
-        return "'unless' payment of an action"
+        # "… unless you sacrifice a Mountain" (118.12): the payment is a cost phrase the engine pays
+        cost = node.cost
+        if not (isinstance(cost, Action) and cost.verb in catalog.costs and node.payer is not None):
+            return "'unless' payment of an action"
     if isinstance(node, Conditional) and node.word == "for each":
         return for_each_problem(node)
     if isinstance(node, Conditional) and node.word == "until end of turn":

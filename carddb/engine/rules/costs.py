@@ -90,6 +90,13 @@ def pay_loyalty(game: Game, player: str, obj: GameObject, ability: Ability, x: i
     obj.loyalty_turn = game.turn
 
 
+def pay_action(game: Game, decider: Decider, player: str, source: GameObject, action: Action) -> None:
+    """``player`` pays the cost phrase ``action`` of ``source``'s ability in full, or raises
+    :class:`CostError` with nothing changed (118.3): also a payment an effect offers ("… unless you
+    sacrifice a Mountain", 118.12)."""
+    _pay_action(game, decider, player, source, action)
+
+
 def _pay_action(
     game: Game,
     decider: Decider,

@@ -32,6 +32,7 @@ from carddb.engine.query.nouns import (
 from carddb.engine.query.replacing import dies_this_turn_instead
 from carddb.engine.query.tree import instead_of
 from carddb.engine.rules.conditions import evaluate
+from carddb.engine.rules.costs import pay_action
 from carddb.engine.rules.discards import stat_of
 from carddb.engine.rules.lasting import dies_instead
 from carddb.engine.rules.layers import refresh
@@ -256,6 +257,8 @@ def _conditional(ctx: Context, node: Conditional) -> None:
         _optional(ctx, node)
     elif node.word == "if" and dies_this_turn_instead(node) is not None:  # a replacement effect (614.1)
         dies_instead(ctx, dies_this_turn_instead(node))
+    elif node.word == "unless" and isinstance(node.condition, Clause):
+        _unless_paid(ctx, node)
     elif node.word in ("if", "unless"):
         if node.after and isinstance(node.body, Clause):
             _antecedent(ctx, node.body)
@@ -295,6 +298,33 @@ def _optional(ctx: Context, node: Conditional) -> None:
                 continue
             did = True
     ctx.bindings["did"] = int(did)
+
+
+def _unless_paid(ctx: Context, node: Conditional) -> None:
+    """ "Sacrifice ~ unless you sacrifice a Mountain" (118.12): the player the condition names may
+    carry out its instruction as a payment, in full or not at all (118.3: a Mountain they cannot
+    sacrifice is not paid); the body happens only if nobody paid."""
+    cost = node.cost
+    if node.after and isinstance(node.body, Clause):
+        _antecedent(ctx, node.body)
+    payer = node.payer
+    if isinstance(payer, Noun | Pronoun) and payer.antecedents:  # "… target opponent unless that player …"
+        payer = payer.antecedents[0]
+    paid = False
+    for player in players(ctx, resolve(ctx, payer)):
+        if paid or not isinstance(cost, Action):
+            break
+        question = f"{player}: {_describe(cost)} rather than let it happen?"
+        if ctx.decider.choose(question, ["yes", "no"]) != "yes":
+            continue
+        try:
+            pay_action(ctx.game, ctx.decider, player, ctx.source, cost)
+            paid = True
+        except CostError as error:
+            ctx.game.log.append(f"{player} cannot pay: {error}")
+    ctx.bindings[OTHERWISE] = int(paid)
+    if not paid:
+        _execute(ctx, node.body)
 
 
 def _describe(step: object) -> str:
