@@ -44,6 +44,7 @@ from carddb.engine.rules.targets import (
     chosen_steps,
     divide,
     record_target,
+    step_nouns,
     still_legal,
     target_events,
     target_nouns,
@@ -336,6 +337,18 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
             for ref in waiting.it
             if isinstance(ref, str) or ref.id in game.objects
         ]
+        nouns = step_nouns(waiting.body)
+        if nouns:  # its own targets, chosen as it triggered (603.12, 603.7); 608.2b as it resolves
+            it = list(ctx.it)
+            legal = False
+            for noun, refs in zip(nouns, item.targets, strict=False):
+                still = [ref for ref in refs if still_legal(game, ctx, noun, ref)]
+                record_target(ctx, noun, still)
+                legal = legal or bool(still)
+            ctx.it = it
+            if not legal:
+                game.log.append(f"{source.name}: every target is illegal, nothing happens")
+                return
         execute(ctx, waiting.body)
         return
     source = game.objects[item.source]

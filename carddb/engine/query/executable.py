@@ -352,8 +352,8 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     for slot in ability.targets:  # the grammar's target slots (115, 601.2c-d)
         if slot.divided and slot.slot in divided_damage and not slot.variable and not slot.reflexive:
             continue
-        if slot.divided or slot.variable or slot.reflexive:
-            kind = "divided" if slot.divided else "X" if slot.variable else "reflexive"
+        if slot.divided or slot.variable:  # a reflexive or delayed one's: chosen as it triggers
+            kind = "divided" if slot.divided else "X"
             problems.append(f"{kind} target {slot.description!r}")
     if ability.kind is Kind.TRIGGERED:
         trigger = ability.trigger
@@ -1059,8 +1059,9 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         # "if ~ is in your graveyard": an ability that works from another zone than the battlefield
         # (113.6), which the engine does not watch
         return "ability of a card in another zone"
-    if isinstance(node, Conditional) and node.word not in SUPPORTED_CONDITIONALS:
-        return f"{node.word!r} clause"
+    reflexive = isinstance(node, Conditional) and node.word == "when" and node.trigger == "reflexive"
+    if isinstance(node, Conditional) and node.word not in SUPPORTED_CONDITIONALS and not reflexive:
+        return f"{node.word!r} clause"  # "When you do, …" (603.12) is rules.execution's
     if isinstance(node, Conditional) and node.word == "unless" and isinstance(node.condition, Clause):
         # "… unless you sacrifice a Mountain" (118.12): the payment is a cost phrase the engine pays
         cost = node.cost

@@ -14,7 +14,7 @@ from carddb.engine.core.catalog import Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import CostError, EngineError, NotExecutableError
 from carddb.engine.core.proposed import Proposed, Replacement
-from carddb.engine.core.state import Delayed, Event, Game, GameObject
+from carddb.engine.core.state import Delayed, Event, Game, GameObject, StackItem
 from carddb.engine.query.abilities import active_abilities
 from carddb.engine.query.executable import elided_subject, may_covers_all
 from carddb.engine.query.nouns import (
@@ -55,6 +55,8 @@ from carddb.oracle.model import (
     walk,
 )
 
+REFLEXIVE = "reflexive"
+"""``Conditional.trigger`` of a triggered ability its effect's own action triggers (603.12)."""
 OTHERWISE = "otherwise"
 """Whether the last "if" (or "unless") clause did not do its step: "Otherwise, …" then does."""
 DURATIONS = frozenset({"until end of turn"})
@@ -234,6 +236,14 @@ def count_each(ctx: Context, each: object, subject: list[Ref]) -> int:
 
 
 def _conditional(ctx: Context, node: Conditional) -> None:
+    if node.word == "when" and node.trigger == REFLEXIVE:  # "When you do, …" (603.12)
+        # it triggers on the action just done: an optional one if it was done, another one always
+        if "did" not in ctx.bindings or evaluate(ctx, node.condition):
+            waiting = Delayed(
+                node.condition, node.body, ctx.controller, ctx.source, list(ctx.it), ctx.granter
+            )
+            ctx.game.pending.append(StackItem(ctx.source.id, ctx.controller, None, [], delayed=waiting))
+        return
     if node.word == "at":  # a delayed triggered ability: it waits for its moment
         ctx.game.delayed.append(
             Delayed(node.condition, node.body, ctx.controller, ctx.source, list(ctx.it), ctx.granter)

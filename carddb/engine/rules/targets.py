@@ -87,6 +87,24 @@ def target_nouns(ability: Ability, modes: Sequence[int] = ()) -> list[TargetPhra
     return [phrases[slot.slot] for slot in target_slots(ability, modes) if slot.slot in phrases]
 
 
+def step_nouns(step: object) -> list[TargetPhrase]:
+    """The target phrases of the steps of a triggered ability an effect creates (a reflexive
+    "When you do, …", 603.12, or a delayed one, 603.7), in slot order: chosen as it triggers."""
+    phrases: dict[int, TargetPhrase] = {}
+
+    def visit(node: object) -> None:
+        slot = node.slot if isinstance(node, Noun | Pronoun | Action) else None
+        if slot is not None and slot not in phrases:
+            phrases[slot] = node  # type: ignore[assignment]
+        if isinstance(node, Ability):
+            return
+        for child in children(node):
+            visit(child)
+
+    visit(step)
+    return [phrases[slot] for slot in sorted(phrases)]
+
+
 def mode_nouns(ability: Ability, mode: int) -> list[TargetPhrase]:
     """The target phrases of one mode (1-based) alone, in slot order (whether it can be chosen,
     603.3c, 700.2a)."""

@@ -45,6 +45,7 @@ from carddb.engine.rules.targets import (
     mode_counts,
     mode_nouns,
     record_target,
+    step_nouns,
     target_events,
     target_nouns,
     target_text,
@@ -541,8 +542,11 @@ def settle(game: Game, decider: Decider | None) -> None:
             game.log.append(f"{game.objects[item.source].name}'s ward triggers")
             continue
         if item.delayed is not None:
-            game.stack.append(item)
-            game.log.append(f"{item.delayed.source.name}'s delayed ability triggers")
+            if _choose_delayed_targets(game, decider, item):
+                game.stack.append(item)
+                game.log.append(f"{item.delayed.source.name}'s {item.rule or 'delayed'} ability triggers")
+                game.stack.extend(ward_triggers(game, item))
+                game.events.extend(target_events(item))
             continue
         if item.rule:  # a keyword's triggered ability (madness): no targets
             game.stack.append(item)
@@ -558,6 +562,30 @@ def settle(game: Game, decider: Decider | None) -> None:
             game.events.extend(target_events(item))  # 603.3d: its targets become targets
     if game.events:  # what becoming a target triggers goes on the stack above it
         settle(game, decider)
+
+
+def _choose_delayed_targets(game: Game, decider: Decider, item: StackItem) -> bool:
+    """The targets of a triggered ability an effect created (reflexive, 603.12; delayed, 603.7),
+    chosen as it goes on the stack; with a target and no legal choice for it, it is removed."""
+    waiting = item.delayed
+    if waiting is None or item.targets:
+        return True
+    source = game.objects.get(waiting.source.id, waiting.source)
+    ctx = Context(game, decider, waiting.controller, source, granter=waiting.granter)
+    ctx.it = list(waiting.it)
+    chosen: list[list[Ref]] = []
+    for noun in step_nouns(waiting.body):
+        legal = _legal_targets(game, ctx, noun)
+        if not legal:
+            game.log.append(f"{source.name}: no legal target for its triggered ability")
+            return False
+        names = list(dict.fromkeys(ref if isinstance(ref, str) else ref.name for ref in legal))
+        text = target_text(noun).removeprefix("target ")
+        name = decider.choose(f"{source.name}: target {text}", names)
+        chosen.append([next(ref for ref in legal if (ref if isinstance(ref, str) else ref.name) == name)])
+        record_target(ctx, noun, chosen[-1])
+    item.targets = chosen
+    return True
 
 
 def _choose_targets(game: Game, decider: Decider, item: StackItem) -> bool:
