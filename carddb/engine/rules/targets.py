@@ -72,42 +72,27 @@ def target_nouns(ability: Ability, modes: Sequence[int] = ()) -> list[TargetPhra
     """The phrase of each target slot (:func:`target_slots`), in slot order: the noun ("target
     creature"), "any target", "target player controls", or the phrase a possessive gives its slot
     ("switch target creature's power and toughness", "target player's graveyard")."""
-    phrases: dict[int, TargetPhrase] = {}
-
-    def visit(node: object) -> None:
-        slot = node.slot if isinstance(node, Noun | Pronoun | Action) else None
-        if slot is not None and slot not in phrases:
-            phrases[slot] = node  # type: ignore[assignment]
-        if isinstance(node, Ability):
-            return  # a quoted ability's targets are its own
-        for child in children(node):
-            visit(child)
-
-    visit(list(ability.effects if not ability.modes else chosen_steps(ability, modes)))
+    phrases = _phrases(list(ability.effects if not ability.modes else chosen_steps(ability, modes)))
     return [phrases[slot.slot] for slot in target_slots(ability, modes) if slot.slot in phrases]
 
 
 def step_nouns(step: object) -> list[TargetPhrase]:
     """The target phrases of the steps of a triggered ability an effect creates (a reflexive
     "When you do, …", 603.12, or a delayed one, 603.7), in slot order: chosen as it triggers."""
-    phrases: dict[int, TargetPhrase] = {}
-
-    def visit(node: object) -> None:
-        slot = node.slot if isinstance(node, Noun | Pronoun | Action) else None
-        if slot is not None and slot not in phrases:
-            phrases[slot] = node  # type: ignore[assignment]
-        if isinstance(node, Ability):
-            return
-        for child in children(node):
-            visit(child)
-
-    visit(step)
+    phrases = _phrases(step)
     return [phrases[slot] for slot in sorted(phrases)]
 
 
 def mode_nouns(ability: Ability, mode: int) -> list[TargetPhrase]:
     """The target phrases of one mode (1-based) alone, in slot order (whether it can be chosen,
     603.3c, 700.2a)."""
+    chosen = ability.modes[mode - 1]
+    phrases = _phrases(list(chosen.effects))
+    return [phrases[slot.slot] for slot in chosen.targets if not slot.reflexive and slot.slot in phrases]
+
+
+def _phrases(steps: object) -> dict[int, TargetPhrase]:
+    """The first phrase naming each target slot in ``steps`` (a quoted ability's are its own)."""
     phrases: dict[int, TargetPhrase] = {}
 
     def visit(node: object) -> None:
@@ -119,9 +104,8 @@ def mode_nouns(ability: Ability, mode: int) -> list[TargetPhrase]:
         for child in children(node):
             visit(child)
 
-    chosen = ability.modes[mode - 1]
-    visit(list(chosen.effects))
-    return [phrases[slot.slot] for slot in chosen.targets if not slot.reflexive and slot.slot in phrases]
+    visit(steps)
+    return phrases
 
 
 DIVIDED_ANY = frozenset({"deal_damage_divided"})

@@ -573,17 +573,9 @@ def _choose_delayed_targets(game: Game, decider: Decider, item: StackItem) -> bo
     source = game.objects.get(waiting.source.id, waiting.source)
     ctx = Context(game, decider, waiting.controller, source, granter=waiting.granter)
     ctx.it = list(waiting.it)
-    chosen: list[list[Ref]] = []
-    for noun in step_nouns(waiting.body):
-        legal = _legal_targets(game, ctx, noun)
-        if not legal:
-            game.log.append(f"{source.name}: no legal target for its triggered ability")
-            return False
-        names = list(dict.fromkeys(ref if isinstance(ref, str) else ref.name for ref in legal))
-        text = target_text(noun).removeprefix("target ")
-        name = decider.choose(f"{source.name}: target {text}", names)
-        chosen.append([next(ref for ref in legal if (ref if isinstance(ref, str) else ref.name) == name)])
-        record_target(ctx, noun, chosen[-1])
+    chosen = _chosen_targets(ctx, step_nouns(waiting.body))
+    if chosen is None:
+        return False
     item.targets = chosen
     return True
 
@@ -605,21 +597,31 @@ def _choose_targets(game: Game, decider: Decider, item: StackItem) -> bool:
         if not modes:
             game.log.append(f"{source.name}: no mode chosen for its triggered ability")
             return False
-    chosen: list[list[Ref]] = []
-    for noun in target_nouns(ability, modes):
-        legal = _legal_targets(game, ctx, noun)
-        if not legal:
-            game.log.append(f"{source.name}: no legal target for its triggered ability")
-            return False
-        names = list(dict.fromkeys(ref if isinstance(ref, str) else ref.name for ref in legal))
-        text = target_text(noun).removeprefix("target ")
-        name = decider.choose(f"{source.name}: target {text}", names)
-        chosen.append([next(ref for ref in legal if (ref if isinstance(ref, str) else ref.name) == name)])
-        record_target(ctx, noun, chosen[-1])
+    chosen = _chosen_targets(ctx, target_nouns(ability, modes))
+    if chosen is None:
+        return False
     item.targets = chosen
     item.modes = modes
     item.divided = divide(ctx, ability, chosen, modes)  # one target each: it gets all of it (601.2d)
     return True
+
+
+def _chosen_targets(ctx: Context, nouns: list[TargetPhrase]) -> list[list[Ref]] | None:
+    """A target for each phrase, chosen through the decider among the legal ones (each recorded
+    for the phrases after it); None when one has no legal choice (603.3d)."""
+    game, source = ctx.game, ctx.source
+    chosen: list[list[Ref]] = []
+    for noun in nouns:
+        legal = _legal_targets(game, ctx, noun)
+        if not legal:
+            game.log.append(f"{source.name}: no legal target for its triggered ability")
+            return None
+        names = list(dict.fromkeys(ref if isinstance(ref, str) else ref.name for ref in legal))
+        text = target_text(noun).removeprefix("target ")
+        name = ctx.decider.choose(f"{source.name}: target {text}", names)
+        chosen.append([next(ref for ref in legal if (ref if isinstance(ref, str) else ref.name) == name)])
+        record_target(ctx, noun, chosen[-1])
+    return chosen
 
 
 def _legal_targets(game: Game, ctx: Context, noun: TargetPhrase) -> list[Ref]:
