@@ -88,6 +88,12 @@ def test_a_face_keeps_its_card_s_layout_and_its_side(path: Path, name: str) -> N
     assert (face.layout, face.side) == ("adventure", 1)
 
 
+def test_a_melded_back_face_listed_as_its_own_card_is_side_1() -> None:
+    face = Face("Brisela, Voice of Nightmares", "Flying", "Brisela, Voice of Nightmares", None, "meld")
+
+    assert face.side == 1
+
+
 def test_a_card_of_one_face_is_side_0_of_a_normal_layout() -> None:
     face = Face("Air Elemental", "Flying")
 

@@ -62,10 +62,13 @@ class Face:
     @property
     def side(self) -> int:
         """Which face of its card this is, in the card's name ("Fire // Ice": 0 is Fire, 1 is Ice);
-        0 for a card of one face, and for a face whose name the card's name does not list."""
+        0 for a card of one face, and for a face whose name the card's name does not list; 1 for a
+        meld card's melded back face ("Brisela, Voice of Nightmares", 712.4)."""
         if self.face_name is None:
             return 0
         names = self.name.split(" // ")
+        if self.layout == "meld" and len(names) == 1:
+            return 1  # the melded card's back face is listed as a card of its own (Brisela)
         return names.index(self.face_name) if self.face_name in names else 0
 
 
