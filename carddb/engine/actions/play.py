@@ -181,7 +181,7 @@ def cast(
     timing rules ignored (madness: from exile, 702.35b).
     ``face_down``: cast with morph as a face-down 2/2 creature spell for {3} (702.37c), from the hand.
     ``face``: the face of a card of several faces to cast (a split card's half, 709.3; an Adventure,
-    715.3; a modal double-faced card's back face, 712.12); a card exiled on an adventure is cast
+    715.3; a modal double-faced card's back face, 712.11b); a card exiled on an adventure is cast
     from exile as its creature (715.4).
     ``convoking``: the creatures tapped to pay part of its total cost (convoke, 702.51);
     ``delving``, ``improvising``: the graveyard cards exiled and the artifacts tapped to pay generic

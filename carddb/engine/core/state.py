@@ -92,7 +92,7 @@ class GameObject:
     whole_card: CardDef | None = None
     """A card of several faces while it shows one of them (:mod:`carddb.engine.rules.card_faces`):
     ``card`` is then the face — a split card's half or an Adventure cast (709.3, 715.3), a modal
-    double-faced card's back face cast or played (712.12) — and this the card, which it is again as
+    double-faced card's back face cast or played (712.11b, 712.12) — and this the card, which it is again as
     it leaves the stack for another zone than the battlefield, or leaves the battlefield."""
     on_adventure: bool = False
     """Exiled as its Adventure resolved (715.4): its owner may cast it as its creature from exile."""

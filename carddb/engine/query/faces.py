@@ -10,7 +10,7 @@ their own command-zone rules (902, 904), which the engine does not implement."""
 CAST_FACES = frozenset({"split", "adventure", "modal_dfc"})
 """Layouts whose faces after the first are cast or played, chosen as the card is cast
 (:mod:`carddb.engine.rules.card_faces`): a split card's right half (709.3), an Adventure (715.3),
-a modal double-faced card's back face (712.12)."""
+a modal double-faced card's back face (712.11b; played as a land, 712.12)."""
 
 TRANSFORMED_FACES = frozenset({"transform"})
 """Layouts whose back face a permanent turns to by transforming (701.28), never cast (712.11).

@@ -1,4 +1,4 @@
-"""Cards of several faces: which face a player casts or plays (709.3 a split card's half, 712.12 a
+"""Cards of several faces: which face a player casts or plays (709.3 a split card's half, 712.11b and 712.12 a
 modal double-faced card's face, 715.3 an Adventurer card as its Adventure), and an Adventure that
 resolves going into exile, from where the card may be cast as its creature (715.4); a transforming
 double-faced permanent turning to its other face (701.28). The object
@@ -40,7 +40,7 @@ def chosen_face(obj: GameObject, name: str | None) -> CardDef | None:
 
 
 def show_face(obj: GameObject, face: CardDef) -> None:
-    """``obj`` has the characteristics of ``face`` of its card (709.3, 712.12, 715.3)."""
+    """``obj`` has the characteristics of ``face`` of its card (709.3, 712.11b, 712.12, 715.3)."""
     if obj.whole_card is None:
         obj.whole_card = obj.card
     obj.card = face
