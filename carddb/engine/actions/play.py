@@ -182,7 +182,7 @@ def cast(
     ``face_down``: cast with morph as a face-down 2/2 creature spell for {3} (702.37c), from the hand.
     ``face``: the face of a card of several faces to cast (a split card's half, 709.3; an Adventure,
     715.3; a modal double-faced card's back face, 712.11b); a card exiled on an adventure is cast
-    from exile as its creature (715.4).
+    from exile as its creature (715.3d).
     ``convoking``: the creatures tapped to pay part of its total cost (convoke, 702.51);
     ``delving``, ``improvising``: the graveyard cards exiled and the artifacts tapped to pay generic
     mana of it (delve, 702.66a; improvise, 702.126a)."""
@@ -390,7 +390,7 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
         elif rebounds(source) and not fizzled:  # 702.88a: exiled, cast again at the next upkeep
             zone = "exile"
         adventure = is_adventure(source) and not fizzled and zone == "graveyard"
-        if adventure:  # 715.4: exiled, to be cast later as its creature
+        if adventure:  # 715.3d: exiled, to be cast later as its creature
             zone = "exile"
         put(game, source, zone, cause="resolve", decider=decider)
         if zone == "exile" and source.zone == "exile":

@@ -95,7 +95,7 @@ class GameObject:
     double-faced card's back face cast or played (712.11b, 712.12) — and this the card, which it is again as
     it leaves the stack for another zone than the battlefield, or leaves the battlefield."""
     on_adventure: bool = False
-    """Exiled as its Adventure resolved (715.4): its owner may cast it as its creature from exile."""
+    """Exiled as its Adventure resolved (715.3d): its owner may cast it as its creature from exile."""
     damage: int = 0
     effects: list[LayerEffect] = field(default_factory=list)
     """Continuous effects of resolved spells and abilities on it (613): "gets +2/+2 until end of

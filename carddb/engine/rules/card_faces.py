@@ -1,6 +1,6 @@
 """Cards of several faces: which face a player casts or plays (709.3 a split card's half, 712.11b and 712.12 a
 modal double-faced card's face, 715.3 an Adventurer card as its Adventure), and an Adventure that
-resolves going into exile, from where the card may be cast as its creature (715.4); a transforming
+resolves going into exile, from where the card may be cast as its creature (715.3d); a transforming
 double-faced permanent turning to its other face (701.28). The object
 shows the chosen face (``card``) and keeps the card (``whole_card``) until it leaves the stack or
 the battlefield (:meth:`carddb.engine.core.state.Game.move`)."""
@@ -53,12 +53,12 @@ def is_adventure(obj: GameObject) -> bool:
 
 
 def may_cast_from_adventure(obj: GameObject, player: str, face: CardDef | None) -> bool:
-    """715.4: a card exiled on an adventure may be cast by its owner as its creature (its first
+    """715.3d: a card exiled on an adventure may be cast by its owner as its creature (its first
     face), not as its Adventure again (refused)."""
     if not (obj.zone == "exile" and obj.on_adventure and obj.owner == player):
         return False
     if face is not None:
-        raise IllegalActionError(f"{obj.name} is on an adventure: it is cast as its creature only (715.4)")
+        raise IllegalActionError(f"{obj.name} is on an adventure: it is cast as its creature only (715.3d)")
     return True
 
 
