@@ -321,3 +321,15 @@ def test_a_target_in_the_body_of_for_each_is_chosen_once_for_each() -> None:
         1,
         "opponent",
     )
+
+
+def test_it_before_a_second_target_is_the_first_target() -> None:
+    text = (
+        "Target creature you control gets +1/+0 until end of turn. It deals damage equal to its power to "
+        "target creature an opponent controls."
+    )
+    face = parse_oracle(text, "Ambuscade", "Instant")
+    nodes = [n for step in face.abilities[0].effects for n in walk(step)]
+    first = next(n for n in nodes if isinstance(n, Noun) and n.slot == 1)
+    (it,) = [n for n in nodes if isinstance(n, Pronoun) and n.word == "it"]
+    assert it.antecedents == (first,)

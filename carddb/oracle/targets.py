@@ -100,7 +100,7 @@ def number_targets(
     may name instead of the target (:class:`_TargetAnaphora`)."""
     finder = _Finder(first, spell)
     numbered = tuple(cast(Step, finder.visit(step)) for step in steps)
-    if len(finder.slots) == 1 and _one(finder.slots[0]):
+    if finder.slots and _one(finder.slots[0]):
         linker = _TargetAnaphora(finder.slots[0], _heads_in(named))
         numbered = tuple(cast(Step, linker.visit(step)) for step in numbered)
     return numbered, tuple(finder.slots)
@@ -148,8 +148,8 @@ def _heads_in(node: object) -> frozenset[str]:
 
 
 class _TargetAnaphora:
-    """An ability whose one target is one object or one player: after that target in the text
-    (its instructions' order, the body of "… unless …" first),
+    """An ability whose first target is one object or one player: after that target in the text
+    (its instructions' order, the body of "… unless …" first) and before any other target,
 
     * "its controller" / "its owner" is that object's controller or owner;
     * "that creature" (a target creature), "that card" (a target creature card), "that player" (a
@@ -171,9 +171,11 @@ class _TargetAnaphora:
         self.heads: frozenset[str] = frozenset()
         self.latest: object = None
         """The object named last: "it" names the target only while that is the target."""
+        self.closed = False
+        """Once a second target is named, "it", "that creature" … could name either: none is linked."""
 
     def _names_target(self, node: Noun | Pronoun) -> bool:
-        if self.target is None or node.antecedents:
+        if self.target is None or self.closed or node.antecedents:
             return False
         if isinstance(node, Pronoun):
             if node.word in _ROLE_PRONOUNS:
@@ -187,6 +189,8 @@ class _TargetAnaphora:
         return head in self.heads and head not in self.named
 
     def visit(self, node: object) -> object:
+        if isinstance(node, Noun | Pronoun | Action) and node.slot not in (None, self.slot):
+            self.closed = True  # "… fights target creature an opponent controls. Its controller …"
         if isinstance(node, Pronoun):
             return dataclasses.replace(node, antecedents=(self.target,)) if self._names_target(node) else node
         if isinstance(node, Noun):
