@@ -5,7 +5,7 @@ names a target refers to its slot. Real cards."""
 from __future__ import annotations
 
 from carddb.oracle import parse_oracle
-from carddb.oracle.model import Action, Noun, Pronoun, TargetKind, TargetSlot, walk
+from carddb.oracle.model import Action, Noun, Pronoun, SelfRef, TargetKind, TargetSlot, walk
 from carddb.oracle.show import face_to_dict
 
 
@@ -333,3 +333,10 @@ def test_it_before_a_second_target_is_the_first_target() -> None:
     first = next(n for n in nodes if isinstance(n, Noun) and n.slot == 1)
     (it,) = [n for n in nodes if isinstance(n, Pronoun) and n.word == "it"]
     assert it.antecedents == (first,)
+
+
+def test_it_in_the_first_targets_description_after_self_is_self() -> None:
+    text = "{R}: Flowstone Salamander deals 1 damage to target creature blocking it."
+    face = parse_oracle(text, "Flowstone Salamander", "Creature — Salamander")
+    (it,) = [n for s in face.abilities[0].effects for n in walk(s) if isinstance(n, Pronoun)]
+    assert it.antecedents == (SelfRef(),)

@@ -279,7 +279,10 @@ class _Finder:
             return self.action(node)
         if isinstance(node, Clause):
             subject = self.visit(node.subject)
+            before = len(self.slots)
             predicates = tuple(self.visit(p) for p in node.predicates)
+            if isinstance(subject, SelfRef) and before == 0:  # "~ deals 1 damage to target … blocking it"
+                predicates = tuple(_self_in_targets(p) for p in predicates)
             duration = self.visit(node.duration)
             for_each = self.visit(node.for_each)
             return _same_or(
@@ -430,6 +433,22 @@ def _linked_to_earlier_targets(items: list[object]) -> tuple[object, ...]:
                 item = dataclasses.replace(item, qualifiers=cast(tuple[Action, ...], qualifiers))
         linked.append(item)
     return tuple(linked)
+
+
+def _self_in_targets(predicate: object) -> object:
+    """ "~ deals 1 damage to target creature blocking it": with ~ the subject and no target named
+    before, "it" in a target's description is ~."""
+    if not isinstance(predicate, Action):
+        return predicate
+    args: list[tuple[str, object]] = []
+    for role, value in predicate.args:
+        if isinstance(value, Noun) and value.slot is not None and value.targeted:
+            qualifiers = tuple(_refer(q, SelfRef()) for q in value.qualifiers)
+            if any(a is not b for a, b in zip(qualifiers, value.qualifiers, strict=True)):
+                value = dataclasses.replace(value, qualifiers=cast(tuple[Action, ...], qualifiers))
+        args.append((role, value))
+    changed = any(a[1] is not b[1] for a, b in zip(args, predicate.args, strict=True))
+    return dataclasses.replace(predicate, args=tuple(args)) if changed else predicate
 
 
 def _single_target(node: object) -> bool:
