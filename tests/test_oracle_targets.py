@@ -272,15 +272,16 @@ def test_that_creature_or_that_player_after_the_one_target_is_that_target() -> N
     assert that_player.antecedents == (player,)
 
 
-def test_that_card_is_not_the_target_when_the_trigger_names_a_card() -> None:
+def test_that_card_is_the_target_exiled_before_it() -> None:
     text = (
         "Whenever a player cycles a card, you may exile target creature. If you do, return that card to "
         "the battlefield under its owner's control at the beginning of the next end step."
     )
     face = parse_oracle(text, "Astral Slide", "Enchantment")
     nodes = [n for step in face.abilities[0].effects for n in walk(step)]
+    (target,) = [n for n in nodes if isinstance(n, Noun) and n.slot == 1]
     (card,) = [n for n in nodes if isinstance(n, Noun) and n.description == "card"]
-    assert card.antecedents == ()
+    assert card.antecedents == (target,)  # 400.7: the creature exiled is a card
 
 
 def test_it_after_the_one_target_is_that_target_while_nothing_else_was_named() -> None:

@@ -44,6 +44,7 @@ from carddb.oracle.model import (
     TableRow,
     TargetKind,
     TargetSlot,
+    Unimplemented,
     walk,
 )
 from carddb.oracle.model import Sequence as Steps
@@ -136,6 +137,17 @@ def _introduces(noun: Noun) -> bool:
     return indefinite and not noun.plural and _head(noun.description) != "player"
 
 
+_LEAVES = frozenset({"exile", "exile_until", "return_from", "put_into_library", "put_into_zone", "destroy"})
+"""Instructions after which a target permanent is a card ("Exile target creature. Return that card
+to the battlefield …", 400.7)."""
+_NEW_CARDS = frozenset({"top_cards", "bottom_cards"})
+"""Phrases that name cards not named before ("the top card of your library")."""
+
+
+def _heads_of(noun: Noun) -> frozenset[str]:
+    return frozenset(_head(part) for part in noun.alternatives)
+
+
 def _heads_in(node: object) -> frozenset[str]:
     """The kinds of thing the nouns in ``node`` name ("Whenever a creature attacks": creature)."""
     heads: set[str] = set()
@@ -169,6 +181,7 @@ class _TargetAnaphora:
         self.named = named
         self.target: Noun | None = None
         self.heads: frozenset[str] = frozenset()
+        """The kinds the target is ("creature"; "card" too once it has left the battlefield)."""
         self.latest: object = None
         """The object named last: "it" names the target only while that is the target."""
         self.closed = False
@@ -186,31 +199,44 @@ class _TargetAnaphora:
         if node.determiners != ("that",) or node.qualifiers or node.plural or " " in node.description:
             return False
         head = _head(node.description)
+        if head == "card" and "card" not in _heads_of(self.target):  # the target since it left
+            return "card" in self.heads and self.latest is self.target and "card" not in self.named
         return head in self.heads and head not in self.named
+
+    def _is_target(self, node: object) -> bool:
+        named = node.antecedents if isinstance(node, Noun | Pronoun) else ()
+        return node is self.target or (len(named) == 1 and named[0] is self.target)
 
     def visit(self, node: object) -> object:
         if isinstance(node, Noun | Pronoun | Action) and node.slot not in (None, self.slot):
             self.closed = True  # "… fights target creature an opponent controls. Its controller …"
+        if isinstance(node, Unimplemented):
+            self.closed = True  # what a sentence the grammar rejects names is not known
         if isinstance(node, Pronoun):
             return dataclasses.replace(node, antecedents=(self.target,)) if self._names_target(node) else node
         if isinstance(node, Noun):
             if self._names_target(node):
                 return dataclasses.replace(node, antecedents=(self.target,))
             qualifiers = tuple(self.visit(q) for q in node.qualifiers)
+            if all(a is b for a, b in zip(qualifiers, node.qualifiers, strict=True)):
+                qualifiers = node.qualifiers
+            result = cast(Noun, _same_or(node, qualifiers=qualifiers))
             role = node.description.endswith(_ROLES)  # "target spell's controller": not the target
             if node.slot == self.slot and node.targeted and self.target is None and not role:
-                self.target = self.latest = node
-                self.heads = frozenset(_head(part) for part in node.alternatives)
+                self.target = self.latest = result
+                self.heads = _heads_of(node)
             elif _introduces(node):  # "… search your library for a card named …, reveal it"
-                self.latest = node
-            return _same_or(node, qualifiers=qualifiers)
+                self.latest = result
+            return result
         if isinstance(node, SelfRef) and self.target is not None:
             self.latest = node  # "If this spell was kicked, it deals X damage to …": ~ named since
             return node
-        if isinstance(node, Action) and node.verb.startswith("create"):
+        if isinstance(node, Action) and (node.verb.startswith("create") or node.verb in _NEW_CARDS):
             self.latest = node  # "create a token that's a copy of …, except it has haste. Sacrifice it …"
         if isinstance(node, Action):
             args = tuple((role, self.visit(value)) for role, value in node.args)
+            if node.verb in _LEAVES and self._is_target(dict(args).get("what")):
+                self.heads |= {"card"}  # "Exile target creature. Return that card to the battlefield …"
             changed = any(a[1] is not b[1] for a, b in zip(args, node.args, strict=True))
             return dataclasses.replace(node, args=args) if changed else node
         if isinstance(node, Clause):
