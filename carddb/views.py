@@ -28,6 +28,9 @@ class FaceView:
     flavor: str | None
     language: str
     """The language this face's name, type line and text are shown in."""
+    colors: str = ""
+    """Its colours, as letters in WUBRG order (from its mana cost, or its colour indicator: the
+    back face of a double-faced card, 204)."""
 
 
 @dataclass(frozen=True, slots=True)

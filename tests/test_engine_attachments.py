@@ -237,3 +237,32 @@ def test_a_scenario_with_a_bad_attachment_is_invalid(tmp_path: Path) -> None:
         run(tmp_path, '{ "Holy Strength" = "Holy Strength" }')
     with pytest.raises(ScenarioError, match="no 'Bob:Grizzly Bears' on the battlefield"):
         run(tmp_path, '{ "Holy Strength" = "Bob:Grizzly Bears" }')
+
+
+def test_x_counts_the_counters_on_the_aura_that_grants_the_ability() -> None:
+    """ "… where X is the number of charge counters on ~" in the ability an Aura grants: ~ is the Aura."""
+    text = (
+        'Enchant creature\nEnchanted creature has "{T}: This creature deals X damage to any target, '
+        'where X is the number of charge counters on Sparking Harness."'
+    )
+    harness = CardDef("Sparking Harness", "Enchantment — Aura", text, "{R}")
+    game = two_players()
+    bears = game.create(BEARS, "Alice", "battlefield")
+    aura = game.create(harness, "Alice", "battlefield")
+    aura.attached_to = bears.id
+    aura.counters["charge"] = 2
+    bears.since_turn = -1  # no summoning sickness
+    settle(game, ScriptedDecider())
+    play.activate(game, ScriptedDecider(), "Alice", bears, 1, [["Bob"]])
+    play.resolve_all(game, ScriptedDecider())
+    assert game.players["Bob"].life == 18
+
+
+def test_a_static_ability_given_to_another_object_naming_the_giver_is_refused() -> None:
+    """~ in a quoted static or replacement ability names the Aura, which the readers of static
+    abilities (they know only the creature that has it) cannot tell: refused, not applied to the
+    creature. An activated or triggered one remembers the Aura, and one given to ~ itself is ~'s."""
+    given = 'Enchant creature\nEnchanted creature has "Prevent all damage that would be dealt to ~."'
+    assert face(given) == ["~ in a static ability it gives another object"]
+    assert face('Enchant creature\nEnchanted creature has "{T}: Put a charge counter on ~."') == []
+    assert face('~ has "Prevent all damage that would be dealt to ~."', "Creature — Cat") == []

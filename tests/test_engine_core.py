@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from carddb.engine.actions import play, turn
-from carddb.engine.catalog import CATALOG, face_missing
-from carddb.engine.core.cards import CardDef
+from carddb.engine.catalog import CATALOG, card_face_missing, face_missing
+from carddb.engine.core.cards import CardDef, whole_card
 from carddb.engine.core.decisions import RandomDecider, ScriptedDecider
 from carddb.engine.core.errors import (
     CostError,
@@ -16,7 +16,9 @@ from carddb.engine.core.errors import (
     UnscriptedDecisionError,
 )
 from carddb.engine.core.state import Game, Player, Step
+from carddb.engine.query.executable import functions_from_graveyard
 from carddb.engine.scenario.random_play import new_game, random_play
+from carddb.oracle.faces import Face
 
 RIFT = CardDef(
     "Underdark Rift",
@@ -410,15 +412,98 @@ def test_protection_from_a_colour_stops_its_targeting_and_damage() -> None:
     assert face_missing(KNIGHT.parsed) == []
 
 
-def test_a_trigger_that_returns_the_card_from_its_graveyard_is_refused() -> None:
-    """It triggers while the card is in the graveyard (113.6), which the engine does not watch."""
+def test_a_flip_card_s_other_face_is_not_counted_executable() -> None:
+    """Tok-Tok's first line would execute, but the engine never flips Akki Lavarunner (710): the face
+    cannot come into a game, so it is not counted."""
+    text = "Protection from red"
+    flipped = Face(
+        "Akki Lavarunner // Tok-Tok, Volcano Born",
+        text,
+        "Tok-Tok, Volcano Born",
+        "Legendary Creature — Goblin Shaman",
+        "flip",
+    )
+    parsed = CardDef("Tok-Tok, Volcano Born", "Legendary Creature — Goblin Shaman", text).parsed
+
+    assert face_missing(parsed) == []
+    assert card_face_missing(flipped, parsed) == ["the other face of a flip card"]
+
+
+def test_a_transforming_card_s_back_face_is_counted_on_its_own_text() -> None:
+    back = Face(
+        "Delver of Secrets // Insectile Aberration",
+        "Flying",
+        "Insectile Aberration",
+        "Creature — Human Insect",
+        "transform",
+    )
+
+    assert (
+        card_face_missing(back, CardDef("Insectile Aberration", "Creature — Human Insect", "Flying").parsed)
+        == []
+    )
+
+
+DELVER = whole_card(
+    "Delver of Secrets",
+    "transform",
+    (
+        CardDef("Delver of Secrets", "Creature — Human Wizard", "", "{U}", "1", "1"),
+        CardDef("Insectile Aberration", "Creature — Human Insect", "Flying", "", "3", "2", ("U",)),
+    ),
+)
+KAZANDU = whole_card(
+    "Kazandu Mammoth",
+    "modal_dfc",
+    (
+        CardDef("Kazandu Mammoth", "Creature — Elephant", "", "{1}{G}{G}", "3", "3"),
+        CardDef("Kazandu Valley", "Land", "Kazandu Valley enters the battlefield tapped.\n{T}: Add {G}."),
+    ),
+)
+
+
+def test_a_transforming_card_s_back_face_is_not_cast() -> None:
+    """712.11: a transforming card's back face is reached by transforming, never cast."""
+    game = two_players()
+    delver = game.create(DELVER, "Alice", "hand")
+
+    with pytest.raises(IllegalActionError, match="a permanent transforms into it"):
+        play.cast(game, ScriptedDecider(), "Alice", delver, face="Insectile Aberration")
+    assert delver.card is DELVER and delver.zone == "hand"
+
+
+def test_a_modal_double_faced_land_is_its_front_face_again_once_it_leaves_the_battlefield() -> None:
+    """712.8a: in every zone but the stack and the battlefield, it has its front face's
+    characteristics; Kazandu Valley goes to the graveyard as Kazandu Mammoth."""
+    game = two_players()
+    card = game.create(KAZANDU, "Alice", "hand")
+    play.play_land(game, "Alice", card, face="Kazandu Valley")
+    assert (card.name, card.tapped) == ("Kazandu Valley", True)
+
+    game.move(card, "graveyard")
+
+    assert card.name == "Kazandu Mammoth" and card.whole_card is None
+
+
+def test_a_vanguard_card_is_not_a_game_object() -> None:
+    vanguard = Face(
+        "Akroma, Angel of Wrath Avatar", "Creatures you control have flying.", None, "Vanguard", "vanguard"
+    )
+    parsed = CardDef("Akroma Avatar", "Vanguard", "Creatures you control have flying.").parsed
+
+    assert card_face_missing(vanguard, parsed) == ["a vanguard card"]
+
+
+def test_a_trigger_that_returns_the_card_from_its_graveyard_works_from_the_graveyard() -> None:
+    """113.6m: its effect moves the card out of the graveyard, so it triggers there (and only there)."""
     detective = CardDef(
         "Dogged Detective",
         "Creature — Human Rogue",
         "Whenever an opponent draws their second card each turn, you may return Dogged Detective from your"
         " graveyard to your hand.",
     )
-    assert face_missing(detective.parsed) == ["ability of a card in another zone"]
+    assert face_missing(detective.parsed) == []
+    assert functions_from_graveyard(detective.abilities[0])
 
 
 def test_a_shield_against_combat_damage_only_is_refused() -> None:
@@ -442,3 +527,12 @@ def test_an_additional_cost_the_caster_chooses_is_refused_not_paid_as_due(cost: 
     text = f"As an additional cost to cast this spell, {cost}.\nExile target creature."
     card = CardDef("Sample Offering", "Sorcery", text, mana_cost="{B}")
     assert "casting ability" in face_missing(card.parsed)
+
+
+def test_a_vanguard_face_is_not_executable_whatever_its_abilities() -> None:
+    """113.6p, 902: a vanguard's abilities work from the command zone, which the engine does not play;
+    the same text on a permanent executes."""
+    gix = CardDef("Gix", "Vanguard", "{3}: Return target creature card from your graveyard to your hand.")
+    assert face_missing(gix.parsed) == []  # the text alone
+    assert face_missing(gix.parsed, "Vanguard") == ["vanguard card (abilities in the command zone, 113.6p)"]
+    assert face_missing(gix.parsed, "Artifact") == []

@@ -77,6 +77,23 @@ def test_a_face_keeps_its_type_line(path: Path, name: str, type_line: str) -> No
     assert face.type_line == type_line
 
 
+@pytest.mark.parametrize(
+    "path, name",
+    [(FACES_JSONL, "Stomp"), (SCRYFALL_PAGE, "Stomp"), (MTGJSON_SET, "Cast Off")],
+    ids=["jsonl", "scryfall", "mtgjson"],
+)
+def test_a_face_keeps_its_card_s_layout_and_its_side(path: Path, name: str) -> None:
+    face = next(face for face in read_faces(path) if face.parser_name == name)
+
+    assert (face.layout, face.side) == ("adventure", 1)
+
+
+def test_a_card_of_one_face_is_side_0_of_a_normal_layout() -> None:
+    face = Face("Air Elemental", "Flying")
+
+    assert (face.layout, face.side) == ("normal", 0)
+
+
 def test_a_jsonl_file_of_faces_is_detected() -> None:
     assert detect_format(FACES_JSONL) == "jsonl"
 

@@ -26,6 +26,7 @@ from carddb.oracle.model import (
     Sequence,
     TapCost,
     X,
+    walk,
 )
 from carddb.oracle.normalize import normalize_oracle
 from carddb.oracle.show import face_to_dict
@@ -234,6 +235,37 @@ def test_normalizing_replaces_the_name_the_short_name_and_this_creature() -> Non
     )
 
 
+@pytest.mark.parametrize(
+    "text, name, canonical",
+    [
+        (  # the Equipment's name in the ability it grants: ~, the Equipment ("this creature" stays)
+            'Equipped creature has "{T}, Sacrifice Gleaming Hatchet: Gleaming Hatchet deals 1 damage to '
+            'this creature."',
+            "Gleaming Hatchet",
+            'Equipped creature has "{T}, Sacrifice ~: ~ deals 1 damage to this creature."',
+        ),
+        (  # a name after "named" is a name; a quote that is only the name is a word to say
+            'It has "Sacrifice this creature: Return a card named Ashen Wyrm from your graveyard."',
+            "Ashen Wyrm",
+            'It has "Sacrifice this creature: Return a card named Ashen Wyrm from your graveyard."',
+        ),
+        ('Say "Pocket Drum": Draw a card.', "Pocket Drum", 'Say "Pocket Drum": Draw a card.'),
+        (  # a short name that is a planeswalker type or begins another proper noun
+            'Create a token with "Put a loyalty counter on each Vessa you control and on Vessa\'s Hound."',
+            "Vessa, the Tidecaller",
+            'Create a token with "Put a loyalty counter on each Vessa you control and on Vessa\'s Hound."',
+        ),
+        (
+            '~ has "Whenever Vessa attacks, scry 1."',
+            "Vessa, the Tidecaller",
+            '~ has "Whenever ~ attacks, scry 1."',
+        ),
+    ],
+)
+def test_normalizing_replaces_the_name_inside_a_quoted_ability(text: str, name: str, canonical: str) -> None:
+    assert normalize_oracle(text, name).text == canonical
+
+
 def test_normalizing_sets_reminder_text_aside() -> None:
     normalized = normalize_oracle(
         "Flying (This creature can't be blocked except by creatures with flying.)", "Bird"
@@ -353,3 +385,22 @@ def test_pathological_text_gives_unimplemented_nodes_never_an_exception(text: st
         assert face.normalized[node.span.start : node.span.end] == node.text
     if face.complete:
         assert face.rendered == face.normalized
+
+
+def test_those_tokens_are_the_ones_an_earlier_create_of_the_spell_describes() -> None:
+    face = parse_oracle(
+        "Create a 2/2 black Zombie creature token.\n"
+        "If you control a Zombie, create three of those tokens instead.",
+        "Grave Chorus",
+        "Sorcery",
+    )
+    assert face.complete
+    created = next(n for n in walk(face.abilities[0].effects) if isinstance(n, Action))
+    more = next(
+        n
+        for n in walk(face.abilities[1].effects)
+        if isinstance(n, Action) and n.verb == "create_those_tokens"
+    )
+    those = more.arg("what")
+    assert isinstance(those, Noun) and those.antecedents == (created,)
+    assert created.verb == "create_creature_token" and more.arg("amount") == Number(3, "three")

@@ -126,3 +126,146 @@ def test_with_flying_describes_every_creature_alternative() -> None:
     face = parse_oracle("Destroy target creature with flying.", "Plummet", "Instant")
     noun = face.abilities[0].effects[0].predicates[0].arg("what")
     assert isinstance(noun, Noun) and noun.narrowed is None
+
+
+def test_you_may_covers_both_predicates_joined_by_and() -> None:
+    text = "Whenever Gustcloak Runner becomes blocked, you may untap it and remove it from combat."
+    face = parse_oracle(text, "Gustcloak Runner", "Creature — Human Soldier")
+    (optional,) = face.abilities[0].effects
+    assert isinstance(optional, Conditional) and optional.word == "may"
+    assert optional.condition == Pronoun("you")
+    assert isinstance(optional.body, Clause) and optional.body.subject is None
+    assert [p.verb for p in optional.body.predicates if isinstance(p, Action)] == [
+        "untap",
+        "remove_from_combat",
+    ]
+    assert face.rendered == face.normalized
+
+
+def test_you_may_have_it_do_both_predicates() -> None:
+    text = (
+        "Whenever you cast an artifact spell, you may have target creature get +2/+0 and gain deathtouch "
+        "until end of turn."
+    )
+    face = parse_oracle(text, "Painsmith", "Creature — Human Artificer")
+    ((had,),) = [step.predicates for step in face.abilities[0].effects if isinstance(step, Clause)]
+    assert isinstance(had, Action) and had.verb == "may_have"
+    done = had.arg("action")
+    assert isinstance(done, Clause) and [p.verb for p in done.predicates if isinstance(p, Action)] == [
+        "gets",
+        "gains",
+    ]
+    assert done.duration == "until end of turn"
+
+
+def test_a_duration_after_parallel_clauses_ends_them_all() -> None:
+    text = (
+        "Whenever Agrus Kos, Wojek Veteran attacks, attacking red creatures get +2/+0 and attacking white "
+        "creatures get +0/+2 until end of turn."
+    )
+    face = parse_oracle(text, "Agrus Kos, Wojek Veteran", "Legendary Creature — Human Soldier")
+    (both,) = face.abilities[0].effects
+    assert isinstance(both, Clause) and both.duration == "until end of turn"
+    assert isinstance(both.predicates[1], Clause) and both.predicates[1].duration is None
+
+
+def test_when_you_do_is_a_reflexive_trigger_with_its_own_duration() -> None:
+    text = "You may exert Khenra Scrapper as it attacks. When you do, it gets +2/+0 until end of turn."
+    face = parse_oracle(text, "Khenra Scrapper", "Creature — Jackal Warrior")
+    _, when = face.abilities[0].effects
+    assert isinstance(when, Conditional) and (when.word, when.trigger) == ("when", "reflexive")
+    assert isinstance(when.body, Clause) and when.body.duration == "until end of turn"
+
+
+def test_when_that_creature_dies_this_turn_is_a_delayed_trigger() -> None:
+    text = (
+        "Put a -1/-1 counter on target creature. When that creature dies this turn, its controller gets a "
+        "poison counter."
+    )
+    face = parse_oracle(text, "Virulent Wound", "Instant")
+    _, when = face.abilities[0].effects
+    assert isinstance(when, Conditional) and (when.word, when.trigger) == ("when", "delayed")
+
+
+def test_unless_a_player_sacrifices_is_a_payment_naming_payer_and_cost() -> None:
+    text = (
+        "When Demanding Dragon enters the battlefield, it deals 5 damage to target opponent unless that "
+        "player sacrifices a creature."
+    )
+    face = parse_oracle(text, "Demanding Dragon", "Creature — Dragon")
+    (unless,) = face.abilities[0].effects
+    assert isinstance(unless, Conditional) and unless.word == "unless"
+    assert isinstance(unless.payer, Noun) and unless.payer.description == "player"
+    assert isinstance(unless.cost, Action) and unless.cost.verb == "sacrifice"
+    assert face.rendered == face.normalized
+
+
+def test_you_may_x_and_y_covers_the_steps_through_then() -> None:
+    face = parse_oracle(
+        "You may sacrifice a creature and discard a card, then draw a card.", "Card", "Sorcery"
+    )
+    (optional,) = face.abilities[0].effects
+    assert isinstance(optional, Conditional) and optional.word == "may"
+    assert isinstance(optional.body, Sequence) and len(optional.body.steps) == 2
+    assert face.rendered == face.normalized
+
+
+def test_a_duration_after_three_parallel_clauses_ends_them_all() -> None:
+    text = (
+        "Target creature gets -3/-0, up to one other target creature gets -2/-0, and up to one other target "
+        "creature gets -1/-0 until end of turn."
+    )
+    face = parse_oracle(text, "Card", "Instant")
+    (all_three,) = face.abilities[0].effects
+    assert isinstance(all_three, Clause) and all_three.duration == "until end of turn"
+    assert all(isinstance(p, Clause) and p.duration is None for p in all_three.predicates[1:])
+
+
+def test_a_duration_after_two_lasting_changes_of_two_subjects_ends_both() -> None:
+    text = "Target creature gets +2/+2 and creatures you control gain trample until end of turn."
+    face = parse_oracle(text, "Card", "Instant")
+    (both,) = face.abilities[0].effects
+    assert isinstance(both, Clause) and both.duration == "until end of turn"
+    untap = parse_oracle("Untap target creature and it gains haste until end of turn.", "Card", "Instant")
+    (one,) = untap.abilities[0].effects  # a one-shot instruction first: the duration is the last clause's
+    assert isinstance(one, Clause) and one.duration is None
+    assert isinstance(one.predicates[1], Clause) and one.predicates[1].duration == "until end of turn"
+
+
+def _zone_of(noun: object) -> object:
+    assert isinstance(noun, Noun)
+    return noun.qualifiers[0].arg("zone") if noun.qualifiers else None
+
+
+def test_a_zone_after_play_and_cast_phrases_is_where_the_lands_come_from_too() -> None:
+    face = parse_oracle("During your turn, you may play lands and cast spells from your graveyard.", "Urn")
+    assert face.complete
+    steps = _walk(face.abilities[0].effects)
+    (optional,) = [n for n in steps if isinstance(n, Conditional) and n.word == "may"]
+    assert isinstance(optional, Conditional) and isinstance(optional.body, Clause)  # one option, both
+    play, cast = optional.body.predicates
+    assert isinstance(play, Action) and isinstance(cast, Action)
+    lands, spells = play.arg("what"), cast.arg("what")
+    assert isinstance(lands, Noun) and lands.zone_shared
+    assert _zone_of(lands) == _zone_of(spells) is not None
+    assert face.rendered == face.normalized  # the zone is written once
+
+
+def test_a_zone_after_cant_play_or_cast_is_where_the_lands_come_from_too() -> None:
+    face = parse_oracle("Each opponent can't play lands or cast spells from their hand.", "Gag")
+    assert face.complete
+    (clause,) = face.abilities[0].effects
+    assert isinstance(clause, Clause) and isinstance(clause.predicates[0], Action)
+    restriction = clause.predicates[0]
+    assert _zone_of(restriction.arg("what")) == _zone_of(restriction.arg("spells")) is not None
+
+
+def _walk(steps: object) -> list[object]:
+    found: list[object] = []
+    pending = list(steps) if isinstance(steps, list | tuple) else [steps]
+    while pending:
+        node = pending.pop(0)
+        found.append(node)
+        if isinstance(node, Conditional):
+            pending.append(node.body)
+    return found

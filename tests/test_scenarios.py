@@ -46,7 +46,10 @@ def test_there_are_scenarios() -> None:
 def test_scenario(path: Path, pool: CardPool) -> None:
     result = run_file(path, pool)
 
-    assert result.passed, f"{path.name}: {result.title}\n  " + "\n  ".join(result.differences)
+    log = "".join(f"\n    {line}" for line in result.log)
+    assert result.passed, (
+        f"{path.name}: {result.title}\n  " + "\n  ".join(result.differences) + "\n  log:" + log
+    )
 
 
 # -- bad files -----------------------------------------------------------------------------------
@@ -310,7 +313,7 @@ def test_cli_exits_2_when_a_file_is_invalid(sample_url: str, tmp_path: Path) -> 
         (('["Island", "Forest"]', '["Island x100000000000000000000"]'), "'Island' x100000… (21 digits)"),
         (('advance = "draw"', "pass = 1000000000000"), "pass must be true or a number of rounds (1 to 1"),
         (('advance = "draw"', 'advance = "draw"\nrolls = [10000000000]'), "rolls must be a list of integers"),
-        (('[players.Bob]', '[players.Bob]\nlife = 100000000000000000000'), "life must be an integer"),
+        (("[players.Bob]", "[players.Bob]\nlife = 100000000000000000000"), "life must be an integer"),
     ],
 )
 def test_huge_counts_are_invalid_at_once(
@@ -391,7 +394,7 @@ def test_expect_not_executable_passes_only_on_that_refusal(tmp_path: Path, pool:
 
 # -- the seed rulings' keys (docs/scenarios.md) ----------------------------------------------------
 def test_a_planar_deck_holds_only_planes_and_phenomena(tmp_path: Path, pool: CardPool) -> None:
-    text = MINIMAL.replace('[players.Bob]', '[players.Bob]\nplanar_deck = ["Island"]')
+    text = MINIMAL.replace("[players.Bob]", '[players.Bob]\nplanar_deck = ["Island"]')
 
     with pytest.raises(ScenarioError, match="planar_deck: 'Island' is not a plane or phenomenon"):
         run_file(write(tmp_path, text), pool)

@@ -71,9 +71,16 @@ def compact(value: object) -> str:
             extra += f" (written after predicate {value.duration_after})"
         return f"{{{subject}{predicates}{extra}}}"
     if isinstance(value, Steps):
-        return " THEN ".join(compact(s) for s in value.steps)
+        text = compact(value.steps[0])
+        for join, step in zip(value.joins, value.steps[1:], strict=True):
+            text += (" THEN " if "then" in join else " AND ") + compact(step)
+        return text
     if isinstance(value, Conditional):
-        return f"{value.word.upper()}({compact(value.condition)}) {compact(value.body)}"
+        body = f"({compact(value.body)})" if isinstance(value.body, Steps) else compact(value.body)
+        if value.cost is not None:  # "… unless that player sacrifices a creature" (118.12)
+            return f"UNLESS-PAID(by={compact(value.payer)}, cost={compact(value.cost)}) {body}"
+        kind = f"[{value.trigger}]" if value.trigger else ""
+        return f"{value.word.upper()}{kind}({compact(value.condition)}) {body}"
     if isinstance(value, RollDie):
         rows = "; ".join(f"{r.low}-{r.high}: {' '.join(compact(e) for e in r.effects)}" for r in value.table)
         return f"roll {value.count}d{value.sides}" + (f" [{rows}]" if rows else "")

@@ -10,7 +10,7 @@ import click
 from carddb.oracle.coverage import MissingFn, coverage_command, default_jobs
 
 ENGINE_CATALOG = "carddb.engine.catalog"
-"""Where the engine's ``face_missing`` is; loaded only for ``--engine``: the engine takes most of a
+"""Where the engine's ``card_face_missing`` is; loaded only for ``--engine``: the engine takes most of a
 second to import, and a coverage run of the grammar alone does not need it."""
 
 
@@ -38,7 +38,7 @@ def coverage_cli(
     jobs: int | None,
 ) -> None:
     """How much of a file of faces (JSONL, MTGJSON or Scryfall) the oracle grammar parses."""
-    missing: MissingFn | None = importlib.import_module(ENGINE_CATALOG).face_missing if engine else None
+    missing: MissingFn | None = importlib.import_module(ENGINE_CATALOG).card_face_missing if engine else None
     status = coverage_command(
         path, as_json=as_json, min_rate=min_rate, top=top, missing=missing, jobs=jobs or default_jobs()
     )

@@ -109,6 +109,7 @@ def build_view(
                 defense=face.defense,
                 flavor=flavor_source.flavor if flavor_source is not None else None,
                 language=shown,
+                colors=face.colors,
             )
         )
     rulings = _rulings(session, card_id, language)

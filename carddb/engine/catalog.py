@@ -18,6 +18,7 @@ from carddb.engine.effects import cards, coins, conditions, copies, damage, life
 from carddb.engine.effects import characteristics as characteristic_effects
 from carddb.engine.effects import choices as choice_effects
 from carddb.engine.query import characteristics, executable, nouns
+from carddb.engine.query.faces import unreachable
 from carddb.engine.rules import (
     attachments,
     buyback,
@@ -55,12 +56,14 @@ from carddb.engine.rules import (
     prevention,
     protection,
     rebound,
+    sagas,
     suspend,
     targeted,
     timing,
     triggers,
     ward,
 )
+from carddb.oracle.faces import Face
 from carddb.oracle.model import Ability, ParsedFace
 
 CATALOG = Catalog.of(
@@ -123,6 +126,7 @@ CATALOG = Catalog.of(
     suspend_cast.SECTION,
     rebound.SECTION,
     rebound_cast.SECTION,
+    sagas.SECTION,
 )
 """Everything the engine executes."""
 
@@ -132,9 +136,16 @@ def missing(ability: Ability) -> list[str]:
     return executable.missing(ability, CATALOG)
 
 
-def face_missing(face: ParsedFace) -> list[str]:
-    """What of a whole face the engine cannot execute (empty: all of it)."""
-    return executable.face_missing(face, CATALOG)
+def face_missing(face: ParsedFace, type_line: str | None = None) -> list[str]:
+    """What of a whole face (of that type line) the engine cannot execute (empty: all of it)."""
+    return executable.face_missing(face, CATALOG, type_line)
+
+
+def card_face_missing(face: Face, parsed: ParsedFace) -> list[str]:
+    """What keeps a face of a card from executing: the face itself, if the engine cannot bring it
+    into a game (:func:`carddb.engine.query.faces.unreachable`), then its text (``parsed``)."""
+    cannot = unreachable(face.layout, face.side)
+    return [cannot] if cannot is not None else face_missing(parsed, face.type_line)
 
 
 def new_game(players: dict[str, Player], active: str, step: Step = Step.MAIN1) -> Game:

@@ -187,8 +187,9 @@ def batch_collection() -> Iterator[None]:
         gc.set_threshold(*previous)
 
 
-MissingFn = Callable[[ParsedFace], list[str]]
-"""What keeps a parsed face from executing (``carddb.engine.catalog.face_missing``): empty when nothing."""
+MissingFn = Callable[[Face, ParsedFace], list[str]]
+"""What keeps a face, as parsed, from executing (``carddb.engine.catalog.card_face_missing``): empty
+when nothing."""
 
 PARALLEL_MINIMUM = 2_000
 """Fewer faces than this are parsed in this process: starting workers would cost more than it saves."""
@@ -253,7 +254,7 @@ def _tally(faces: Sequence[Face], parse: ParseFn, missing: MissingFn | None, *, 
         if result.complete:
             tally.parsed += 1
             if missing is not None:
-                problems = missing(result)
+                problems = missing(face, result)
                 tally.executable += not problems
                 tally.lacking.update(problems)
             continue
@@ -316,7 +317,7 @@ def measure(
 
     Each face is parsed as ``parse(face.text, face.face_name or face.name, face.type_line)``.
     Shapes are counted once per face they occur in; ``top`` limits how many are kept. ``missing``
-    (the engine's ``face_missing``) also counts the parsed faces the engine executes entirely. With
+    (the engine's ``card_face_missing``) also counts the parsed faces the engine executes entirely. With
     ``jobs`` above 1, the default parser and at least :data:`PARALLEL_MINIMUM` faces, the faces are
     parsed by that many processes (:func:`_tally_in_parallel`, the same report) and ``seconds`` is
     the time the whole parallel run took. A :class:`CarddbError` from the parser propagates as it

@@ -8,7 +8,8 @@ Three formats, told apart by :func:`detect_format` from the first bytes of the (
 * ``scryfall``: a Scryfall API list page (``{"object": "list", "data": [...]}``) or a bulk data
   array of card objects (``name``, ``oracle_text``; ``card_faces`` for multi-face cards).
 
-Each format's type line (``type``, ``type_line``) is kept for the parser. Files may be plain or
+Each format's type line (``type``, ``type_line``) is kept for the parser, and the card's
+``layout`` for the engine. Files may be plain or
 ``.xz``/``.gz``/``.bz2``. :func:`read_faces` yields each distinct ``(name, face_name, text)`` once:
 AllPrintings and Scryfall files repeat a card for every printing.
 """
@@ -43,17 +44,29 @@ _EXPECTED = (
 @dataclass(frozen=True, slots=True)
 class Face:
     """One card face: the card's ``name``, its oracle ``text``, the face's own name on a multi-face
-    card, and its type line when the file has one (the parser tells spells from permanents by it)."""
+    card, its type line when the file has one (the parser tells spells from permanents by it) and
+    the card's layout as MTGJSON and Scryfall name it (``normal``, ``split``, ``adventure``,
+    ``transform``, ``modal_dfc``…: the engine tells which faces it can reach by it)."""
 
     name: str
     text: str
     face_name: str | None = None
     type_line: str | None = None
+    layout: str = "normal"
 
     @property
     def parser_name(self) -> str:
         """The name the parser is given for the face's self references: ``face_name or name``."""
         return self.face_name or self.name
+
+    @property
+    def side(self) -> int:
+        """Which face of its card this is, in the card's name ("Fire // Ice": 0 is Fire, 1 is Ice);
+        0 for a card of one face, and for a face whose name the card's name does not list."""
+        if self.face_name is None:
+            return 0
+        names = self.name.split(" // ")
+        return names.index(self.face_name) if self.face_name in names else 0
 
 
 def read_faces(path: Path) -> Iterator[Face]:
@@ -146,6 +159,7 @@ def read_jsonl_faces(path: Path) -> Iterator[Face]:
                     _text(record.get("text")),
                     _opt_name(record.get("face_name")),
                     _opt_name(record.get("type")),
+                    _layout(record.get("layout")),
                 )
 
     return _distinct(faces())
@@ -166,6 +180,7 @@ def read_mtgjson_faces(path: Path) -> Iterator[Face]:
                     _text(card.get("text")),
                     _opt_name(card.get("faceName")),
                     _opt_name(card.get("type")),
+                    _layout(card.get("layout")),
                 )
 
     return _distinct(faces())
@@ -198,9 +213,11 @@ def _scryfall_card(path: Path, card: object, where: str) -> Iterator[Face]:
                     _text(face.get("oracle_text")),
                     _opt_name(face.get("name")),
                     _opt_name(face.get("type_line")),
+                    _layout(card.get("layout")),
                 )
     else:
-        yield Face(card["name"], _text(card.get("oracle_text")), None, _opt_name(card.get("type_line")))
+        type_line = _opt_name(card.get("type_line"))
+        yield Face(card["name"], _text(card.get("oracle_text")), None, type_line, _layout(card.get("layout")))
 
 
 def _starts_with_array(path: Path) -> bool:
@@ -231,6 +248,10 @@ def _distinct(faces: Iterable[Face]) -> Iterator[Face]:
 
 def _text(value: object) -> str:
     return value if isinstance(value, str) else ""
+
+
+def _layout(value: object) -> str:
+    return value if isinstance(value, str) and value else "normal"
 
 
 def _opt_name(value: object) -> str | None:

@@ -156,6 +156,14 @@ def parsing_at(offset: int) -> Iterator[None]:
         _offsets.pop()
 
 
+REFLEXIVE = "reflexive"
+"""A triggered ability the effect creates, triggered by that effect's own action (603.12)."""
+DELAYED = "delayed"
+"""A triggered ability the effect creates for a later event (603.7)."""
+_REFLEXIVE_EVENTS = frozenset({"did", "player_did", "done_this_way"})
+"""The conditions naming what the effect before did: "you do", "a player does", "you sacrifice a
+creature this way"."""
+
 _INSTEAD_AFTER = 0
 """The form of ``instead`` written after what happens instead: "{action:pred} instead"."""
 _INSTEAD_BEFORE = 3
@@ -175,6 +183,8 @@ class ToModel(Transformer[Token, Any]):
             raise ValueError(f"no transformer for grammar rule {data!r}")
         verb, roles, form = found
         made = Action(verb, tuple(zip(roles, children, strict=True)), form)
+        if verb in PLAY_OR_CAST:
+            made = _zone_of_both(made)
         listed = _listed_zones(str(data))
         return _owned_zones(made, listed) if listed else made
 
@@ -205,14 +215,14 @@ class ToModel(Transformer[Token, Any]):
         return Conditional("if", condition, body, after=True)
 
     def unless_after(self, body: Any, condition: Any) -> Conditional:
-        return Conditional("unless", condition, body, after=True)
+        return Conditional("unless", _payment(condition), body, after=True)
 
     def unless_first(self, condition: Any, body: Any) -> Conditional:
-        return Conditional("unless", condition, body)
+        return Conditional("unless", _payment(condition), body)
 
     def unless_where_x(self, body: Any, condition: Any, value: Any) -> Conditional:
         """ "Counter that spell unless that player pays {X}, where X is …": X bound for the sentence."""
-        unless = Conditional("unless", condition, body, after=True)
+        unless = Conditional("unless", _payment(condition), body, after=True)
         return Conditional("where X is", value, unless, after=True)
 
     def except_after(self, body: Any, exception: Any) -> Conditional:
@@ -234,7 +244,7 @@ class ToModel(Transformer[Token, Any]):
         the clause it ends, not to every one before it: "you gain 2 life, and you return ~ from your
         graveyard to your hand at the beginning of the next end step" gains the life now."""
         if isinstance(body, Sequence):  # "exile it, then return it … at …"
-            last = Conditional("at", condition, body.steps[-1], after=True)
+            last = Conditional("at", condition, body.steps[-1], after=True, trigger=DELAYED)
             return Sequence((*body.steps[:-1], last), body.joins)
         if (
             isinstance(body, Clause)
@@ -246,8 +256,14 @@ class ToModel(Transformer[Token, Any]):
             final = body.predicates[-1]
             alone = final if isinstance(final, Clause) else Clause(None, (final,))
             first = Clause(body.subject, body.predicates[:-1], body.joins[:-1])
-            return Sequence((first, Conditional("at", condition, alone, after=True)), body.joins[-1:])
-        return Conditional("at", condition, body, after=True)
+            delayed = Conditional("at", condition, alone, after=True, trigger=DELAYED)
+            return Sequence((first, delayed), body.joins[-1:])
+        return Conditional("at", condition, body, after=True, trigger=DELAYED)
+
+    def at_first(self, condition: Any, body: Any) -> Conditional:
+        """ "At the beginning of the next end step, return that card to the battlefield": a delayed
+        triggered ability (603.7) written before what it does, a sentence of its own."""
+        return Conditional("at", condition, body, trigger=DELAYED)
 
     def where_x(self, body: Any, value: Any) -> Conditional:
         """ "…, where X is the number of Elves you control": X bound for the sentence."""
@@ -346,6 +362,18 @@ class ToModel(Transformer[Token, Any]):
             if own == len(steps):
                 return optional_part
             return Sequence((optional_part, *steps[own:]), joins[own - 1 :])
+        if (
+            own > 1
+            and isinstance(first, Conditional)
+            and first.word == "may"
+            and isinstance(first.body, Clause)
+        ):
+            # "you may sacrifice a creature and discard a card, then draw a card": all of it
+            body = Sequence((first.body, *steps[1:own]), joins[: own - 1])
+            optional_part = Conditional("may", first.condition, body)
+            if own == len(steps):
+                return optional_part
+            return Sequence((optional_part, *steps[own:]), joins[own - 1 :])
         return Sequence(steps, joins)
 
     def imperative(
@@ -355,8 +383,8 @@ class ToModel(Transformer[Token, Any]):
 
     def subject_clause(
         self, subject: Any, preds: tuple[tuple[Action, ...], tuple[str, ...]], duration: Any, for_each: Any
-    ) -> Clause:
-        return _clause(subject, preds, duration, for_each)
+    ) -> Clause | Conditional:
+        return _optional_all(_clause(subject, preds, duration, for_each))
 
     def timed_subject_clause(
         self,
@@ -410,7 +438,7 @@ class ToModel(Transformer[Token, Any]):
             paid = Clause(None, tuple(a for a in paid_actions if isinstance(a, Action | Clause)), joins)
             rather = replace(final, args=tuple((r, paid if r == "action" else v) for r, v in final.args))
             return (replace(predicates[0], args=(("action", rather),)),), ()
-        return predicates, joins
+        return _nearest_subject(predicates, joins)
 
     def and_join(self, *_written: Token) -> str:
         return " and "
@@ -507,14 +535,26 @@ class ToModel(Transformer[Token, Any]):
     def delayed_whenever(self, condition: Any, body: Any) -> Conditional:
         """ "Until end of turn, whenever a player taps a Swamp for mana, …": a delayed triggered
         ability (603.7), ``condition`` its trigger event."""
-        return Conditional("whenever", condition, body)
+        return Conditional("whenever", condition, body, trigger=DELAYED)
 
     def delayed_whenever_this_turn(self, condition: Any, body: Any) -> Conditional:
-        return Conditional("whenever", Action("during_this_turn", (("condition", condition),)), body)
+        return Conditional(
+            "whenever", Action("during_this_turn", (("condition", condition),)), body, trigger=DELAYED
+        )
 
     def delayed_when_this_turn(self, condition: Any, body: Any) -> Conditional:
         """ "When you cast your next instant or sorcery spell this turn, copy that spell.": once."""
-        return Conditional("when", Action("during_this_turn", (("condition", condition),)), body)
+        return Conditional(
+            "when", Action("during_this_turn", (("condition", condition),)), body, trigger=DELAYED
+        )
+
+    def when_trigger(self, condition: Any, body: Any) -> Conditional:
+        """ "When you do, it gets +2/+0 until end of turn": a triggered ability the effect creates,
+        reflexive (603.12) when its event is the effect's own action ("you do", "you discard a card
+        this way"), else delayed (603.7: "when that creature dies this turn", "when you lose control
+        of the artifact"); its body a sentence of its own, durations and all."""
+        own = isinstance(condition, Action) and condition.verb in _REFLEXIVE_EVENTS
+        return Conditional("when", condition, body, trigger=REFLEXIVE if own else DELAYED)
 
     def each_of(self, whole: Any) -> Action:
         """ "(for each) of those creatures": each one of a group named before."""
@@ -824,16 +864,225 @@ def _casts_with_mana_of_any_kind(preds: tuple[tuple[Any, ...], tuple[str, ...]],
 def _clause(
     subject: Any, preds: tuple[tuple[Any, ...], tuple[str, ...]], duration: Any, for_each: Any
 ) -> Clause:
-    """A clause; a duration after a clause joined with a subject of its own ("… and it gains haste
-    until end of turn") lasts for that clause only."""
+    """A clause; a duration after a clause joined with a subject of its own ("untap target creature
+    and it gains haste until end of turn") lasts for that clause only, unless the clauses are
+    parallel — the same phrase for each subject ("attacking red creatures get +2/+0 and attacking
+    white creatures get +0/+2 until end of turn"), or each a change that lasts ("~ gets +2/+2 and
+    creatures you control gain trample until end of turn"): then it ends them all."""
     predicates, joins = preds
     final = predicates[-1]
-    if duration is not None and len(predicates) > 1 and isinstance(final, Clause) and final.duration is None:
+    if (
+        duration is not None
+        and len(predicates) > 1
+        and isinstance(final, Clause)
+        and final.duration is None
+        and not _parallel(predicates[:-1], final)
+    ):
         predicates = (*predicates[:-1], replace(final, duration=duration))
         duration = None
     if duration is None and len(predicates) == 1 and _this_turn_within(predicates[0]):
         return Clause(subject, predicates, joins, "this turn", for_each, duration_in_phrase=True)
-    return Clause(subject, predicates, joins, duration, for_each)
+    predicates, joins = _permissions_together(predicates, joins)
+    return Clause(subject, _zone_of_permissions(predicates, joins), joins, duration, for_each)
+
+
+PERMISSIONS = frozenset({"play_card", "cast_card"})
+"""The verbs of "you may play lands and cast spells from …", whose zone covers each of them."""
+ZONE_QUALIFIERS = frozenset({"in_zone", "from_top", "from_exile", "from_among"})
+"""Qualifiers that say where a card is played or cast from ("from your graveyard", "from the top of
+your library", "from among cards exiled with ~")."""
+
+
+def _permission(predicate: object) -> Action | None:
+    """The play or cast phrase of a predicate ("may play lands" too)."""
+    if isinstance(predicate, Action) and predicate.verb == "may":
+        predicate = predicate.arg("action")
+    return predicate if isinstance(predicate, Action) and predicate.verb in PERMISSIONS else None
+
+
+def _permissions_together(
+    predicates: tuple[Any, ...], joins: tuple[str, ...]
+) -> tuple[tuple[Any, ...], tuple[str, ...]]:
+    """ "You may look at …, and you may play lands and cast spells from among those cards": the
+    last play/cast phrase belongs to the clause with its own subject before it, whose "may" and
+    zone it shares (the grammar joins it to the outer clause)."""
+    if len(predicates) < 3 or joins[-1] != " and " or _permission(predicates[-1]) is None:
+        return predicates, joins
+    inner = predicates[-2]
+    if not isinstance(inner, Clause) or inner.duration is not None or inner.for_each is not None:
+        return predicates, joins
+    if not all(_permission(predicate) is not None for predicate in inner.predicates):
+        return predicates, joins
+    together = (*inner.predicates, predicates[-1])
+    inner_joins = (*inner.joins, joins[-1])
+    inner = replace(inner, predicates=_zone_of_permissions(together, inner_joins), joins=inner_joins)
+    return (*predicates[:-2], inner), joins[:-1]
+
+
+def _zone_of_permissions(predicates: tuple[Any, ...], joins: tuple[str, ...]) -> tuple[Any, ...]:
+    """ "You may play lands and cast spells from your graveyard": the zone written after the last of
+    and-joined play/cast phrases is where the cards of each come from (the lands too), when the
+    earlier ones name no zone of their own (:attr:`Noun.zone_shared`)."""
+    if len(predicates) < 2 or any(join.strip(" ,") != "and" for join in joins):
+        return predicates
+    permissions = [_permission(predicate) for predicate in predicates]
+    nouns = [permission.arg("what") if permission is not None else None for permission in permissions]
+    last = nouns[-1]
+    if not (isinstance(last, Noun) and last.qualifiers and last.qualifiers[0].verb in ZONE_QUALIFIERS):
+        return predicates
+    if not all(isinstance(noun, Noun) and not noun.qualifiers for noun in nouns[:-1]):
+        return predicates
+    zone = last.qualifiers[0]
+    shared = []
+    for predicate, permission, noun in zip(predicates[:-1], permissions[:-1], nouns[:-1], strict=True):
+        assert permission is not None and isinstance(noun, Noun)
+        inner = _with_arg(permission, "what", replace(noun, qualifiers=(zone,), zone_shared=True))
+        shared.append(_with_arg(predicate, "action", inner) if predicate is not permission else inner)
+    return (*shared, predicates[-1])
+
+
+PLAY_OR_CAST = frozenset({"cant_play_or_cast"})
+"""Phrases of two nouns, lands to play and spells to cast, that one zone written last covers."""
+
+
+def _zone_of_both(action: Action) -> Action:
+    """ "can't play lands or cast spells from your hand": the lands are those of the hand too."""
+    lands, spells = action.arg("what"), action.arg("spells")
+    if not (isinstance(lands, Noun) and not lands.qualifiers and isinstance(spells, Noun)):
+        return action
+    if not spells.qualifiers or spells.qualifiers[0].verb not in ZONE_QUALIFIERS:
+        return action
+    return _with_arg(action, "what", replace(lands, qualifiers=spells.qualifiers[:1], zone_shared=True))
+
+
+def _with_arg(action: Action, name: str, value: object) -> Action:
+    return replace(action, args=tuple((key, value if key == name else old) for key, old in action.args))
+
+
+_PAYMENTS = frozenset({"sacrifices_trigger", "discards_trigger", "returns_to", "pays_life"})
+"""The events that, after "unless", are what a player may do instead (118.12): "unless you sacrifice
+a Mountain", "unless that player discards a card", "unless they pay 2 life"."""
+
+
+def _payment(condition: Any) -> Any:
+    """ "Sacrifice ~ unless you sacrifice a Mountain": the condition is a payment — the player who
+    may pay (the clause's subject) and what they do, the very instruction of the phrase tables
+    ("sacrifice {what:np}"), not the trigger event "a player sacrifices …". "Unless … pays {3}" is
+    the ``pays`` condition itself (its payer ``who``, its cost ``mana``)."""
+    if not isinstance(condition, Action) or condition.verb not in _PAYMENTS:
+        return condition
+    form = find(condition.verb, condition.form)
+    if form is None or not form.text.startswith(_PAYER):
+        return condition
+    instruction = _instructions().get(form.text.removeprefix(_PAYER))
+    if instruction is None:
+        return condition
+    payer = condition.arg("who")
+    if not isinstance(payer, SelfRef | Pronoun | Noun | Nouns):
+        return condition
+    args = tuple((role, value) for role, value in condition.args if role != "who")
+    return Clause(payer, (Action(instruction.verb, args, instruction.form),))
+
+
+_PAYER = "{who:np} "
+
+
+@cache
+def _instructions() -> dict[str, Template]:
+    """Every predicate form by its text."""
+    return {t.text: t for t in templates() if t.family == "pred"}
+
+
+_OPTIONAL = frozenset({"may", "may_have"})
+
+
+def _nearest_subject(
+    predicates: tuple[Any, ...], joins: tuple[str, ...]
+) -> tuple[tuple[Any, ...], tuple[str, ...]]:
+    """ "~ gets +2/+2 and other creatures you control get +2/+2 and have trample", "you may look at …,
+    and you may play lands and cast spells from among those cards": a predicate after a clause with
+    a subject of its own is that subject's (the nearest one), not the first subject's."""
+    if not any(isinstance(p, Clause) for p in predicates[:-1]):
+        return predicates, joins
+    kept: list[Any] = [predicates[0]]
+    kept_joins: list[str] = []
+    for join, predicate in zip(joins, predicates[1:], strict=True):
+        last = kept[-1]
+        if isinstance(last, Clause) and isinstance(predicate, Action):
+            kept[-1] = replace(last, predicates=(*last.predicates, predicate), joins=(*last.joins, join))
+        else:
+            kept.append(predicate)
+            kept_joins.append(join)
+    return tuple(_optional_all(p, nested=True) if isinstance(p, Clause) else p for p in kept), tuple(
+        kept_joins
+    )
+
+
+def _optional_all(clause: Clause, *, nested: bool = False) -> Clause | Conditional:
+    """ "You may reveal a land card from among them and put that card into your hand": "may"
+    covers every predicate joined after it, as it does through ", then …" (a Conditional "may"
+    whose condition is the player); "you may have target creature get +2/+0 and gain haste until
+    end of turn": what the player may have it do is both predicates (a clause in ``may_have``'s
+    ``action``). A predicate with a "may" or a subject of its own ("… may copy this spell and may
+    choose new targets for the copy", "you may draw a card, and each opponent …") is its own. A
+    clause joined to another (``nested``) stays a clause: "…, and you may play lands and cast
+    spells …" has a clause of both in ``may``'s ``action``."""
+    first, *rest = clause.predicates
+    if (
+        not rest
+        or not isinstance(first, Action)
+        or first.verb not in _OPTIONAL
+        or not all((isinstance(p, Action) and p.verb not in _OPTIONAL) or _elided(p) for p in rest)
+        or clause.subject is None
+    ):
+        return clause
+    inner = first.arg("action")
+    if not isinstance(inner, Action | Clause):
+        return clause
+    body = replace(clause, subject=None, predicates=(inner, *rest), for_each=None)
+    if first.verb == "may" and not nested:
+        if clause.for_each is not None:  # "… may choose any number of creatures and pay {2} for each
+            if clause.duration is not None:  # creature chosen this way": the count is the payment's
+                return clause
+            head = Clause(None, (inner, *rest[:-1]), clause.joins[:-1])
+            counted = Clause(None, (rest[-1],), for_each=clause.for_each)
+            return Conditional("may", clause.subject, Sequence((head, counted), clause.joins[-1:]))
+        return Conditional("may", clause.subject, body)
+    had = replace(first, args=tuple((r, body if r == "action" else v) for r, v in first.args))
+    return Clause(clause.subject, (had,), (), None, clause.for_each)
+
+
+def _elided(predicate: object) -> bool:
+    """ "… onto the battlefield tapped and an Elf card from among them into your hand": the same
+    instruction again, its verb left out (a clause whose subject is what is put)."""
+    return (
+        isinstance(predicate, Clause)
+        and len(predicate.predicates) == 1
+        and isinstance(predicate.predicates[0], Action)
+        and predicate.predicates[0].verb == _ELIDED
+    )
+
+
+_ELIDED = "put_elided"
+
+
+def _parallel(own: tuple[Any, ...], other: Clause) -> bool:
+    """The predicates of a clause's own subject say what the clauses joined with other subjects say
+    of theirs: the same phrase ("get {pt}") each time, or each a change that lasts a while."""
+    phrases = [q for p in (*own, other) for q in (p.predicates if isinstance(p, Clause) else (p,))]
+    verbs = {p.verb for p in phrases if isinstance(p, Action)}
+    if not all(isinstance(p, Action) for p in phrases):
+        return False
+    return len(verbs) == 1 or verbs <= _CONTINUOUS
+
+
+_CONTINUOUS = frozenset(
+    {"gets", "gets_each", "gains", "has", "loses", "has_base_pt", "becomes", "is_type", "has_ability"}
+    | {"cant_block", "cant_attack", "cant_be_blocked"}
+)
+"""Phrases that change an object for a while ("gets +2/+0", "gains trample", "can't block"): joined
+with each other, one duration after them ends them all ("~ gets +2/+2 and creatures you control
+gain trample until end of turn")."""
 
 
 def _this_turn_within(predicate: object) -> bool:

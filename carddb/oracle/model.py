@@ -60,7 +60,12 @@ Quantity = Number | X | Var | Count
 @dataclass(frozen=True, slots=True)
 class SelfRef:
     """The object whose text this is ("~", "this creature", the card's name), perhaps with
-    qualifiers ("~ from your graveyard")."""
+    qualifiers ("~ from your graveyard").
+
+    In a quoted ability the card's name is ``~`` too and still names the object whose text holds
+    the quote — the Equipment of "Equipped creature has \"Sacrifice ~: ~ deals 2 damage …\"",
+    which is not the object that has the ability; "this creature" there stays a noun
+    (``Noun(("this",), "creature")``) naming the one that has it."""
 
     qualifiers: tuple[Action, ...] = ()
 
@@ -107,6 +112,10 @@ class Noun:
     """What an anaphoric noun names when the sentence says so: "each of those creatures" after "as
     long as ~ is paired with another creature" names ~ and the creature it is paired with; "that
     creature" after "Untap target creature." that target. An annotation, not compared."""
+    zone_shared: bool = field(default=False, metadata=OMIT_DEFAULT)
+    """Its last qualifier, a zone, is written once, after the noun of the phrase joined after it:
+    "lands" of "play lands and cast spells from your graveyard" are lands from your graveyard too
+    (it holds that qualifier; the renderer prints it only after the last noun)."""
 
     @property
     def targeted(self) -> bool:
@@ -211,8 +220,9 @@ class TargetSlot:
     variable: bool = False
     divided: bool = False
     reflexive: bool = False
-    """The target of a reflexive triggered ability the effect creates ("When you do, ~ deals 1
-    damage to any target", 603.12): chosen when that ability is put on the stack, not this one."""
+    """The target of a triggered ability the effect creates, reflexive ("When you do, ~ deals 1
+    damage to any target", 603.12) or delayed ("When that creature dies this turn, …", 603.7):
+    chosen when that ability is put on the stack, not this one."""
     each: str | None = field(default=None, metadata=OMIT_DEFAULT)
     """What the slot is chosen once for each of ("opponent" in "For each opponent, destroy up to one
     target creature that player controls"): ``min``/``max`` count for each one."""
@@ -312,14 +322,38 @@ class Conditional:
     body: Step
     after: bool = False
     """The condition is written after the body (``… unless you pay {1}``)."""
+    trigger: str | None = field(default=None, metadata=OMIT_DEFAULT)
+    """For a triggered ability the effect creates (``word`` "when", "whenever", "at"): ``reflexive``
+    (603.12), triggered by the effect's own action ("When you do, …", "When you discard a card this
+    way, …"), or ``delayed`` (603.7), triggered by a later event ("When that creature dies this turn,
+    …", "When you lose control of the artifact, …", "… at the beginning of the next end step")."""
 
     @property
     def payer(self) -> object:
         """For ``… unless [a player] pays/sacrifices/…``, the player who may (rule 118.12): "its
-        controller" in "Counter target spell unless its controller pays {3}"."""
-        if self.word != "unless" or not isinstance(self.condition, Action):
+        controller" in "Counter target spell unless its controller pays {3}", "you" in "sacrifice ~
+        unless you sacrifice a Mountain" (the condition a clause: that player and what they do)."""
+        if self.word != "unless":
             return None
-        return self.condition.arg("who")
+        if isinstance(self.condition, Clause):
+            return self.condition.subject
+        return self.condition.arg("who") if isinstance(self.condition, Action) else None
+
+    @property
+    def cost(self) -> object:
+        """For ``… unless [a player] pays/sacrifices/…``, what that player may pay (rule 118.12):
+        the mana of "pays {3}", the action of "sacrifices a creature", "discards two cards", "pays 2
+        life", "returns a land they control to its owner's hand", "has ~ deal 5 damage to them"; None
+        for another condition."""
+        if self.word != "unless":
+            return None
+        if isinstance(self.condition, Clause) and len(self.condition.predicates) == 1:
+            return self.condition.predicates[0]
+        if isinstance(self.condition, Action) and self.condition.verb == "pays":
+            return self.condition.arg("mana")
+        if isinstance(self.condition, Action) and self.condition.verb == "has_do":
+            return self.condition  # "unless that player has ~ deal 5 damage to them": letting it happen
+        return None
 
 
 @dataclass(frozen=True, slots=True)

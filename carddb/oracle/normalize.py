@@ -1,7 +1,8 @@
 """Normalizing oracle text before it is parsed, and the canonical form the renderer prints.
 
 * the card's own name and a legendary card's short name ("Farideh" for "Farideh, Devil's Chosen")
-  become one self reference, ``~``;
+  become one self reference, ``~`` — inside a quoted ability too, where it names the object whose
+  text holds the quote (the Equipment that grants "Sacrifice ~: …"), not the one that has it;
 * the wording of other eras becomes the one the grammar reads (:mod:`carddb.oracle.wording`, the
   2022 Oracle templates): "this creature/spell/Equipment/…" is ``~`` (outside quoted text, where "this
   creature" means the object the quote is granted to), the 2024 "enters" is "enters the
@@ -19,7 +20,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from carddb.oracle.keywords import Shape, lookup
@@ -107,10 +107,51 @@ def _replace_names(text: str, names: tuple[str, ...]) -> str:
     return text
 
 
-def _outside_quotes(line: str, replace: Callable[[str], str]) -> str:
+_NAMED = re.compile(r"\bnamed $")
+"""A name after "named" is a name ("a card named ~" in a token's ability: the card, by name)."""
+_PROPER_NOUN = re.compile(r"'s [A-Z]| planeswalker")
+"""A short name that starts another proper noun ("Ajani's Pridemate") or is a planeswalker type
+("a Lukka planeswalker"), not ~."""
+_DETERMINED = re.compile(r"\b(?:each|a|an|another|other|target) $")
+"""A short name after a determiner is a planeswalker type ("each Garruk you control")."""
+
+
+def _in_quotes(text: str, names: tuple[str, ...]) -> str:
+    """The card's name inside quoted text (a granted ability: "Equipped creature has \"Sacrifice
+    Blazing Torch: …\"") is ``~`` too: it names the object whose text holds the quote, which may
+    grant it to another object ("this creature" there is the one that has it). Left as written: a
+    quote that is only the name (a word to say, "Say \"Toy Boat\""), a name after "named", and a
+    short name that is part of another proper noun or a planeswalker type."""
+    if text.strip() in names:
+        return text
+    full = names[0]
+    for name in names:
+        start = text.find(name)
+        while start != -1:
+            end = start + len(name)
+            before = text[start - 1] if start else " "
+            after = text[end] if end < len(text) else " "
+            kept = (
+                before.isalnum()
+                or before in "_~"
+                or after.isalnum()
+                or after == "_"
+                or _NAMED.search(text, 0, start) is not None
+                or (name != full and _PROPER_NOUN.match(text, end) is not None)
+                or (name != full and _DETERMINED.search(text, 0, start) is not None)
+            )
+            if not kept:
+                text = text[:start] + "~" + text[end:]
+                end = start + 1
+            start = text.find(name, end)
+    return text
+
+
+def _self_references(line: str, names: tuple[str, ...]) -> str:
+    """The name becomes ``~`` outside quotes and, as :func:`_in_quotes` says, inside them."""
     parts = line.split('"')
-    for index in range(0, len(parts), 2):
-        parts[index] = replace(parts[index])
+    for index, part in enumerate(parts):
+        parts[index] = _replace_names(part, names) if index % 2 == 0 else _in_quotes(part, names)
     return '"'.join(parts)
 
 
@@ -145,7 +186,7 @@ def normalize_oracle(text: str | None, name: str | None = None) -> Normalized:
         if not line:
             continue
         if any(name in line for name in names):
-            line = _outside_quotes(line, lambda part: _replace_names(part, names))
+            line = _self_references(line, names)
         if "—" in line:
             line = _SPACED_DASH.sub(_unspace_long_cost, line)
         if "|" in line:

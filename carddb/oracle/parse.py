@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import fields, replace
 from functools import cache
 from typing import Any
 
@@ -452,6 +452,11 @@ def _body(text: str, offset: int) -> dict[str, Any]:
     return {"effects": tuple(steps), "restrictions": tuple(restrictions)}
 
 
+_THIS_TURN = "during_this_turn"
+"""The event of a delayed trigger limited to this turn ("When you cast your next instant or sorcery
+spell this turn, …")."""
+
+
 def _delayed_trigger(line: str, start: int, span: Span) -> Ability | None:
     """A spell's line that creates a delayed triggered ability (603.7: "Whenever a creature blocks this
     turn, it gets +0/+1 until end of turn."), when the grammar reads all of it as one; None
@@ -460,6 +465,10 @@ def _delayed_trigger(line: str, start: int, span: Span) -> Ability | None:
     first = steps[0] if steps else None
     if not isinstance(first, Conditional) or first.word not in ("when", "whenever"):
         return None
+    if first.word == "when" and not (
+        isinstance(first.condition, Action) and first.condition.verb == _THIS_TURN
+    ):
+        return None  # "When a spell … causes you to discard ~, …": the card's own trigger, from its zone
     if any(isinstance(step, Unimplemented) for step in steps):
         return None
     return Ability(Kind.SPELL, span, effects=tuple(steps), restrictions=tuple(restrictions))
@@ -569,6 +578,11 @@ def parse_oracle(text: str | None, name: str | None = None, type_line: str | Non
                 ability = replace(ability, level=level)
             abilities.append(ability)
         start += len(line) + 1
+    if THOSE_TOKENS in normalized.text:
+        made: list[Action] = []  # a spell's lines are one ability's steps (608.2c)
+        abilities = [
+            _those_tokens(ability, made if ability.kind is Kind.SPELL else []) for ability in abilities
+        ]
     rendered = render(abilities)
     return ParsedFace(
         source=text or "",
@@ -579,6 +593,45 @@ def parse_oracle(text: str | None, name: str | None = None, type_line: str | Non
         as_written=normalized.written,
         rendered_as_written=normalized.restore(rendered),
     )
+
+
+THOSE_TOKENS = "of those tokens"
+CREATE_THOSE = "create_those_tokens"
+
+
+def _those_tokens(ability: Ability, made: list[Action]) -> Ability:
+    """ "Create a 1/1 white Soldier creature token. If this spell was kicked, create five of those
+    tokens instead.": "those tokens" of ``create_those_tokens`` are the tokens the last "create"
+    before it in the ability describes (its ``what``: ``Noun(("those",), "tokens")`` with that
+    create phrase as its antecedent), a die table's rows read in order; ``made``: the create
+    phrases of the lines of the same spell before it."""
+    effects = tuple(_link_tokens(step, made) for step in ability.effects)
+    modes = tuple(
+        replace(mode, effects=tuple(_link_tokens(s, made) for s in mode.effects)) for mode in ability.modes
+    )
+    return replace(ability, effects=effects, modes=modes)
+
+
+def _link_tokens(node: Any, made: list[Action]) -> Any:
+    """``node`` with each ``create_those_tokens`` linked to the create phrase before it (``made``:
+    those met so far, in text order); a quoted ability keeps its own."""
+    if isinstance(node, tuple):
+        return tuple(_link_tokens(item, made) for item in node)
+    if isinstance(node, Action):
+        if node.verb == CREATE_THOSE:
+            if not made or node.arg("what") is not None:
+                return node
+            return replace(
+                node, args=(*node.args, ("what", Noun(("those",), "tokens", antecedents=(made[-1],))))
+            )
+        linked = replace(node, args=tuple((role, _link_tokens(value, made)) for role, value in node.args))
+        if node.verb.startswith("create") and isinstance(node.arg("what"), Noun):
+            made.append(linked)
+        return linked
+    if isinstance(node, Clause | Steps | Conditional | RollDie | TableRow):
+        changes = {f.name: _link_tokens(getattr(node, f.name), made) for f in fields(node)}
+        return replace(node, **changes)
+    return node
 
 
 _LINKS = (

@@ -71,7 +71,8 @@ def noun_phrase(value: object) -> str:
         return value.word
     if isinstance(value, Noun):
         words = [*value.determiners, value.description]
-        words.extend(action(qualifier) for qualifier in value.qualifiers)
+        written = value.qualifiers[:-1] if value.zone_shared else value.qualifiers  # written later
+        words.extend(action(qualifier) for qualifier in written)
         return " ".join(words)
     if isinstance(value, SameSubject):
         return ""

@@ -314,6 +314,17 @@ class _Finder:
             return _same_or(
                 node, subject=subject, predicates=predicates, duration=duration, for_each=for_each
             )
+        if isinstance(node, Conditional) and node.word in ("when", "whenever") and node.trigger is not None:
+            # "When you do, ~ deals 1 damage to any target", "Whenever you cast a spell this turn, put a
+            # +1/+1 counter on target creature you control": that ability's own targets (603.12, 603.7);
+            # not "Destroy target blocking creature at end of combat", chosen as it is activated
+            condition = self.visit(node.condition)
+            self.reflexive += 1
+            try:
+                body = self.visit(node.body)
+            finally:
+                self.reflexive -= 1
+            return _same_or(node, condition=condition, body=body)
         if isinstance(node, Conditional):
             if node.after:  # "Counter target spell unless its controller pays {3}": the body first
                 body = self.visit(node.body)
@@ -384,14 +395,6 @@ class _Finder:
             return self.divided(node)
         if node.verb in KEYWORD_ACTION_TARGETS and slot is None:
             return self.keyword_action(node)
-        if node.verb == REFLEXIVE:
-            self.reflexive += 1
-            try:
-                return dataclasses.replace(
-                    node, args=tuple((role, self.visit(value)) for role, value in node.args)
-                )
-            finally:
-                self.reflexive -= 1
         args: list[tuple[str, object]] = []
         for role, value in node.args:
             if role in _REFERS or role.endswith("zones"):
@@ -496,10 +499,6 @@ def _refer(node: object, antecedent: object) -> object:
         changed = any(a[1] is not b[1] for a, b in zip(args, node.args, strict=True))
         return dataclasses.replace(node, args=args) if changed else node
     return node  # a noun of its own ("that shares a color with target creature") names its own
-
-
-REFLEXIVE = "reflexive_trigger"
-"""The phrase of a reflexive triggered ability (603.12), "when you do, …", inside another's effect."""
 
 
 _REFERS = frozenset({"it"})

@@ -16,12 +16,13 @@ from carddb.engine.core.errors import (
     NotExecutableError,
 )
 from carddb.engine.core.state import Event, Game, GameObject, StackItem, atomic
-from carddb.engine.query.abilities import abilities_of, ability_at, keywords_of
-from carddb.engine.query.executable import joined_spell, missing
+from carddb.engine.query.abilities import abilities_of, ability_at, activation_zone, granter_of, keywords_of
+from carddb.engine.query.executable import check_object, joined_spell, missing
 from carddb.engine.query.printings import unknown_sets
 from carddb.engine.rules import attachments, crew, cycling, leveling, mana
 from carddb.engine.rules.buyback import buyback_cost, buyback_phrases
 from carddb.engine.rules.cant_cast import check_cast
+from carddb.engine.rules.card_faces import chosen_face, is_adventure, may_cast_from_adventure, show_face
 from carddb.engine.rules.cast_timing import check_cast_restrictions
 from carddb.engine.rules.casting import own_alternative_cost, total_cost
 from carddb.engine.rules.convoke import convoke
@@ -47,7 +48,7 @@ from carddb.engine.rules.targets import (
     target_events,
     target_nouns,
 )
-from carddb.engine.rules.timing import once_each_turn, sorcery_speed, split_second
+from carddb.engine.rules.timing import check_limits, once_each_turn, sorcery_speed, split_second
 from carddb.engine.rules.triggers import about_event, intervening_holds, settle
 from carddb.engine.rules.ward import resolve_ward, ward_triggers
 from carddb.engine.rules.zones import put
@@ -55,6 +56,7 @@ from carddb.oracle.model import (
     Ability,
     Action,
     Kind,
+    Limit,
 )
 
 __all__ = ["activate", "cast", "pass_priority", "play_land", "resolve_all"]
@@ -63,7 +65,6 @@ __all__ = ["activate", "cast", "pass_priority", "play_land", "resolve_all"]
 def _activated(ability: Ability) -> Ability:
     """The activated ability a keyword stands for (Equip, Cycling, Crew), or the ability itself."""
     return leveling.as_activated(crew.as_activated(cycling.as_activated(attachments.as_activated(ability))))
-
 
 
 # -- actions ------------------------------------------------------------------------------------
@@ -91,11 +92,11 @@ def activate(
         abilities = dict(abilities_of(obj))
         has = index - 1 in abilities
         from_hand = has and cycling.cycling_keyword(abilities[index - 1]) is not None
-        if from_hand and (obj.zone != "hand" or obj.owner != player):
-            raise IllegalActionError(
-                f"{obj.name} is not in {player}'s hand (cycling is activated from there)"
-            )
-        if not from_hand and (obj.zone != "battlefield" or obj.controller != player):
+        zone = "hand" if from_hand else activation_zone(abilities[index - 1]) if has else "battlefield"
+        if zone != "battlefield" and (obj.zone != zone or obj.owner != player):  # 113.6m
+            what = "cycling is" if from_hand else f"ability {index} is"
+            raise IllegalActionError(f"{obj.name} is not in {player}'s {zone} ({what} activated from there)")
+        if zone == "battlefield" and (obj.zone != "battlefield" or obj.controller != player):
             raise IllegalActionError(f"{player} controls no {obj.name} on the battlefield")
         if not has:
             raise IllegalActionError(f"{obj.name} has no ability {index} (it has {len(abilities)})")
@@ -109,20 +110,31 @@ def activate(
             pay_loyalty(game, player, obj, ability, x)
         for restriction in ability.restrictions:
             game.catalog.restrictions[restriction.verb](game, player, obj, index - 1, restriction)
-        ctx = Context(game, decider, player, obj)
+        check_limits(game, player, obj, index - 1, ability.limits)  # Boast, Forecast
+        granter = granter_of(game, obj, index - 1)  # "~" of a quoted ability an Equipment gives
+        ctx = Context(game, decider, player, obj, granter=granter)
         chosen = choose_targets(game, ctx, ability, targets, modes)
         if x is not None:
             ctx.bindings["X"] = x
         division = divide(ctx, ability, chosen, modes)  # 601.2d, as for a spell
         mark = len(game.events)
-        pay_costs(game, decider, player, obj, ability.cost, x=x, pay_with=pay_with)
+        pay_costs(game, decider, player, obj, ability.cost, x=x, pay_with=pay_with, granter=granter)
         discarded = discarded_since(game.events, mark)
         if from_hand:  # cycling it (702.29): "whenever you cycle a card"
             game.events.append(Event("cycle", obj, "hand", obj.zone, player))
-        if any(once_each_turn(restriction) for restriction in ability.restrictions):
+        if Limit.ONCE_EACH_TURN in ability.limits or any(once_each_turn(r) for r in ability.restrictions):
             game.once_each_turn[(obj.id, index - 1)] = game.turn
         item = StackItem(
-            obj.id, player, index - 1, chosen, x, list(modes), discarded=discarded, divided=division
+            obj.id,
+            player,
+            index - 1,
+            chosen,
+            x,
+            list(modes),
+            discarded=discarded,
+            divided=division,
+            granter=granter.id if granter is not None else None,
+            granted=ability if granter is not None else None,
         )
         if ability.kind is Kind.MANA:
             _resolve_item(game, decider, item)
@@ -152,6 +164,7 @@ def cast(
     dash: bool = False,
     alternative: tuple[str, ...] | None = None,
     face_down: bool = False,
+    face: str | None = None,
     convoking: Sequence[GameObject] = (),
     delving: Sequence[GameObject] = (),
     improvising: Sequence[GameObject] = (),
@@ -166,10 +179,20 @@ def cast(
     ``alternative``: an alternative cost a resolving ability offers for the card where it is,
     timing rules ignored (madness: from exile, 702.35b).
     ``face_down``: cast with morph as a face-down 2/2 creature spell for {3} (702.37c), from the hand.
+    ``face``: the face of a card of several faces to cast (a split card's half, 709.3; an Adventure,
+    715.3; a modal double-faced card's back face, 712.12); a card exiled on an adventure is cast
+    from exile as its creature (715.4).
     ``convoking``: the creatures tapped to pay part of its total cost (convoke, 702.51);
     ``delving``, ``improvising``: the graveyard cards exiled and the artifacts tapped to pay generic
     mana of it (delve, 702.66a; improvise, 702.126a)."""
     with atomic(game):
+        shown = chosen_face(obj, face)
+        adventurer = may_cast_from_adventure(obj, player, shown)
+        if shown is not None:
+            if face_down:
+                raise IllegalActionError(f"{obj.name}: a face of it is not cast face down")
+            show_face(obj, shown)
+            check_object(obj, game.catalog)  # the face's own abilities, never ignored
         morph = None
         if face_down:
             if morph_cost(obj.card) is None or obj.zone != "hand" or alternative is not None:
@@ -183,7 +206,8 @@ def cast(
         cost = alternative if alternative is not None else flashback if flashback is not None else morph
         cost = foretold if foretold is not None else cost
         from_top = cost is None and may_play_from_top(game, player, obj)  # Windriddle Palaces
-        if not from_top and (obj.owner != player or (obj.zone != "hand" and cost is None)):
+        from_hand = obj.zone == "hand" or adventurer
+        if not from_top and (obj.owner != player or (not from_hand and cost is None)):
             raise IllegalActionError(f"{obj.name} is not in {player}'s hand")
         if cost is not None and x is not None and "{X}" not in cost:
             raise CostError(f"{obj.name}: X is 0 when the alternative cost has no X (601.2f, 107.3)")
@@ -264,8 +288,16 @@ def spell_ability(obj: GameObject) -> Ability | None:
     return joined_spell(obj.card.abilities)
 
 
-def play_land(game: Game, player: str, obj: GameObject, decider: Decider | None = None) -> None:
+def play_land(
+    game: Game, player: str, obj: GameObject, decider: Decider | None = None, *, face: str | None = None
+) -> None:
+    """Play a land (305.1); ``face``: the face to play of a card of several (a modal double-faced
+    card's back face, 712.12)."""
     with atomic(game):
+        shown = chosen_face(obj, face)
+        if shown is not None:
+            show_face(obj, shown)
+            check_object(obj, game.catalog)
         in_hand = obj.zone == "hand" and obj.owner == player
         if "Land" not in obj.card.types or not (in_hand or may_play_from_top(game, player, obj)):
             raise IllegalActionError(f"{obj.name} is not a land in {player}'s hand")
@@ -296,7 +328,8 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
     if item.delayed is not None:
         waiting = item.delayed
         source = game.objects.get(waiting.source.id, waiting.source)
-        ctx = Context(game, decider, waiting.controller, source)
+        granter = waiting.granter and game.objects.get(waiting.granter.id, waiting.granter)
+        ctx = Context(game, decider, waiting.controller, source, granter=granter)
         # the objects "it" named, as they are now (gone ones are not affected)
         ctx.it = [
             ref if isinstance(ref, str) else game.objects[ref.id]
@@ -307,8 +340,13 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
         return
     source = game.objects[item.source]
     # an Equip or Cycling keyword stands for its activated ability
-    ability = spell_ability(source) if item.is_spell else _activated(ability_at(source, item.ability or 0))
-    ctx = Context(game, decider, item.controller, source)
+    ability: Ability | None = item.granted  # 113.7a: it does not need its source to have it still
+    if ability is None:
+        ability = (
+            spell_ability(source) if item.is_spell else _activated(ability_at(source, item.ability or 0))
+        )
+    granter = game.objects.get(item.granter) if item.granter is not None else None
+    ctx = Context(game, decider, item.controller, source, granter=granter, known_since=game.next_timestamp)
     ctx.discarded = list(item.discarded)
     ctx.divided = dict(item.divided)
     if item.event is not None:  # "it", "that player", "that creature": what the event was about
@@ -338,12 +376,15 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
             zone = "hand"
         elif rebounds(source) and not fizzled:  # 702.88a: exiled, cast again at the next upkeep
             zone = "exile"
+        adventure = is_adventure(source) and not fizzled and zone == "graveyard"
+        if adventure:  # 715.4: exiled, to be cast later as its creature
+            zone = "exile"
         put(game, source, zone, cause="resolve", decider=decider)
         if zone == "exile" and source.zone == "exile":
-            source.rebound = (item.controller, game.turn)
+            source.on_adventure = adventure
+            source.rebound = None if adventure else (item.controller, game.turn)
         if source.card.is_permanent:
             source.controller = item.controller
-
 
 
 def resolve_all(game: Game, decider: Decider) -> None:

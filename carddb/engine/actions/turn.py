@@ -8,6 +8,7 @@ from carddb.engine.core.errors import (
 )
 from carddb.engine.core.state import STEPS, Event, Game, Step, atomic
 from carddb.engine.rules import combat as _combat
+from carddb.engine.rules import sagas
 from carddb.engine.rules.draws import draw
 from carddb.engine.rules.suspend import lose_haste
 from carddb.engine.rules.triggers import settle
@@ -60,6 +61,8 @@ def next_step(game: Game, decider: Decider) -> None:
                 game.tap(obj, False)
     elif game.step is Step.DRAW:
         draw(game, game.active, decider=decider)
+    elif game.step is Step.MAIN1:
+        sagas.precombat_main(game)  # 714.3b: a turn-based action
     elif game.step is Step.CLEANUP:
         hand = game.in_zone("hand", game.active)
         while len(hand) > HAND_SIZE:

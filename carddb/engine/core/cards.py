@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from typing import TYPE_CHECKING
 
@@ -42,6 +42,14 @@ class CardDef:
     colors: tuple[str, ...] | None = None
     """A colour indicator, or the colours a token's text gives it ("white Knight"); None: the
     colours come from the mana cost (:func:`carddb.engine.query.characteristics.card_colors`)."""
+    layout: str = "normal"
+    """The card's layout as MTGJSON and Scryfall name it: ``normal``, ``split``, ``adventure``,
+    ``modal_dfc``, ``transform``…"""
+    faces: tuple[CardDef, ...] = ()
+    """A card of several faces: each face, in the card's order, as a card of one face (a split
+    card's halves, an Adventurer card's creature then its Adventure, a double-faced card's front
+    then back). The card itself has its first face's characteristics (a split card: both halves'
+    combined, 709.4); :mod:`carddb.engine.rules.card_faces` shows another face."""
     parsed: ParsedFace = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -100,6 +108,31 @@ class CardDef:
     @property
     def is_permanent(self) -> bool:
         return not ({"Instant", "Sorcery"} & set(self.types))
+
+
+def indicated_colors(mana_cost: str | None, colors: str) -> tuple[str, ...] | None:
+    """A face's colour indicator (204): the colours a face without a mana cost has all the same
+    (a transforming card's back face, Insectile Aberration: blue); None: its mana cost says."""
+    return tuple(colors) if not mana_cost and colors else None
+
+
+SPLIT_LAYOUTS = frozenset({"split", "aftermath"})
+"""Layouts whose card has both halves' characteristics combined outside the stack (709.4)."""
+
+
+def whole_card(name: str, layout: str, faces: tuple[CardDef, ...]) -> CardDef:
+    """The card of ``faces`` (one or more, in the card's order), as it is in a library, a hand or
+    a graveyard: its first face's characteristics, a split card both halves' (709.4: the names,
+    mana costs and card types joined, no rules text of its own: each half's is cast with it)."""
+    first = faces[0]
+    if len(faces) == 1:
+        same = first.name == name and first.layout == layout
+        return first if same else replace(first, name=name, layout=layout)
+    if layout in SPLIT_LAYOUTS:
+        types = " ".join(dict.fromkeys(word for face in faces for word in face.type_line.split()))
+        cost = "".join(face.mana_cost for face in faces)
+        return CardDef(name, types, "", cost, layout=layout, faces=faces)
+    return replace(first, layout=layout, faces=faces)
 
 
 @cache
@@ -165,15 +198,19 @@ class CardPool:
             raise UnknownCardError(name, error.suggestions) from error
         except AmbiguousCardError as error:
             raise UnknownCardError(name, error.candidates) from error
-        face = view.faces[0]
-        card = CardDef(
-            name=view.english_name,
-            type_line=face.type_line,
-            text=face.text or "",
-            mana_cost=face.mana_cost or "",
-            power=face.power,
-            toughness=face.toughness,
-            loyalty=face.loyalty,
+        faces = tuple(
+            CardDef(
+                name=face.english_name,
+                type_line=face.type_line,
+                text=face.text or "",
+                mana_cost=face.mana_cost or "",
+                power=face.power,
+                toughness=face.toughness,
+                loyalty=face.loyalty,
+                colors=indicated_colors(face.mana_cost, face.colors),
+            )
+            for face in view.faces
         )
+        card = whole_card(view.english_name, view.layout, faces)
         self._cache[key] = card
         return card

@@ -80,6 +80,9 @@ class Section:
     restrictions: Mapping[str, Restriction] = field(default_factory=dict)
     costs: frozenset[str] = frozenset()
     """Verbs of cost phrases that can be paid ("sacrifice", "discard", "pay_life")."""
+    ability_kinds: frozenset[str] = frozenset()
+    """Ability kinds a rule of the section puts to work beyond those every engine executes (a
+    Saga's chapter abilities, 714.2: ``chapter``)."""
     replacement_effects: tuple[Provider, ...] = ()
     """The replacement and prevention effects this part applies (``rules.replacement``)."""
     rule_abilities: Mapping[str, RuleAbility] = field(default_factory=dict)
@@ -96,7 +99,7 @@ class Section:
 
 _MAPPINGS: tuple[str, ...] = ("verbs", "conditions", "qualifiers", "forms", "triggers", "keyword_checks")
 _MAPPINGS += ("restrictions", "checks", "rule_abilities")
-_SETS = ("static_verbs", "keywords", "replacements", "costs")
+_SETS = ("static_verbs", "keywords", "replacements", "costs", "ability_kinds")
 
 
 @dataclass(frozen=True)
@@ -116,6 +119,7 @@ class Catalog:
     replacements: frozenset[str] = frozenset()
     restrictions: Mapping[str, Restriction] = field(default_factory=dict)
     costs: frozenset[str] = frozenset()
+    ability_kinds: frozenset[str] = frozenset()
     replacement_effects: tuple[Provider, ...] = ()
     rule_abilities: Mapping[str, RuleAbility] = field(default_factory=dict)
     rule_triggers: tuple[RuleTrigger, ...] = ()

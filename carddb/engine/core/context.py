@@ -34,6 +34,9 @@ class Context:
     name the most recent of them that such a phrase describes."""
     event_refs: list[Ref] = field(default_factory=list)
     """What the event that triggered the ability was about ("that player", "that creature")."""
+    known_since: int | None = None
+    """The timestamp the ability began resolving at: an object that has left the battlefield since
+    (or the one its trigger was about) is read as it last existed there (608.2h)."""
     duration: object = None
     """The duration of the clause being executed ("until end of turn"), for its handlers."""
     no_regeneration: bool = False
@@ -54,3 +57,12 @@ class Context:
     """601.2d: the damage divided among the targets as the ability was put on the stack, by target."""
     discarded: list[int] = field(default_factory=list)
     """The cards this ability discarded, for its cost or by a step so far ("the discarded card")."""
+    granter: GameObject | None = None
+    """For a quoted ability another object's text gave the source (an Equipment's "Equipped
+    creature has \"Sacrifice ~: ~ deals 2 damage …\""): that object, which ``~`` in it names;
+    "this creature" still names the source (None: the source's own ability, or one it gave itself)."""
+
+    @property
+    def itself(self) -> GameObject:
+        """What ``~`` names: the object whose text holds the ability (:attr:`granter`, else the source)."""
+        return self.granter if self.granter is not None else self.source

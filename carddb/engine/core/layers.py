@@ -91,6 +91,8 @@ class LayerEffect:
     until_end_of_turn: bool = False
     source: int | None = None
     ability: int | None = None
+    granter: int | None = None
+    """``GRANT``: the object whose text holds the quoted ability (what ``~`` in it names)."""
 
 
 @dataclass(frozen=True)
@@ -112,6 +114,8 @@ class Characteristics:
     every_creature_type: bool = False
     """Changeling (702.73a), a characteristic-defining ability of layer 4 (613.3): it is every
     creature type, until an effect later in layer 4 sets its subtypes."""
+    granters: tuple[tuple[int, int], ...] = ()
+    """The index of each granted ability with the object whose text holds it (its quoted ``~``)."""
 
 
 NONCREATURE_SUBTYPES = frozenset({
@@ -252,6 +256,7 @@ def characteristics(
                         ability=index, source=LEVEL_SOURCE),
         ]
     granted_keywords: list[str] = []
+    granters: list[tuple[int, int]] = []
     power, toughness = _number(card.power), _number(card.toughness)
     next_index = len(card.abilities)
     switched = False
@@ -292,6 +297,8 @@ def characteristics(
             abilities, granted_keywords = [], []
         elif op is Op.GRANT and effect.granted is not None:
             abilities.append((next_index, effect.granted))
+            if effect.granter is not None:
+                granters.append((next_index, effect.granter))
             next_index += 1
         elif op is Op.SET_PT:
             if effect.source == LEVEL_SOURCE and all(index != effect.ability for index, _ in abilities):
@@ -320,6 +327,7 @@ def characteristics(
         power=power,
         toughness=toughness,
         every_creature_type=every and bool({"Creature", "Kindred", "Tribal"} & set(types)),
+        granters=tuple((at, granter) for at, granter in granters if any(i == at for i, _ in abilities)),
     )
 
 

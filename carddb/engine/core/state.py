@@ -8,6 +8,7 @@ Every card in a game is one :class:`GameObject` with an id; each zone is an orde
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -17,6 +18,7 @@ from carddb.engine.core.cards import CardDef
 from carddb.engine.core.catalog import Catalog
 from carddb.engine.core.errors import EngineError, IllegalActionError
 from carddb.engine.core.layers import Characteristics, LayerEffect, characteristics
+from carddb.oracle.model import Ability
 
 PLAYER_ZONES = ("library", "hand", "graveyard", "exile", "command")
 SHARED_ZONES = ("battlefield", "stack")
@@ -87,6 +89,13 @@ class GameObject:
     """A face-down permanent's own card (708.2): ``card`` is then its face-down characteristics (a
     2/2 creature with no name, subtypes or mana cost; with ward {2} if cloaked) until it is turned
     face up (:mod:`carddb.engine.rules.face_down`)."""
+    whole_card: CardDef | None = None
+    """A card of several faces while it shows one of them (:mod:`carddb.engine.rules.card_faces`):
+    ``card`` is then the face — a split card's half or an Adventure cast (709.3, 715.3), a modal
+    double-faced card's back face cast or played (712.12) — and this the card, which it is again as
+    it leaves the stack for another zone than the battlefield, or leaves the battlefield."""
+    on_adventure: bool = False
+    """Exiled as its Adventure resolved (715.4): its owner may cast it as its creature from exile."""
     damage: int = 0
     effects: list[LayerEffect] = field(default_factory=list)
     """Continuous effects of resolved spells and abilities on it (613): "gets +2/+2 until end of
@@ -142,6 +151,9 @@ class GameObject:
     as (what, answer) pairs; a new object remembers nothing (400.7)."""
     suspend_haste: LayerEffect | None = None
     """The haste a creature spell cast with suspend gained (702.62a), until its controller changes."""
+    last_known: tuple[int, int | None, int | None] | None = None
+    """Its power and toughness as it last existed on the battlefield, with the timestamp of its
+    leaving (608.2h: an ability that speaks of it after it left reads them)."""
     entered_turn: int = 0
     attacked_turn: int = 0
     damaged_turn: int = 0
@@ -154,7 +166,11 @@ class GameObject:
         """Its characteristics now: the card's with every continuous effect on it applied, layer by
         layer (:func:`carddb.engine.core.layers.characteristics`)."""
         key = (
-            tuple(self.static_effects), tuple(self.effects), tuple(self.counters.items()), self.face_down,
+            id(self.card),  # a face shown, a face turned (transformed): other characteristics
+            tuple(self.static_effects),
+            tuple(self.effects),
+            tuple(self.counters.items()),
+            self.face_down,
             self.timestamp,
         )
         if self._now is None or self._now[0] != key:
@@ -287,6 +303,8 @@ class Event:
     """A roll's natural results, of the dice that count (706.2)."""
     by: StackItem | None = None
     """What made ``obj`` (or the player ``other``) a target ("target"): the spell or ability."""
+    before: int = 0
+    """Counters put on ``obj`` ("lore"): how many it had before (``amount``: how many now)."""
 
 
 @dataclass
@@ -339,6 +357,9 @@ class Delayed:
     source: GameObject
     it: list[GameObject | str]
     """What "it" named when the delayed ability was created."""
+    granter: GameObject | None = None
+    """The object ``~`` named in the ability that created it (one another object's text gave its
+    source: :attr:`Context.granter`)."""
 
 
 @dataclass(frozen=True)
@@ -377,6 +398,12 @@ class StackItem:
     rule: str = ""
     """A triggered ability a keyword's rule defines, resolved by the catalog's ``rule_abilities``
     entry of that name ("madness": 702.35a's "When this card is exiled this way, …")."""
+    granter: int | None = None
+    """A quoted ability another object's text gave the source (an Equipment's): that object, which
+    ``~`` in the ability names (:attr:`Context.granter`)."""
+    granted: Ability | None = None
+    """That ability itself: it stays on the stack, independent of its source, when the grant ends
+    (113.7a: the Equipment it names was sacrificed to pay its cost)."""
 
     @property
     def is_spell(self) -> bool:
@@ -504,7 +531,11 @@ class Game:
         self.events.append(Event("move", obj, obj.zone, zone, obj.controller))
         if obj.zone != "stack":
             self.zone_list(obj.zone, obj.owner).remove(obj.id)
+        shown = obj.zone == "battlefield" or (obj.zone == "stack" and zone != "battlefield")
+        if obj.whole_card is not None and shown and zone != obj.zone:  # the card again (400.7)
+            obj.card, obj.whole_card = obj.whole_card, None
         if obj.zone == "battlefield" and zone != "battlefield":
+            obj.last_known = (self.timestamp(), obj.power, obj.toughness)  # before its effects end
             departure = Departure(obj.id, obj.controller, obj.is_a("Creature"), zone == "graveyard")
             self.left_this_turn.append(departure)
             obj.tapped = False
@@ -524,6 +555,9 @@ class Game:
             if self.combat is not None:
                 self.combat.remove(obj.id)
         if zone == "battlefield" and obj.zone != "battlefield":
+            for other in self.objects.values():  # attached to the object it was (400.7, 704.5m)
+                if other.attached_to == obj.id:
+                    other.attached_to = None
             obj.since_turn = obj.entered_turn = self.turn
             obj.timestamp = self.timestamp()
             _starting_loyalty(obj)
@@ -536,6 +570,7 @@ class Game:
             obj.exiled_until = None
             obj.foretold = 0
             obj.exiled_by = obj.rebound = None
+            obj.on_adventure = False
             obj.counters.clear()  # a new object (400.7): a suspended card's time counters stay behind
         obj.zone = zone
         if zone == "stack":
@@ -577,18 +612,7 @@ class Game:
     def snapshot(self) -> Snapshot:
         """A copy to go back to (:meth:`restore`): objects, players, zones and the stack copied;
         card definitions (immutable) and the log (only appended to) shared."""
-        objects = {
-            i: replace(
-                o,
-                counters=dict(o.counters),
-                effects=list(o.effects),
-                static_effects=list(o.static_effects),
-                keywords_until_end_of_turn=list(o.keywords_until_end_of_turn),
-                restrictions_until_end_of_turn=list(o.restrictions_until_end_of_turn),
-                control_effects=list(o.control_effects),
-            )
-            for i, o in self.objects.items()
-        }
+        objects = {i: _object_copy(o) for i, o in self.objects.items()}
         players = {
             name: replace(p, zones={z: list(ids) for z, ids in p.zones.items()}, mana_pool=list(p.mana_pool))
             for name, p in self.players.items()
@@ -696,6 +720,19 @@ class Snapshot:
     log_length: int
 
 
+def _object_copy(obj: GameObject) -> GameObject:
+    """A copy of ``obj`` for a snapshot: its mutable containers copied, the rest shared (the
+    fields :meth:`Game.snapshot` promises; a shallow copy, much cheaper than ``replace``)."""
+    copied = copy.copy(obj)
+    copied.counters = dict(obj.counters)
+    copied.effects = list(obj.effects)
+    copied.static_effects = list(obj.static_effects)
+    copied.keywords_until_end_of_turn = list(obj.keywords_until_end_of_turn)
+    copied.restrictions_until_end_of_turn = list(obj.restrictions_until_end_of_turn)
+    copied.control_effects = list(obj.control_effects)
+    return copied
+
+
 @contextmanager
 def atomic(game: Game) -> Iterator[None]:
     """On an error, put the game back exactly as it was. A game that is over takes no action."""
@@ -707,5 +744,3 @@ def atomic(game: Game) -> Iterator[None]:
     except EngineError:
         game.restore(saved)
         raise
-
-

@@ -17,6 +17,7 @@ from carddb.engine.query.nouns import (
     THAT_MANY,
     amount_of,
     choose_any_number,
+    choose_up_to,
     did,
     matches,
     objects,
@@ -24,6 +25,7 @@ from carddb.engine.query.nouns import (
     resolve,
     speaking_of,
     total_limit,
+    up_to,
     value,
     zone_name,
     zone_owners,
@@ -34,8 +36,13 @@ from carddb.oracle.model import Action, Noun, Pronoun, X
 
 
 def draw(ctx: Context, subject: list[Ref], action: Action) -> None:
-    count = amount_of(ctx, action.arg("what"))
+    most = up_to(ctx, action.arg("what"))
+    count = amount_of(ctx, action.arg("what")) if most is None else 0
     for player in players(ctx, subject):
+        if most is not None:  # "draw up to two cards": the player says how many
+            count = int(
+                ctx.decider.choose(f"{player} draws how many cards?", [str(n) for n in range(most + 1)])
+            )
         draws.draw(ctx.game, player, count, ctx.decider)
 
 
@@ -76,7 +83,8 @@ def discard(ctx: Context, subject: list[Ref], action: Action) -> None:
         else None
     )
     everything = isinstance(what, Noun) and "all" in what.determiners
-    count = amount_of(ctx, what) if not everything else 0
+    most = up_to(ctx, what)
+    count = amount_of(ctx, what) if not everything and most is None else 0
     for player in players(ctx, subject):
         with speaking_of(ctx, player):  # "in their hand": the player who discards
             hand = [o for o in ctx.game.in_zone("hand", player) if fits is None or matches(ctx, o, fits)]
@@ -88,6 +96,9 @@ def discard(ctx: Context, subject: list[Ref], action: Action) -> None:
             hand = []
         elif at_random:
             picked = ctx.decider.shuffle(list(hand))[:count]
+        elif most is not None and isinstance(what, Noun):  # "discard up to two cards": no more
+            picked = choose_up_to(ctx, player, what.description, hand, most)
+            hand = []
         for _ in range(count if not (everything or at_random) else 0):
             if not hand:
                 break
@@ -112,8 +123,6 @@ def scry(ctx: Context, subject: list[Ref], action: Action) -> None:
                 put(ctx.game, obj, "graveyard" if away == "graveyard" else "library", decider=ctx.decider)
 
 
-
-
 def look_at(ctx: Context, subject: list[Ref], action: Action) -> None:
     """Looking changes nothing the engine models (there is no hidden information yet); "it" and
     "them" name the cards looked at afterwards."""
@@ -125,12 +134,10 @@ def look_at(ctx: Context, subject: list[Ref], action: Action) -> None:
 
 
 def _looked(ctx: Context, cards: list[GameObject]) -> None:
-    """"from among them" and "the rest" read what was looked at or revealed (all from one zone)."""
+    """ "from among them" and "the rest" read what was looked at or revealed (all from one zone)."""
     zones = {obj.zone for obj in cards}
     if len(zones) == 1:
         ctx.looked, ctx.looked_zone = list(cards), zones.pop()
-
-
 
 
 def reveal_until(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -189,7 +196,7 @@ def in_order(ctx: Context, cards: list[GameObject], text: str) -> list[GameObjec
 
 
 def put_elided(ctx: Context, subject: list[Ref], action: Action) -> None:
-    """"… and the rest on the bottom of your library in any order": the put of the clause before,
+    """ "… and the rest on the bottom of your library in any order": the put of the clause before,
     its verb left out; the subject is what is put."""
     text = written(action)
     zone = zone_of(action, "to")
@@ -220,14 +227,10 @@ def shuffle(ctx: Context, subject: list[Ref], action: Action) -> None:
         zones["library"] = ctx.decider.shuffle(zones["library"])
 
 
-
-
 def put_on_top(ctx: Context, subject: list[Ref], action: Action) -> None:
     """ "… then shuffle and put that card on top": on top of its owner's library."""
     for obj in target_objects(ctx, action):
         put(ctx.game, obj, "library", 0, decider=ctx.decider)
-
-
 
 
 # -- libraries, revealing, putting onto the battlefield -----------------------------------------------
@@ -241,8 +244,9 @@ def _search(ctx: Context, action: Action) -> list[GameObject]:
     left = value(ctx, limit.arg("amount") or X()) if limit is not None else None
     for player in zone_owners(ctx, action.arg("zone")):
         candidates = [obj for obj in ctx.game.in_zone("library", player) if matches(ctx, obj, what)]
+        most = up_to(ctx, what)  # "for up to two basic land cards", "for up to that many land cards"
         counted = what.amount is not None or bool({THAT_MANY, "twice that many"} & set(what.determiners))
-        wanted = amount_of(ctx, what) if counted else len(candidates)  # "for up to that many land cards"
+        wanted = most if most is not None else amount_of(ctx, what) if counted else len(candidates)
         for _ in range(wanted):
             options = [obj.name for obj in candidates if left is None or obj.card.mana_value <= left]
             if not options:
@@ -293,8 +297,6 @@ def reveal(ctx: Context, subject: list[Ref], action: Action) -> None:
     ctx.it = list(shown)
     if isinstance(action.arg("what"), Action):  # "Reveal the top four cards of your library"
         _looked(ctx, shown)
-
-
 
 
 def put_onto_battlefield(ctx: Context, subject: list[Ref], action: Action) -> None:

@@ -5,12 +5,13 @@ from __future__ import annotations
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.state import GameObject
 from carddb.engine.query.nouns import (
+    DISCARDED,
     objects,
     resolve,
     zone_name,
 )
 from carddb.engine.rules import mana
-from carddb.engine.rules.discards import DISCARDED, discarded_card
+from carddb.engine.rules.discards import discarded_card
 from carddb.oracle.model import Action
 from carddb.oracle.phrases import find
 
@@ -49,8 +50,22 @@ def stat_amount(ctx: Context, subject: list[Ref], action: Action) -> int:
         return 0
     if stat == "mana value":
         return mana.need(owner.card.mana_symbols, 0).total
-    number = owner.power if stat == "power" else owner.toughness
+    number = last_known(ctx, owner, stat)
     return max(0, number or 0)
+
+
+def last_known(ctx: Context, obj: GameObject, stat: str) -> int | None:
+    """Its power or toughness now, or, for an object that left the battlefield while the ability
+    resolved or whose leaving triggered it, as it last existed there (608.2h: "When ~ dies, target
+    player loses life equal to its power", "Exile target creature. Its controller gains life equal
+    to its power")."""
+    known = obj.last_known if obj.zone != "battlefield" else None
+    if known is not None:
+        when, power, toughness = known
+        since = ctx.known_since
+        if (since is not None and when >= since) or any(ref is obj for ref in ctx.event_refs):
+            return power if stat == "power" else toughness
+    return obj.power if stat == "power" else obj.toughness
 
 
 def possessor(
@@ -62,7 +77,7 @@ def possessor(
     if whose.startswith("target ") and action is not None:
         return next(objects(ctx.slots.get(id(action), [])), None)
     if whose == "~'s":
-        return ctx.source
+        return ctx.itself
     if whose == DISCARDED:
         return discarded_card(ctx)
     if whose == "its":

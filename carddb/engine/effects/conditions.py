@@ -35,7 +35,7 @@ from carddb.engine.query.nouns import (
 from carddb.engine.query.printings import QUALIFIER as ORIGINALLY_PRINTED
 from carddb.engine.query.printings import originally_printed
 from carddb.engine.rules.mana import mana_value
-from carddb.oracle.model import Action, Noun, Nouns, Number, SelfRef, X
+from carddb.oracle.model import Action, Clause, Noun, Nouns, Number, SelfRef, X
 from carddb.oracle.phrases import find
 
 
@@ -70,15 +70,24 @@ def may(ctx: Context, subject: list[Ref], action: Action) -> None:
 
 def may_have(ctx: Context, subject: list[Ref], action: Action) -> None:
     """ "You may have ~ deal 2 damage to target creature": the player answers yes or no; if yes,
-    what the phrase names does it ("if you do" asks afterwards)."""
+    what the phrase names does it ("if you do" asks afterwards) — all of it: "you may have target
+    creature get +2/+0 and gain haste until end of turn" (a clause of predicates, its duration)."""
     inner = action.arg("action")
-    assert isinstance(inner, Action)
-    handler = ctx.game.catalog.verbs[inner.verb]
+    done = inner.predicates if isinstance(inner, Clause) else (inner,)
+    assert all(isinstance(a, Action) for a in done)
+    first = done[0]
+    assert isinstance(first, Action)
     did = False
     for player in players(ctx, subject):
-        answer = ctx.decider.choose(f"{player}: have it {inner.verb.replace('_', ' ')}?", ["yes", "no"])
+        answer = ctx.decider.choose(f"{player}: have it {first.verb.replace('_', ' ')}?", ["yes", "no"])
         if answer == "yes":
-            handler(ctx, resolve(ctx, action.arg("what")), inner)
+            before = ctx.duration
+            if isinstance(inner, Clause) and inner.duration is not None:
+                ctx.duration = inner.duration
+            for each in done:
+                assert isinstance(each, Action)
+                ctx.game.catalog.verbs[each.verb](ctx, resolve(ctx, action.arg("what")), each)
+            ctx.duration = before
             did = True
     ctx.bindings["did"] = int(did)
 
@@ -349,7 +358,7 @@ def _done_this_way(ctx: Context, condition: Action) -> bool:
         named = set(players(ctx, _existing(ctx, who)))
         done = [obj for obj in done if last_controller(ctx.game, obj) in named]
     if isinstance(what, SelfRef):
-        return ctx.source in done
+        return ctx.itself in done
     if isinstance(what, Noun):
         plain = Noun((), what.description, what.qualifiers)
         return any(matches(ctx, obj, plain) for obj in done)
@@ -544,7 +553,7 @@ def _that_targets(ctx: Context, ref: Ref, qualifier: Action) -> bool:
 
     def named(target: Ref) -> bool:
         if isinstance(what, SelfRef):
-            return target is ctx.source
+            return target is ctx.itself
         return isinstance(what, Noun) and matches(ctx, target, Noun((), what.description, what.qualifiers))
 
     written = find(qualifier.verb, qualifier.form)

@@ -17,16 +17,20 @@ from carddb.engine.query.nouns import (
     ANY_NUMBER,
     amount_of,
     choose_any_number,
+    choose_up_to,
     counter_kind,
     did,
     matches,
     objects,
     players,
     resolve,
+    up_to,
     value,
 )
+from carddb.engine.rules.card_faces import transform
 from carddb.engine.rules.casting import uncounterable
 from carddb.engine.rules.destruction import destroy
+from carddb.engine.rules.sagas import LORE, lore_added
 from carddb.engine.rules.suspend import lose_haste
 from carddb.engine.rules.zones import exile_until, put
 from carddb.oracle.model import Action, Noun, Pronoun, SelfRef
@@ -38,10 +42,6 @@ def cant_this_turn(ctx: Context, subject: list[Ref], action: Action) -> None:
     flying", are not executable)."""
     for obj in objects(subject):
         obj.restrictions_until_end_of_turn.append(action.verb)
-
-
-
-
 
 
 def doesnt_untap(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -66,11 +66,6 @@ def gain_control(ctx: Context, subject: list[Ref], action: Action) -> None:
             if obj.controller != before:
                 obj.since_turn = ctx.game.turn  # a creature whose control changed is summoning sick
                 lose_haste(obj)  # suspend's haste lasts until its controller loses control
-
-
-
-
-
 
 
 def _move_all(zone: str) -> Handler:
@@ -120,8 +115,6 @@ def regenerate(ctx: Context, subject: list[Ref], action: Action) -> None:
             obj.keywords_until_end_of_turn.append(REGENERATION)
 
 
-
-
 def return_to(ctx: Context, subject: list[Ref], action: Action) -> None:
     zone = zone_of(action, "to") or ("battlefield" if action.verb == "return_from" else None)
     if zone is None:
@@ -135,8 +128,6 @@ def return_to(ctx: Context, subject: list[Ref], action: Action) -> None:
             obj.tapped = returned and is_form(action, "to_battlefield_tapped")
             yours = returned and is_form(action, "under_your_control")
             obj.controller = ctx.controller if yours else obj.owner
-
-
 
 
 def counter(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -161,10 +152,18 @@ def proliferate(ctx: Context, subject: list[Ref], action: Action) -> None:
         if obj.counters and ctx.decider.choose(f"proliferate {obj.name}?", ["yes", "no"]) == "yes":
             for kind in list(obj.counters):
                 obj.counters[kind] += 1
+                if kind == LORE:
+                    lore_added(ctx.game, obj, obj.counters[kind] - 1)
     for player in ctx.game.players.values():
         question = f"proliferate {player.name}'s poison?"
         if player.poison and ctx.decider.choose(question, ["yes", "no"]) == "yes":
             player.poison += 1
+
+
+def transform_handler(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "Transform ~" (701.28): each named permanent turns to its other face, if it can."""
+    for obj in target_objects(ctx, action):
+        transform(ctx.game, obj)
 
 
 def tap(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -179,11 +178,12 @@ def counters(ctx: Context, subject: list[Ref], action: Action) -> None:
     count = value(ctx, spec.arg("amount")) if spec.arg("amount") is not None else ctx.bindings["result"]
     sign = 1 if action.verb == "put_counters" else -1
     for obj in target_objects(ctx, action):
-        obj.counters[kind] = max(0, obj.counters.get(kind, 0) + sign * count)
+        before = obj.counters.get(kind, 0)
+        obj.counters[kind] = max(0, before + sign * count)
         if obj.counters[kind] == 0:
             del obj.counters[kind]
-
-
+        if kind == LORE:
+            lore_added(ctx.game, obj, before)  # a Saga's chapters (714.2b)
 
 
 def tap_or_untap(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -192,8 +192,6 @@ def tap_or_untap(ctx: Context, subject: list[Ref], action: Action) -> None:
         if obj.zone == "battlefield":
             answer = ctx.decider.choose(f"{ctx.controller}: tap or untap {obj.name}?", ["tap", "untap"])
             ctx.game.tap(obj, answer == "tap")
-
-
 
 
 def sacrifice(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -209,6 +207,12 @@ def sacrifice(ctx: Context, subject: list[Ref], action: Action) -> None:
         choices = [obj for obj in ctx.game.permanents(player) if matches(ctx, obj, what)]
         if ANY_NUMBER in what.determiners:  # "Sacrifice any number of lands": chosen one by one
             for obj in choose_any_number(ctx, player, what.description, choices):
+                put(ctx.game, obj, "graveyard", cause="sacrifice", decider=ctx.decider)
+                did(ctx, "sacrificed", obj)
+            continue
+        most = up_to(ctx, what)
+        if most is not None:  # "Sacrifice up to two creatures": as many as the player wants, no more
+            for obj in choose_up_to(ctx, player, what.description, choices, most):
                 put(ctx.game, obj, "graveyard", cause="sacrifice", decider=ctx.decider)
                 did(ctx, "sacrificed", obj)
             continue
@@ -268,6 +272,7 @@ SECTION = Section(
         "put_into_zone": return_to,
         "counter": counter,
         "tap": tap,
+        "transform": transform_handler,
         "proliferate": proliferate,
         "untap": tap,
         "put_counters": counters,
@@ -277,11 +282,14 @@ SECTION = Section(
         "sacrificed_by_controller": sacrificed_by_controller,
     },
     forms={
+        "transform": named("transform", "object"),
         "doesnt_untap": named(
             "doesnt_untap", "untap_step", "untap_steps", "next_untap_step", "next_untap_step_plural"
         ),
         "doesnt_untap_their_controller": named(
-            "doesnt_untap_their_controller", "its_controllers_next", "their_controllers_next",
+            "doesnt_untap_their_controller",
+            "its_controllers_next",
+            "their_controllers_next",
             "their_controllers_next_steps",
         ),
     },

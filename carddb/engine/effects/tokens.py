@@ -37,7 +37,7 @@ def create_token(ctx: Context, subject: list[Ref], action: Action) -> None:
     colors = tuple(COLOR_WORDS[w] for w in words if w in COLOR_WORDS)  # "2/2 white Knight" (111.4)
     card = CardDef(
         name=" ".join(subtypes) + " Token" if subtypes else "Token",
-        type_line="Token Creature — " + " ".join(subtypes),
+        type_line="Creature — " + " ".join(subtypes),
         text="\n".join(_keyword_line(keywords) for keywords in granted),
         power=power,
         toughness=toughness,
@@ -52,20 +52,18 @@ def create_token(ctx: Context, subject: list[Ref], action: Action) -> None:
     ctx.mentions.append(list(created))  # "that token"
 
 
-
-
 TOKENS = {
-    "Treasure": ("Token Artifact — Treasure", "{T}, Sacrifice this artifact: Add one mana of any color."),
-    "Food": ("Token Artifact — Food", "{2}, {T}, Sacrifice this artifact: You gain 3 life."),
-    "Clue": ("Token Artifact — Clue", "{2}, Sacrifice this artifact: Draw a card."),
-    "Gold": ("Token Artifact — Gold", "Sacrifice this artifact: Add one mana of any color."),
-    "Blood": ("Token Artifact — Blood", "{1}, {T}, Discard a card, Sacrifice this artifact: Draw a card."),
+    "Treasure": ("Artifact — Treasure", "{T}, Sacrifice this artifact: Add one mana of any color."),
+    "Food": ("Artifact — Food", "{2}, {T}, Sacrifice this artifact: You gain 3 life."),
+    "Clue": ("Artifact — Clue", "{2}, Sacrifice this artifact: Draw a card."),
+    "Gold": ("Artifact — Gold", "Sacrifice this artifact: Add one mana of any color."),
+    "Blood": ("Artifact — Blood", "{1}, {T}, Discard a card, Sacrifice this artifact: Draw a card."),
     "Royal Role": (
-        "Token Enchantment — Aura Role",
+        "Enchantment — Aura Role",
         "Enchant creature\nEnchanted creature gets +1/+1 and has ward {1}.",
     ),
     "Monster Role": (
-        "Token Enchantment — Aura Role",
+        "Enchantment — Aura Role",
         "Enchant creature\nEnchanted creature gets +1/+1 and has trample.",
     ),
 }
@@ -122,6 +120,36 @@ def investigate(ctx: Context, subject: list[Ref], action: Action) -> None:
     _create(ctx, subject, "Clue", 1)
 
 
+def _earlier_create(action: Action) -> Action | None:
+    """The create phrase whose tokens "those tokens" are (the parse's antecedent), if it counts
+    its tokens with an ``amount`` ("create a 1/1 white Soldier creature token")."""
+    what = action.arg("what")
+    earlier = what.antecedents[0] if isinstance(what, Noun) and what.antecedents else None
+    if not isinstance(earlier, Action) or earlier.arg("amount") is None:
+        return None
+    return earlier
+
+
+def create_those_tokens(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "If this spell was kicked, create five of those tokens instead.": that many new tokens of
+    the kind the earlier create phrase describes (tapped, with its keywords…), as it would make them."""
+    earlier = _earlier_create(action)
+    if earlier is None:
+        raise EngineError("'those tokens' names no token created before")
+    amount = action.arg("amount")
+    args = tuple((role, amount if role == "amount" else old) for role, old in earlier.args)
+    ctx.game.catalog.verbs[earlier.verb](ctx, subject, Action(earlier.verb, args, earlier.form, earlier.slot))
+
+
+def _those_check(action: Action, catalog: Catalog) -> str | None:
+    earlier = _earlier_create(action)
+    if earlier is None or earlier.verb not in catalog.verbs:
+        return "'those tokens' of no counted create before"
+    check = catalog.checks.get(earlier.verb)
+    problem = check(earlier, catalog) if check is not None else None
+    return f"those tokens: {problem}" if problem is not None else None
+
+
 def _named_check(action: Action, catalog: Catalog) -> str | None:
     """The predefined tokens the engine knows (:data:`TOKENS`), a Role "attached to" something."""
     what = action.arg("what")
@@ -147,7 +175,8 @@ SECTION = Section(
     verbs={
         "create_creature_token": create_token,
         "create_token": create_named_token,
+        "create_those_tokens": create_those_tokens,
         "investigate": investigate,
     },
-    checks={"create_token": _named_check},
+    checks={"create_token": _named_check, "create_those_tokens": _those_check},
 )

@@ -11,7 +11,36 @@ from carddb.engine.core.errors import EngineError
 from carddb.engine.core.layers import split_keywords
 from carddb.engine.core.state import Game, GameObject
 from carddb.engine.query.keyword_abilities import stands_for
-from carddb.oracle.model import Ability, Kind
+from carddb.oracle.model import Ability, Action, Kind, SelfRef, walk
+
+
+def zone_of_itself(node: object) -> str | None:
+    """The zone the card itself is named in ("~ from your graveyard": "graveyard", "~ from your
+    hand": "hand"); None when ``node`` is not the card so named."""
+    if not isinstance(node, SelfRef):
+        return None
+    for qualifier in node.qualifiers:
+        if isinstance(qualifier, Action) and qualifier.verb == "in_zone":
+            for _, zone in qualifier.args:
+                if isinstance(zone, Action) and zone.verb == "zone" and isinstance(zone.arg("zone"), str):
+                    return str(zone.arg("zone"))
+    return None
+
+
+def names_itself_in_graveyard(node: object) -> bool:
+    """The card itself named in a graveyard ("~ from your graveyard")."""
+    return zone_of_itself(node) == "graveyard"
+
+
+def activation_zone(ability: Ability) -> str:
+    """Where an activated ability is activated (113.6m): the zone its cost moves the card out of
+    ("Exile ~ from your graveyard:", "Discard ~:", the parser's ``Ability.zone``) or its effect does
+    ("{2}{G}: Return ~ from your graveyard to your hand."); else the battlefield."""
+    if ability.zone is not None:
+        return ability.zone
+    if any(names_itself_in_graveyard(node) for step in ability.effects for node in walk(step)):
+        return "graveyard"
+    return "battlefield"
 
 
 def keyword_list(text: str) -> list[str]:
@@ -45,6 +74,15 @@ def abilities_of(obj: GameObject) -> list[tuple[int, Ability]]:
     return [(index, stands_for(ability)) for index, ability in obj.now.abilities]
 
 
+def granter_of(game: Game, obj: GameObject, index: int) -> GameObject | None:
+    """The object whose text gave ``obj`` its ability at ``index`` (a quoted ability: ``~`` in it
+    names that object), when it is another object (None: the object's own, or one it gave itself)."""
+    granter = next((found for at, found in obj.now.granters if at == index), None)
+    if granter is None or granter == obj.id:
+        return None
+    return game.objects.get(granter)
+
+
 def ability_at(obj: GameObject, index: int) -> Ability:
     """The ability at ``index`` (0-based): one the object has now, else, for an ability that
     already left it (on the stack, independent of its source, 113.7a), its card's."""
@@ -63,9 +101,7 @@ def active_abilities(obj: GameObject) -> list[tuple[int, Ability]]:
     found: list[tuple[int, Ability]] = []
     printed = len(obj.card.abilities)
     levels = "Class" in obj.card.subtypes
-    cut = next(
-        (i for i, a in enumerate(obj.card.abilities) if levels and a.kind is Kind.LEVEL), printed
-    )
+    cut = next((i for i, a in enumerate(obj.card.abilities) if levels and a.kind is Kind.LEVEL), printed)
     for index, ability in obj.now.abilities:
         if cut <= index < printed:
             continue

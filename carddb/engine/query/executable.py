@@ -20,15 +20,19 @@ from carddb.engine.core.errors import NotExecutableError
 from carddb.engine.core.forms import is_form, written
 from carddb.engine.core.layers import level_range
 from carddb.engine.core.state import GameObject
-from carddb.engine.query.abilities import keyword_list
+from carddb.engine.query.abilities import keyword_list, names_itself_in_graveyard
 from carddb.engine.query.choices import color_choices, entering_choice, protection_from_chosen_color
+from carddb.engine.query.faces import unreachable
 from carddb.engine.query.keyword_abilities import stands_for
 from carddb.engine.query.nouns import (
     AMONG_LOOKED,
     CONTEXT_FORMS,
     NAMED_FORMS,
+    OTHER_DETERMINERS,
     OWNER_NAMING,
     PRONOUNS,
+    SELF_POSSESSIVE,
+    STAT_OWNERS,
     TARGET_FORMS,
     attached_reference,
     kind_among,
@@ -55,18 +59,23 @@ from carddb.oracle.model import (
     Casting,
     Clause,
     Conditional,
+    Count,
     Keyword,
     Kind,
     ManaCost,
     Noun,
     Nouns,
+    Number,
     ParsedFace,
     Pronoun,
     RollDie,
     SameSubject,
     SelfRef,
     Sequence,
+    TargetKind,
     Unimplemented,
+    Var,
+    X,
     walk,
 )
 from carddb.oracle.phrases import find
@@ -166,23 +175,35 @@ def joined_spell(abilities: tuple[Ability, ...]) -> Ability | None:
     return Ability(Kind.SPELL, spells[0].span, effects=effects, targets=targets, restrictions=restrictions)
 
 
-def _from_graveyard(node: object) -> bool:
-    """The card itself named in a graveyard ("~ from your graveyard")."""
-    return isinstance(node, SelfRef) and any(
-        isinstance(q, Action)
-        and q.verb == "in_zone"
-        and any(
-            isinstance(zone, Action) and zone.verb == "zone" and zone.arg("zone") == "graveyard"
-            for _, zone in q.args
-        )
-        for q in node.qualifiers
-    )
+def functions_from_graveyard(ability: Ability) -> bool:
+    """A triggered ability that works while its card is in a graveyard, not on the battlefield:
+    its effect moves the card out of the graveyard ("return ~ from your graveyard to your hand",
+    113.6m) or its "if" says the card is there ("if ~ is in your graveyard", 113.6b)."""
+    if ability.kind is not Kind.TRIGGERED:
+        return False
+    parts = [*ability.effects, *([ability.intervening_if] if ability.intervening_if is not None else [])]
+    return any(names_itself_in_graveyard(node) for part in parts for node in walk(part))
 
 
-def face_missing(face: ParsedFace, catalog: Catalog) -> list[str]:
+COMMAND_ZONE_TYPES = frozenset({"Vanguard"})
+"""Card types whose abilities work from the command zone (113.6p; 902: a vanguard's abilities, its
+hand and life modifiers), which the engine does not play: a face of one is refused whole."""
+
+
+def type_problems(type_line: str | None) -> list[str]:
+    """What a face's type line alone keeps from executing (empty: nothing)."""
+    types = set((type_line or "").partition("—")[0].split())
+    return [
+        f"{kind.lower()} card (abilities in the command zone, 113.6p)"
+        for kind in sorted(types & COMMAND_ZONE_TYPES)
+    ]
+
+
+def face_missing(face: ParsedFace, catalog: Catalog, type_line: str | None = None) -> list[str]:
     """What keeps a whole face from executing: every ability must (empty: it does); an instant's
-    or sorcery's spell lines are one spell ability, as they are cast (:func:`joined_spell`)."""
-    problems: list[str] = []
+    or sorcery's spell lines are one spell ability, as they are cast (:func:`joined_spell`); a
+    face of a type the engine does not play (:func:`type_problems`) does not."""
+    problems: list[str] = type_problems(type_line)
     spell = joined_spell(face.abilities)
     lines = [a for a in face.abilities if a.kind is Kind.SPELL and additional_cost(a) is None]
     abilities = [a for a in face.abilities if not any(a is line for line in lines)]
@@ -224,8 +245,10 @@ def card_missing(card: CardDef, catalog: Catalog) -> list[str]:
     """What keeps a card from being in a game honestly: every ability on it that the rules apply
     by themselves, whether or not anybody asks (static, triggered, replacement, keyword: ward,
     madness, dredge…), must be in the catalog. A Class has the abilities before its first level
-    line (leveling up is an activated ability, refused when used). Empty: nothing is missing."""
-    problems: list[str] = []
+    line (leveling up is an activated ability, refused when used). A card of several faces has
+    those of each face it can show (:func:`carddb.engine.query.faces.unreachable`): a modal
+    card's back face, a transforming card's. Empty: nothing is missing."""
+    problems: list[str] = type_problems(card.type_line)
     for ability in card.abilities:
         if ability.kind is Kind.LEVEL and "Class" in card.subtypes:
             break
@@ -234,6 +257,9 @@ def card_missing(card: CardDef, catalog: Catalog) -> list[str]:
         for problem in missing(ability, catalog):
             if problem not in problems:
                 problems.append(problem)
+    for index, face in enumerate(card.faces):
+        if unreachable(card.layout, index) is None:
+            problems.extend(p for p in card_missing(face, catalog) if p not in problems)
     return problems
 
 
@@ -306,7 +332,7 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         casting = casting_problem(ability, catalog)
         if casting is not None:
             problems.append(casting)
-    elif ability.kind not in EXECUTABLE_KINDS:
+    elif ability.kind not in EXECUTABLE_KINDS and ability.kind.value not in catalog.ability_kinds:
         problems.append(f"{ability.kind.value} ability")
     if ability.choose and not ability.modes:
         problems.append("modes")
@@ -342,13 +368,13 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
                 problems.append(f"trigger {trigger.verb!r} form {trigger.form_name or trigger.form}")
             elif found is not None:
                 problems.append(found)
-        if any(_from_graveyard(node) for step in ability.effects for node in walk(step)):
-            # "Whenever …, you may return ~ from your graveyard to your hand": it triggers while the card
-            # is in its owner's graveyard (113.6), which the engine does not watch
-            problems.append("ability of a card in another zone")
     for item in ability.cost:
         if isinstance(item, Action) and item.verb not in catalog.costs:
             problems.append(f"cost {item.verb!r}")
+        elif isinstance(item, Action) and any(_names_spells(n) for n in walk(item)):
+            # "Exile an instant or sorcery spell you control:": costs are paid from the battlefield,
+            # a hand or a graveyard, never from the stack
+            problems.append(f"cost {item.verb!r} of a spell on the stack")
     roots: list[object] = [*ability.unparsed, *ability.effects, *ability.cost, *ability.restrictions]
     if isinstance(ability.trigger, Action):
         roots.extend(v for _, v in ability.trigger.args)
@@ -396,6 +422,12 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     if _after_for_each(list(ability.effects)) or any(_after_for_each(list(m.effects)) for m in ability.modes):
         problems.append("'those' after a 'for each' clause")
     problems.extend(p for p in _choice_problems(nodes) if p not in problems)
+    if not static:
+        problems.extend(p for p in _where_x_problems(ability, nodes) if p not in problems)
+    slots = [*ability.targets, *(slot for mode in ability.modes for slot in mode.targets)]
+    untargeted = all(slot.kind is TargetKind.PLAYER for slot in slots)
+    if ability.kind is Kind.SPELL and untargeted and any(_other_than_named(node) for node in nodes):
+        problems.append("'other' in a spell without a target (other than what it named before)")
     read_with = _instead_sentences(ability)
     for node in nodes:
         if isinstance(node, Conditional) and would_condition(node.condition):
@@ -423,8 +455,7 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     read_by_verb = _read_by_their_verb(nodes)
     moments |= _target_of(ability)  # "becomes the target of a spell or ability": the trigger reads it
     that_spell = any(
-        isinstance(n, Noun) and "that" in n.determiners and "spell" in n.description
-        for n in nodes
+        isinstance(n, Noun) and "that" in n.determiners and "spell" in n.description for n in nodes
     )
     if that_spell and _trigger_verb(ability) == "becomes_target":  # not told apart from what it targets
         problems.append("'that spell' of the spell or ability that targets")
@@ -480,6 +511,81 @@ COUNTING = frozenset({
     "costs_for_each",
 })  # fmt: skip
 """The phrases whose ``what`` is counted (:func:`carddb.engine.query.nouns.count`)."""
+
+
+WHERE_X_VALUES = frozenset({"the_result", "total_of_results", "number_of"})
+"""The values "where X is …" of a resolving ability reads (``rules.execution``, ``nouns.value``),
+besides numbers, "cards in your hand" and the possessives of :data:`STAT_OWNERS`."""
+SOURCE_GONE_TRIGGERS = ("dies", "leaves", "graveyard")
+"""Words of the trigger verbs whose ability resolves with its source gone ("When ~ dies")."""
+
+
+def _names_spells(node: object) -> bool:
+    return isinstance(node, Noun) and any(w in ("spell", "spells") for w in node.description.split())
+
+
+def _other_than_named(node: object) -> bool:
+    """ "Zombies you control get +2/+1 until end of turn. Other creatures you control get +1/+1":
+    in a spell, "other" means other than what it named before; the engine reads other than the
+    spell's targets (``nouns._other_than``), so a spell without one is refused; not "another
+    target" (a different target), "each other player" (other than you) nor "all other … with the
+    same name as that …" (which names what it is other than too)."""
+    if not isinstance(node, Noun) or node.targeted or _names_players(node):
+        return False
+    other = bool(OTHER_DETERMINERS & set(node.determiners)) or "other" in node.description.lower().split()
+    return other and not any(q.verb == "with_name" for q in node.qualifiers)
+
+
+def _names_players(noun: Noun) -> bool:
+    return all(a.split()[-1].rstrip("s") in ("player", "opponent") for a in noun.alternatives if a)
+
+
+def _where_x_problems(ability: Ability, nodes: list[object]) -> list[str]:
+    """The "where X is …" of a spell, activated or triggered ability whose value the engine cannot
+    read as it resolves: "where X is the toughness of the card returned this way", "its power"
+    (608.2h); "~'s power" only while ~ is on the battlefield (none is kept when it has left)."""
+    problems: list[str] = []
+    for node in nodes:
+        if not (isinstance(node, Conditional) and node.word == "where X is"):
+            continue
+        value = node.condition
+        if _where_x_read(ability, value):
+            continue
+        problems.append(f"where X is {_shown(value)!r}")
+    return problems
+
+
+def _where_x_read(ability: Ability, value: object) -> bool:
+    if isinstance(value, Number | X | Var):
+        return True
+    if isinstance(value, Count):
+        return value.what == "cards in your hand"
+    if not isinstance(value, Action):
+        return False
+    if value.verb == "stat_of":
+        owner = value.arg("owner")
+        return owner in STAT_OWNERS and (owner != SELF_POSSESSIVE or not _source_gone(ability))
+    if value.verb == "number_of_counters":  # "the number of charge counters on ~" (nouns.value)
+        return not (isinstance(value.arg("what"), SelfRef) and _source_gone(ability))
+    return value.verb in WHERE_X_VALUES
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, Action) and value.verb == "stat_of":
+        return f"{value.arg('owner')} {value.arg('stat')}"
+    if isinstance(value, Action):
+        return written(value) or value.verb
+    return str(value)
+
+
+def _source_gone(ability: Ability) -> bool:
+    """Whether ``ability`` resolves after its source has left the battlefield: it triggers on its
+    leaving, or its cost moves it ("Sacrifice ~: …")."""
+    trigger = ability.trigger
+    if isinstance(trigger, Action) and any(word in trigger.verb for word in SOURCE_GONE_TRIGGERS):
+        return True
+    moved = [item for item in ability.cost if isinstance(item, Action)]
+    return any(isinstance(arg, SelfRef) for item in moved for _, arg in item.args)
 
 
 def counted_kinds(nodes: list[object]) -> set[int]:
@@ -647,9 +753,7 @@ def _moved_before(ability: Ability, nodes: list[object]) -> set[int]:
         for before, step in pairwise(steps):
             if not _moves_for_one(before):
                 continue
-            found.update(
-                id(n) for n in walk(step) if isinstance(n, Noun) and "that many" in n.determiners
-            )
+            found.update(id(n) for n in walk(step) if isinstance(n, Noun) and "that many" in n.determiners)
     return found
 
 
@@ -866,18 +970,40 @@ def _with_counters(what: object) -> bool:
     return isinstance(what, SelfRef) and any(q.verb == "with_counters" for q in what.qualifiers)
 
 
+GRANTER_KNOWN = frozenset({Kind.ACTIVATED, Kind.MANA, Kind.TRIGGERED})
+"""Granted abilities that remember the object whose text gave them (``Context.granter``): what
+``~`` in them names when they are given to another object."""
+
+
+def _names_granter_elsewhere(clause: Clause) -> bool:
+    """ "Enchanted creature has \"Prevent all damage that would be dealt to ~.\"": a static or
+    replacement ability given to another object, in which ``~`` names the giver — the readers of
+    static abilities know only the object that has them."""
+    if isinstance(clause.subject, SelfRef):
+        return False
+    given = [n for p in clause.predicates for n in walk(p) if isinstance(n, Ability)]
+    return any(
+        ability.kind not in GRANTER_KNOWN and any(isinstance(n, SelfRef) for n in walk(ability.effects))
+        for ability in given
+    )
+
+
 def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None:
     granted = _granted_problem(node, catalog)
     if granted is not None:
         return granted
+    if isinstance(node, Clause) and _names_granter_elsewhere(node):
+        return "~ in a static ability it gives another object"
     if isinstance(node, Unimplemented):
         return f"unimplemented text {node.text!r}"
     if isinstance(node, Sequence) and _elided_players(node):
         return "subject of the step before"
     if isinstance(node, Nouns) and node.qualifiers:  # "… and … from your graveyard": not yet
         return "list of noun phrases with qualifiers"
-    if isinstance(node, Action) and node.verb not in NOUN_LIST_VERBS | NOUN_LIST_CONDITIONS and any(
-        isinstance(value, Nouns) for _, value in node.args
+    if (
+        isinstance(node, Action)
+        and node.verb not in NOUN_LIST_VERBS | NOUN_LIST_CONDITIONS
+        and any(isinstance(value, Nouns) for _, value in node.args)
     ):
         return "list of noun phrases"
     if isinstance(node, Noun) and total_limit(node) is not None and node.determiners != ("any number of",):
@@ -897,7 +1023,9 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         if form is None:
             return None
         tables: dict[str, Mapping[str, Any]] = {
-            "pred": catalog.verbs, "cond": catalog.conditions, "qualifier": catalog.qualifiers
+            "pred": catalog.verbs,
+            "cond": catalog.conditions,
+            "qualifier": catalog.qualifiers,
         }
         known = tables.get(form.family)
         if form.family == "restriction":
@@ -933,6 +1061,9 @@ def _problem(node: object, catalog: Catalog, static: bool = False) -> str | None
         return "ability of a card in another zone"
     if isinstance(node, Conditional) and node.word not in SUPPORTED_CONDITIONALS:
         return f"{node.word!r} clause"
+    if isinstance(node, Conditional) and node.word == "unless" and isinstance(node.condition, Clause):
+        # "… unless you sacrifice a Mountain": a payment other than mana, which the engine does not offer
+        return "'unless' payment of an action"
     if isinstance(node, Conditional) and node.word == "for each":
         return for_each_problem(node)
     if isinstance(node, Conditional) and node.word == "until end of turn":

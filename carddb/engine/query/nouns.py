@@ -120,6 +120,13 @@ def value(ctx: Context, quantity: object) -> int:
         what = quantity.arg("what")
         kinds = kind_among(what)
         return count_kinds(ctx, *kinds) if kinds is not None else len(resolve(ctx, what))
+    if isinstance(quantity, Action) and quantity.verb == "number_of_counters":
+        # "the number of arrow counters on ~": counted, not named ("it" and the mentions stay)
+        it, mentions = ctx.it, list(ctx.mentions)
+        on = list(objects(resolve(ctx, quantity.arg("what"))))
+        ctx.it, ctx.mentions = it, mentions
+        kind = counter_kind(quantity.arg("counter"))
+        return sum(obj.counters.get(kind, 0) for obj in on)
     raise EngineError(f"cannot count {quantity!r}")
 
 
@@ -170,6 +177,14 @@ def count(ctx: Context, noun: Noun) -> int:
     return sum(1 for obj in candidates_for(ctx, noun) if matches(ctx, obj, noun))
 
 
+DISCARDED = "the discarded card's"
+"""The possessive of a ``stat_of`` value ("where X is the discarded card's mana value",
+:mod:`carddb.engine.rules.discards`)."""
+SELF_POSSESSIVE = "~'s"
+"""The possessive of a ``stat_of`` value about the ability's source ("where X is ~'s power"): read
+while the source is on the battlefield (no last known information is kept, 608.2h)."""
+STAT_OWNERS = frozenset({DISCARDED, SELF_POSSESSIVE})
+"""The possessives whose power, toughness or mana value "where X is …" reads."""
 THAT_MANY = "that many"
 """The binding of "that many" / "up to that many": the amount of the event that triggered the
 ability (damage dealt, life gained or lost)."""
@@ -180,9 +195,43 @@ AMOUNT_EVENTS = frozenset({"damage", "gain_life", "lose_life"})
 """The events whose amount "that many" means."""
 
 
+UP_TO = "up to"
+"""The determiner of "up to two cards": a number from 0 to that many, chosen (:func:`up_to`)."""
+
+
+def up_to(ctx: Context, noun: object) -> int | None:
+    """The most "up to two cards" ("up to X cards", "up to that many cards") lets a player choose;
+    None when the phrase does not say "up to"."""
+    if not (isinstance(noun, Noun) and noun.determiners[:1] == (UP_TO,) and len(noun.determiners) > 1):
+        return None
+    return amount_of(ctx, Noun(noun.determiners[1:], noun.description))
+
+
+def choose_up_to(
+    ctx: Context, player: str, what: str, candidates: list[GameObject], most: int
+) -> list[GameObject]:
+    """ "Discard up to two cards", "untap up to two lands": ``player`` chooses them one by one, until
+    they have ``most``, answer "done" or none is left."""
+    chosen: list[GameObject] = []
+    left = list(candidates)
+    while left and len(chosen) < most:
+        name = ctx.decider.choose(
+            f"{player} chooses {what} (up to {most - len(chosen)} more)", [DONE, *_names(left)]
+        )
+        if name == DONE:
+            break
+        picked = next(obj for obj in left if obj.name == name)
+        left.remove(picked)
+        chosen.append(picked)
+    return chosen
+
+
 def amount_of(ctx: Context, noun: object) -> int:
     """How many a noun phrase asks for: "a card" 1, "two cards" 2, "X cards" X, "that many" (the
-    triggering event's amount)."""
+    triggering event's amount). Not "up to two cards": a number chosen, which the caller asks for
+    (:func:`up_to`); an :class:`EngineError` here, never one card."""
+    if isinstance(noun, Noun) and noun.determiners[:1] == (UP_TO,):
+        raise EngineError(f"'up to' not chosen here ({' '.join(noun.determiners)} {noun.description})")
     if isinstance(noun, Noun) and {THAT_MANY, "twice that many"} & set(noun.determiners):
         many = ctx.bindings.get(THAT_MANY, ctx.bindings.get(MOVED))
         if many is None:
@@ -197,8 +246,8 @@ def amount_of(ctx: Context, noun: object) -> int:
 
 def resolve(ctx: Context, phrase: object) -> list[Ref]:
     """The objects or players a noun phrase names, as the ability resolves."""
-    if isinstance(phrase, SelfRef):
-        found: list[Ref] = [ctx.source]
+    if isinstance(phrase, SelfRef):  # of a quoted ability another object gave: that object
+        found: list[Ref] = [ctx.itself]
     elif isinstance(phrase, Pronoun) and id(phrase) in ctx.slots:  # "any target"
         found = list(ctx.slots[id(phrase)])
     elif isinstance(phrase, Pronoun):
@@ -264,7 +313,9 @@ def zone_owners(ctx: Context, zone: object) -> list[str]:
     if owner == "your":
         return [ctx.controller]
     if owner in ("target player's", "target opponent's"):  # the player chosen for its slot
-        return [ref for ref in ctx.slots.get(id(zone), []) if isinstance(ref, str)]
+        chosen = [ref for ref in ctx.slots.get(id(zone), []) if isinstance(ref, str)]
+        ctx.mentions.append(list(chosen))  # "… target opponent's library … Then that player shuffles."
+        return chosen
     if owner in ("its owner's", "their owner's", "their owners'"):
         return list(dict.fromkeys(obj.owner for obj in objects(ctx.it)))
     if owner == "its controller's":
@@ -432,6 +483,8 @@ def _described(ctx: Context, noun: Noun) -> list[Ref]:
         players = list(ctx.game.players)
         if "opponent" in words:
             players = ctx.game.opponents(ctx.controller)
+        if OTHER_DETERMINERS & set(noun.determiners):  # "each other player": other than you
+            players = [p for p in players if p != ctx.controller]
         return [p for p in players if all(_qualifies(ctx, p, q) for q in noun.qualifiers)]
     candidates = [obj for obj in candidates_for(ctx, noun) if matches(ctx, obj, noun)]
     return choose_some(ctx, noun, candidates)
@@ -502,6 +555,9 @@ def choose_some(ctx: Context, noun: Noun, candidates: list[GameObject]) -> list[
         return _within_total(ctx, noun, candidates, value(ctx, limit.arg("amount") or X()))
     if ANY_NUMBER in noun.determiners:  # "any number of lands": as many as the player wants
         return list(choose_any_number(ctx, ctx.controller, noun.description, candidates))
+    most = up_to(ctx, noun)
+    if most is not None:  # "untap up to two lands": no more than that many, as the player wants
+        return list(choose_up_to(ctx, ctx.controller, noun.description, candidates, most))
     amount = noun.amount
     if amount is None or not noun.determiners or "each" in noun.determiners or "all" in noun.determiners:
         return list(candidates)
@@ -571,14 +627,30 @@ def _names(found: list[GameObject]) -> list[str]:
     return list(dict.fromkeys(obj.name for obj in found))
 
 
+OTHER_DETERMINERS = frozenset({"another", "each other", "all other", "other"})
+"""Determiners that leave the source out: "another creature", "each other creature you control"."""
+
+
+def _other_than(ctx: Context, obj: GameObject) -> bool:
+    """What "other" leaves out: the source of a permanent's ability; for an instant or sorcery, its
+    targets ("Target creature you control gets +2/+1 … Each other creature you control gets
+    +1/+1": ``query.executable`` refuses a spell's "other" when it has no target)."""
+    if obj is ctx.source:
+        return True
+    spell = ctx.source.zone == "stack" and not ctx.source.card.is_permanent
+    return spell and any(obj is ref for refs in ctx.slots.values() for ref in refs)
+
+
 def matches(ctx: Context, ref: Ref, noun: Noun) -> bool:
     """Whether ``ref`` is what ``noun`` describes (its types, colours, states and qualifiers)."""
     if isinstance(ref, str):
         words = {w.lower().rstrip("s") for w in noun.description.split()}
         if "opponent" in words:
             return ref != ctx.controller
+        if OTHER_DETERMINERS & set(noun.determiners) and ref == ctx.controller:  # "each other player"
+            return False
         return bool(words & _PLAYERS)
-    if "another" in noun.determiners and ref is ctx.source:
+    if OTHER_DETERMINERS & set(noun.determiners) and _other_than(ctx, ref):
         return False
     if not any(_is(ctx, ref, alternative) for alternative in _alternatives(noun)):
         return False
@@ -664,7 +736,7 @@ def _is(ctx: Context, obj: GameObject, alternative: str) -> bool:
         elif (
             (singular == "tapped" and not obj.tapped)
             or (singular == "untapped" and obj.tapped)
-            or (singular in ("other", "another") and obj is ctx.source)
+            or (singular in ("other", "another") and _other_than(ctx, obj))
             or (singular == "token" and not obj.token)
         ):
             return False
@@ -708,7 +780,6 @@ def _you_control(ctx: Context, ref: Ref, qualifier: Action) -> bool:
         owned = isinstance(ref, GameObject) and ref.owner == ctx.controller
         return owned and (controlled or is_form(qualifier, "you_own"))
     return controlled == is_form(qualifier, "you_control")
-
 
 
 TARGET_FORMS = forms.named("player_controls", "target_player", "target_opponent")
@@ -762,8 +833,6 @@ def _player_controls(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     return allowed is None or _controller(ref) in allowed
 
 
-
-
 def refers_to_named_players(node: object) -> bool:
     """Whether a phrase speaks of the players named last ("the number of lands they control",
     "Islands that player controls"): a handler that deals with several players evaluates it for
@@ -802,7 +871,6 @@ def in_combat_as(game: Game, obj: GameObject, word: str) -> bool:
         return obj.id in combat.attackers and obj.id in combat.blocked
     blockers_declared = game.step not in (Step.COMBAT, Step.DECLARE_ATTACKERS)
     return obj.id in combat.attackers and obj.id not in combat.blocked and blockers_declared
-
 
 
 SECTION = Section(

@@ -19,6 +19,7 @@ from carddb.engine.query.abilities import active_abilities
 from carddb.engine.query.executable import missing
 from carddb.engine.query.nouns import candidates_for, counter_kind, kind_among, matches, resolve, value
 from carddb.engine.query.replacing import would_condition
+from carddb.engine.rules import sagas
 from carddb.engine.rules.conditions import evaluate
 from carddb.engine.rules.replacement import replace
 from carddb.oracle.model import Ability, Action, Clause, Conditional, Kind, Noun, Pronoun, SelfRef
@@ -102,6 +103,7 @@ def on_enter(game: Game, entering: GameObject, decider: Decider | None = None) -
     entering.tapped = entering.tapped or proposed.tapped
     for kind, count in proposed.counters.items():
         entering.counters[kind] = entering.counters.get(kind, 0) + count
+    sagas.entered(game, entering)  # 714.3a: with a lore counter
 
 
 def entering(game: Game, event: Proposed) -> list[Replacement]:

@@ -15,7 +15,7 @@ from carddb.engine.core.errors import (
     IllegalActionError,
 )
 from carddb.engine.core.state import Game, GameObject
-from carddb.engine.query.abilities import summoning_sick
+from carddb.engine.query.abilities import summoning_sick, zone_of_itself
 from carddb.engine.query.executable import additional_cost
 from carddb.engine.query.nouns import amount_of, counter_kind, matches, value, zone_name
 from carddb.engine.rules import mana
@@ -44,7 +44,10 @@ def pay_costs(
     *,
     x: int | None,
     pay_with: Sequence[GameObject] | None,
+    granter: GameObject | None = None,
 ) -> None:
+    """``granter``: the object whose text gave ``source`` this (quoted) ability, which ``~`` in
+    its cost names ("Sacrifice ~" of an Equipment's), when it is another object."""
     taps_itself = any(isinstance(item, TapCost) for item in cost)
     if taps_itself and source.tapped:
         raise CostError(f"{source.name} is already tapped")
@@ -64,8 +67,7 @@ def pay_costs(
                 raise CostError(f"{source.name} is not tapped")
             game.tap(source, False)
         elif isinstance(item, Action):
-            _pay_action(game, decider, player, source, item)
-
+            _pay_action(game, decider, player, source, item, granter)
 
 
 def pay_loyalty(game: Game, player: str, obj: GameObject, ability: Ability, x: int | None) -> None:
@@ -88,7 +90,14 @@ def pay_loyalty(game: Game, player: str, obj: GameObject, ability: Ability, x: i
     obj.loyalty_turn = game.turn
 
 
-def _pay_action(game: Game, decider: Decider, player: str, source: GameObject, action: Action) -> None:
+def _pay_action(
+    game: Game,
+    decider: Decider,
+    player: str,
+    source: GameObject,
+    action: Action,
+    granter: GameObject | None = None,
+) -> None:
     """A cost written as a phrase (118, 601.2h): each verb of :data:`COST_PAYERS` pays its own; a
     cost that cannot be paid in full raises :class:`CostError` (and the action changes nothing)."""
     payer = COST_PAYERS.get(action.verb)
@@ -97,7 +106,7 @@ def _pay_action(game: Game, decider: Decider, player: str, source: GameObject, a
     what = action.arg("what")
     if isinstance(what, Noun) and what.determiners == ("this",):
         what = SelfRef()  # "Discard this card" (cycling)
-    payer(Context(game, decider, player, source), action, what)
+    payer(Context(game, decider, player, source, granter=granter), action, what)
 
 
 def _self_or_chosen(
@@ -105,11 +114,11 @@ def _self_or_chosen(
 ) -> None:
     """Discard, exile or sacrifice this object, or as many objects of a description as the cost
     says, chosen by the player among theirs (never the spell being cast itself)."""
-    game, source = ctx.game, ctx.source
+    game, itself = ctx.game, ctx.itself
     if isinstance(what, SelfRef):
-        if source.zone != zone:
-            raise CostError(f"{source.name} is not in {'a hand' if zone == 'hand' else 'the ' + zone}")
-        put(game, source, to, cause=cause, decider=ctx.decider)
+        if itself.zone != zone or (zone == "battlefield" and itself.controller != ctx.controller):
+            raise CostError(f"{itself.name} is not in {'a hand' if zone == 'hand' else 'the ' + zone}")
+        put(game, itself, to, cause=cause, decider=ctx.decider)
         return
     if isinstance(what, Nouns) and not what.qualifiers:
         # "Sacrifice a green creature, a white creature, and a blue creature": one object for each
@@ -163,7 +172,10 @@ def _sacrifice(ctx: Context, action: Action, what: object) -> None:
 
 
 def _exile(ctx: Context, action: Action, what: object) -> None:
-    zone = "battlefield" if isinstance(what, SelfRef) or not isinstance(what, Noun) else _cost_zone(what)
+    if isinstance(what, SelfRef):  # "Exile ~ from your graveyard:" (113.6m), else from the battlefield
+        zone = zone_of_itself(what) or "battlefield"
+    else:
+        zone = "battlefield" if not isinstance(what, Noun) else _cost_zone(what)
     _self_or_chosen(ctx, action, what, zone, "exile")
 
 
@@ -182,12 +194,13 @@ def _remove_counters(ctx: Context, action: Action, what: object) -> None:
         raise CostError("only counters on this permanent can be removed as a cost")
     kind = counter_kind(spec.arg("kind"))
     count = value(ctx, spec.arg("amount"))
-    have = ctx.source.counters.get(kind, 0)
+    on = ctx.itself if isinstance(what, SelfRef) else ctx.source  # "from ~" of an Equipment's quoted ability
+    have = on.counters.get(kind, 0)
     if have < count:
-        raise CostError(f"{ctx.source.name} has {have} {kind} counter(s), not {count}")
-    ctx.source.counters[kind] = have - count
-    if not ctx.source.counters[kind]:
-        del ctx.source.counters[kind]
+        raise CostError(f"{on.name} has {have} {kind} counter(s), not {count}")
+    on.counters[kind] = have - count
+    if not on.counters[kind]:
+        del on.counters[kind]
 
 
 def _names_source(ctx: Context, what: object) -> bool:
@@ -257,7 +270,13 @@ def _mill(ctx: Context, action: Action, what: object) -> None:
 
 
 def _reveal(ctx: Context, action: Action, what: object) -> None:
-    """ "Reveal a blue card from your hand": the card stays where it is."""
+    """ "Reveal a blue card from your hand", "Reveal ~ from your hand" (forecast): the card stays
+    where it is."""
+    if isinstance(what, SelfRef) and zone_of_itself(what) == "hand":
+        if ctx.source.zone != "hand":
+            raise CostError(f"{ctx.source.name} is not in {ctx.controller}'s hand")
+        ctx.game.log.append(f"{ctx.controller} reveals {ctx.source.name}")
+        return
     if not isinstance(what, Noun):
         raise CostError("cannot pay the cost 'reveal'")
     shown = _choose(ctx, action, what, _cost_zone(what) if _cost_zone(what) != "battlefield" else "hand")

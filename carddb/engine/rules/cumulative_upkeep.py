@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import re
 
-from carddb.engine.core.cards import CardDef
 from carddb.engine.core.catalog import Catalog, Section
 from carddb.engine.core.decisions import Decider
 from carddb.engine.core.errors import CostError
-from carddb.engine.core.state import Event, Game, StackItem
+from carddb.engine.core.state import Event, Game, GameObject, StackItem
 from carddb.engine.rules import mana
 from carddb.engine.rules.echo import MANA, pay_or_sacrifice, upkeep_permanents
 from carddb.engine.rules.life import lose_life
@@ -39,10 +38,12 @@ def _cost(keyword: Keyword) -> tuple[tuple[str, ...], int] | None:
     return ((), int(life.group(1))) if life is not None else None
 
 
-def costs(card: CardDef) -> list[tuple[tuple[str, ...], int]]:
-    """One cost for each cumulative upkeep the card has (each triggers separately, 702.24b)."""
+def costs(obj: GameObject) -> list[tuple[tuple[str, ...], int]]:
+    """One cost for each cumulative upkeep the permanent has now (each triggers separately,
+    702.24b): its card's, and one an effect gives it (Mana Chains: "Enchanted creature has
+    'Cumulative upkeep {1}.'", layer 6)."""
     found = []
-    for ability in card.abilities:
+    for _, ability in obj.now.abilities:
         if ability.kind is Kind.KEYWORD:
             for keyword in ability.keywords:
                 cost = _cost(keyword) if keyword.name.lower() == NAME else None
@@ -60,8 +61,8 @@ def _keyword_problems(keyword: Keyword, catalog: Catalog) -> list[str]:
 def upkeep_triggers(game: Game, event: Event) -> list[StackItem]:
     return [
         StackItem(obj.id, obj.controller, index, [], rule=NAME)
-        for obj in upkeep_permanents(game, event, lambda o: bool(costs(o.card)))
-        for index in range(len(costs(obj.card)))
+        for obj in upkeep_permanents(game, event, lambda o: bool(costs(o)))
+        for index in range(len(costs(obj)))
     ]
 
 
@@ -69,7 +70,7 @@ def resolve_cumulative_upkeep(game: Game, decider: Decider, item: StackItem) -> 
     obj = game.objects.get(item.source)
     if obj is None or obj.zone != "battlefield":
         return  # "if this permanent is on the battlefield" (603.4)
-    found = costs(obj.card)
+    found = costs(obj)
     symbols, life = found[min(item.ability or 0, len(found) - 1)]
     obj.counters[AGE] = obj.counters.get(AGE, 0) + 1
     count = obj.counters[AGE]

@@ -234,7 +234,9 @@ def count_each(ctx: Context, each: object, subject: list[Ref]) -> int:
 
 def _conditional(ctx: Context, node: Conditional) -> None:
     if node.word == "at":  # a delayed triggered ability: it waits for its moment
-        ctx.game.delayed.append(Delayed(node.condition, node.body, ctx.controller, ctx.source, list(ctx.it)))
+        ctx.game.delayed.append(
+            Delayed(node.condition, node.body, ctx.controller, ctx.source, list(ctx.it), ctx.granter)
+        )
         return
     if node.word == "where X is":
         condition = node.condition
@@ -382,6 +384,14 @@ def _rolls_highest_natural(ctx: Context, trigger: Action, event: Event) -> bool:
     return highest and is_named(ctx, trigger.arg("who"), event.player)
 
 
+def _rolls_natural(ctx: Context, trigger: Action, event: Event) -> bool:
+    """ "When you roll a natural 20" (Critical Hit): a die that shows that number, whatever is
+    added to the result (706.2); the planar die shows none."""
+    wanted = trigger.arg("result")
+    shown = event.kind == "roll" and isinstance(wanted, Number) and wanted.value in event.naturals
+    return shown and is_named(ctx, trigger.arg("who"), event.player)
+
+
 def _recognized_reroll(ability: Ability) -> bool:
     return reroll_on(ability) is not None
 
@@ -448,6 +458,9 @@ SECTION = Section(
     replacements=frozenset({"roll_extra_die"}),
     replacement_effects=(extra_dice,),
     static_abilities=(_recognized_reroll,),
-    triggers={"rolls_highest_natural": (_rolls_highest_natural, None)},
+    triggers={
+        "rolls_highest_natural": (_rolls_highest_natural, None),
+        "rolls_natural": (_rolls_natural, None),
+    },
 )
 """Extra dice (Pixie Guide, Barbarian Class) are a replacement effect on die rolls."""

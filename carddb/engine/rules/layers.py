@@ -77,10 +77,13 @@ class Change:
     power: int | None = None
     toughness: int | None = None
     granted: Ability | None = None
+    granter: int | None = None
+    """``GRANT``: the object whose text holds the quoted ability (``~`` in it names that object)."""
 
     def effect(self, timestamp: int, **more: object) -> LayerEffect:
         return LayerEffect(
             self.layer, timestamp, self.op, self.values, self.power, self.toughness, self.granted,
+            granter=self.granter,
             **more,  # type: ignore[arg-type]
         )
 
@@ -206,7 +209,7 @@ def changes(ctx: Context, action: Action) -> list[Change]:
         granted = action.arg("ability")
         if not isinstance(granted, Ability):
             raise EngineError("the granted ability was not understood")
-        return [Change(Layer.ABILITY, Op.GRANT, granted=granted)]
+        return [Change(Layer.ABILITY, Op.GRANT, granted=granted, granter=ctx.itself.id)]
     if verb == "loses":
         keywords = action.arg("keywords")
         if keywords is None:
@@ -227,7 +230,7 @@ def changes(ctx: Context, action: Action) -> list[Change]:
         name = ctx.decider.choose(f"{ctx.controller}: which color?", list(COLOR_LETTERS))
         return [Change(Layer.COLOR, Op.SET_COLORS, (COLOR_LETTERS[name],))]
     if verb in ("becomes", "is_a_creature", "is_type"):
-        found = _becomes(action.arg("what"))
+        found = _becomes(ctx, action.arg("what"))
         pt = action.arg("pt")
         if verb == "is_a_creature":
             power, toughness = (int(n) for n in str(pt).split("/"))
@@ -299,7 +302,7 @@ def _base_pt(ctx: Context, action: Action) -> Change:
     return Change(Layer.PT_SETTING, Op.SET_PT, power=amount)
 
 
-def _becomes(what: object) -> list[Change]:
+def _becomes(ctx: Context, what: object) -> list[Change]:
     if not isinstance(what, Noun):
         raise EngineError("cannot tell what it becomes")
     found = becoming(what.description)
@@ -325,7 +328,7 @@ def _becomes(what: object) -> list[Change]:
         elif qualifier.verb == "with_ability":
             granted = qualifier.arg("ability")
             if isinstance(granted, Ability):
-                result.append(Change(Layer.ABILITY, Op.GRANT, granted=granted))
+                result.append(Change(Layer.ABILITY, Op.GRANT, granted=granted, granter=ctx.itself.id))
         elif qualifier.verb == "with_base_pt":  # "a Spirit Warrior with base power and toughness 2/3"
             power, toughness = (int(n) for n in str(qualifier.arg("pt")).split("/"))
             result.append(Change(Layer.PT_SETTING, Op.SET_PT, power=power, toughness=toughness))

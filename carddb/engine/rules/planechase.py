@@ -31,7 +31,7 @@ from carddb.engine.query.planar import (
 )
 from carddb.engine.rules.planeswalk import planeswalk, to_bottom
 from carddb.engine.rules.triggers import is_named
-from carddb.oracle.model import Ability, Action, Clause, Kind, Noun, Pronoun, walk
+from carddb.oracle.model import Ability, Action, Clause, Conditional, Kind, Noun, Pronoun, walk
 
 CHAOS, PLANESWALKER, BLANK = "{CHAOS}", "planeswalker symbol", "blank"
 PLANAR_FACES = {1: CHAOS, 6: PLANESWALKER}
@@ -152,15 +152,26 @@ def _from_top_owner(ability: Ability) -> str | None:
     return None
 
 
+def _your_permission(ability: Ability) -> Clause | None:
+    """The one sentence of a static ability that lets you do something: "You may play lands and
+    cast spells from …" ("may" covering both predicates) or one predicate under "may"."""
+    if ability.kind is not Kind.STATIC or len(ability.effects) != 1:
+        return None
+    step = ability.effects[0]
+    if isinstance(step, Conditional) and step.word == "may" and isinstance(step.body, Clause):
+        you, clause = step.condition, step.body
+    elif isinstance(step, Clause):
+        you, clause = step.subject, step
+    else:
+        return None
+    return clause if isinstance(you, Pronoun) and you.word == "you" else None
+
+
 def plays_from_top(ability: Ability) -> bool:
     """ "You may play lands and cast spells from the top of any player's library." (the "from the
     top of" read for every play/cast predicate of the sentence: they are joined)."""
-    if ability.kind is not Kind.STATIC or len(ability.effects) != 1:
-        return False
-    clause = ability.effects[0]
-    if not isinstance(clause, Clause) or not isinstance(clause.subject, Pronoun):
-        return False
-    if clause.subject.word != "you":
+    clause = _your_permission(ability)
+    if clause is None:
         return False
     plays = _plays(clause)
     if not plays or _from_top_owner(ability) is None:
@@ -200,8 +211,8 @@ def may_play_from_top(game: Game, player: str, obj: GameObject) -> bool:
                 continue
             if _from_top_owner(ability) == "your" and obj.owner != player:
                 continue
-            clause = ability.effects[0]
-            assert isinstance(clause, Clause)
+            clause = _your_permission(ability)
+            assert clause is not None
             land = "Land" in obj.card.types
             for play in _plays(clause):
                 kind = _KINDS[_description(play)]

@@ -71,7 +71,7 @@ def _applies(ctx: Context, predicate: Action, target: GameObject | str, source: 
 
 def _names(ctx: Context, phrase: object, ref: GameObject | str) -> bool:
     if isinstance(phrase, SelfRef):
-        return ref is ctx.source
+        return ref is ctx.itself
     if isinstance(phrase, Noun) and not phrase.targeted:
         return matches(ctx, ref, phrase)
     return any(found is ref for found in resolve(ctx, phrase))

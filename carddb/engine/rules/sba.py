@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from carddb.engine.core.decisions import Decider
 from carddb.engine.core.state import CEASED, Game
-from carddb.engine.rules import attachments, planeswalk, roles
+from carddb.engine.rules import attachments, planeswalk, roles, sagas
 from carddb.engine.rules.destruction import destroy
 from carddb.engine.rules.zones import put
 
@@ -15,6 +15,7 @@ def state_based_actions(game: Game, decider: Decider | None = None) -> None:
     # "when enchanted creature dies" triggers) and goes to the graveyard in the next round
     attachments.check(game)
     roles.check(game)  # 704.5y: one Role per controller on a permanent
+    sagas.check(game)  # 714.4: a Saga past its final chapter
     planeswalk.phenomenon_check(game)  # 704.6f: away from a phenomenon whose trigger has left the stack
     sources = {item.source for item in (*game.stack, *game.pending)}
     for obj in [o for o in game.objects.values() if o.token and o.zone not in ("battlefield", "stack")]:

@@ -37,14 +37,19 @@ def chosen_steps(ability: Ability, modes: Sequence[int] = ()) -> tuple[object, .
         if modes:
             raise IllegalActionError("this has no modes to choose")
         return ability.effects
-    header = (ability.choose or "").split(" ", 1)[-1].lower()
-    low, high = _MODE_COUNTS.get(header, (1, 1))
+    low, high = mode_counts(ability)
     if not low <= len(modes) <= high or len(set(modes)) != len(modes):
         raise IllegalActionError(f"{ability.choose}: choose {low}–{high} different modes, not {list(modes)}")
     for mode in modes:
         if not 1 <= mode <= len(ability.modes):
             raise IllegalActionError(f"there is no mode {mode} (there are {len(ability.modes)})")
     return (*ability.effects, *(step for mode in modes for step in ability.modes[mode - 1].effects))
+
+
+def mode_counts(ability: Ability) -> tuple[int, int]:
+    """How few and how many modes its header lets a player choose ("Choose up to one": 0, 1)."""
+    header = (ability.choose or "").split(" ", 1)[-1].lower().rstrip(".")
+    return _MODE_COUNTS.get(header, (1, 1))
 
 
 TargetPhrase = Noun | Pronoun | Action
@@ -80,6 +85,25 @@ def target_nouns(ability: Ability, modes: Sequence[int] = ()) -> list[TargetPhra
 
     visit(list(ability.effects if not ability.modes else chosen_steps(ability, modes)))
     return [phrases[slot.slot] for slot in target_slots(ability, modes) if slot.slot in phrases]
+
+
+def mode_nouns(ability: Ability, mode: int) -> list[TargetPhrase]:
+    """The target phrases of one mode (1-based) alone, in slot order (whether it can be chosen,
+    603.3c, 700.2a)."""
+    phrases: dict[int, TargetPhrase] = {}
+
+    def visit(node: object) -> None:
+        slot = node.slot if isinstance(node, Noun | Pronoun | Action) else None
+        if slot is not None and slot not in phrases:
+            phrases[slot] = node  # type: ignore[assignment]
+        if isinstance(node, Ability):
+            return
+        for child in children(node):
+            visit(child)
+
+    chosen = ability.modes[mode - 1]
+    visit(list(chosen.effects))
+    return [phrases[slot.slot] for slot in chosen.targets if not slot.reflexive and slot.slot in phrases]
 
 
 DIVIDED_ANY = frozenset({"deal_damage_divided"})
@@ -178,7 +202,6 @@ def still_legal(game: Game, ctx: Context, noun: TargetPhrase, ref: Ref) -> bool:
     if isinstance(ref, GameObject) and ref.id not in game.objects:
         return False
     return legal_target(game, ctx, noun, ref)
-
 
 
 def target_events(item: StackItem) -> list[Event]:

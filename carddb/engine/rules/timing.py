@@ -11,7 +11,7 @@ from carddb.engine.core.errors import (
 )
 from carddb.engine.core.state import COMBAT_STEPS, Game, GameObject, Step
 from carddb.engine.rules.conditions import evaluate
-from carddb.oracle.model import Action, Kind
+from carddb.oracle.model import Action, Kind, Limit
 from carddb.oracle.phrases import find
 
 
@@ -88,6 +88,18 @@ def _only_if(game: Game, player: str, item: GameObject, index: int, restriction:
         _during_your_turn(game, player, item)
     ctx = Context(game, ScriptedDecider(), player, item)
     _require(evaluate(ctx, restriction.arg("cond")), f"{item.name}: {written.split('{')[0].strip()} …")
+
+
+def check_limits(game: Game, player: str, item: GameObject, index: int, limits: tuple[Limit, ...]) -> None:
+    """The limits the rules give an ability's keyword, not its text (Boast 702.142a, Forecast
+    702.57a: ``Ability.limits``): refused when one does not allow activating it now."""
+    for limit in limits:
+        if limit is Limit.ONCE_EACH_TURN:
+            _once_each_turn(game, player, item, index)
+        elif limit is Limit.YOUR_UPKEEP:
+            _during_upkeep(game, player, item)
+        elif limit is Limit.ATTACKED_THIS_TURN:
+            _require(item.attacked_turn == game.turn, f"{item.name}: only if it attacked this turn")
 
 
 RESTRICTIONS: dict[str, Restriction] = {

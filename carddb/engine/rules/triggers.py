@@ -10,17 +10,20 @@ waiting triggered abilities go on the stack (rule 603.3)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
+from carddb.engine.core.cards import CardDef
 from carddb.engine.core.catalog import Catalog, Matcher, Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.decisions import Decider, ScriptedDecider
 from carddb.engine.core.errors import NotExecutableError
 from carddb.engine.core.forms import is_form, named, written
 from carddb.engine.core.state import Event, Game, GameObject, StackItem, Step
-from carddb.engine.query.abilities import ability_at, active_abilities
-from carddb.engine.query.executable import check_object, missing
+from carddb.engine.query.abilities import ability_at, active_abilities, granter_of
+from carddb.engine.query.executable import check_object, functions_from_graveyard, missing
 from carddb.engine.query.nouns import (
     AMOUNT_EVENTS,
+    DONE,
     THAT_MANY,
     candidates_for,
     defending_players,
@@ -36,8 +39,11 @@ from carddb.engine.rules.layers import refresh
 from carddb.engine.rules.sba import state_based_actions
 from carddb.engine.rules.targets import (
     DIVIDED_ANY,
+    TargetPhrase,
     divide,
     legal_target,
+    mode_counts,
+    mode_nouns,
     record_target,
     target_events,
     target_nouns,
@@ -54,7 +60,7 @@ def is_named(ctx: Context, phrase: object, ref: Ref | None) -> bool:
     if ref is None:
         return False
     if isinstance(phrase, SelfRef):
-        return ref is ctx.source
+        return ref is ctx.itself
     if isinstance(phrase, Pronoun):  # "you", "defending player", "one of your opponents"
         if phrase.word == "defending player":
             return ref in defending_players(ctx)
@@ -368,7 +374,8 @@ SECTION = Section(
         "sacrifices_trigger": (_sacrifices, None),
         "cycle": (_cycles, None),
         "cycles_or_discards": (
-            _cycles_or_discards, named("cycles_or_discards", "cycle_or_discard", "cycles_or_discards")
+            _cycles_or_discards,
+            named("cycles_or_discards", "cycle_or_discard", "cycles_or_discards"),
         ),
         "is_dealt_damage": (_is_dealt_damage, named("is_dealt_damage", "damage")),
         "beginning_of_step": (_beginning_of, None),
@@ -378,10 +385,20 @@ SECTION = Section(
 
 
 def _watchers(game: Game, event: Event) -> list[GameObject]:
-    """The objects whose triggered abilities see ``event``: the permanents, and an object that has
-    just left the battlefield (leaves-the-battlefield abilities look back in time)."""
+    """The objects whose triggered abilities see ``event``: the permanents, a spell just cast (its
+    own cast triggers) and an object that has just left the battlefield (leaves-the-battlefield
+    abilities look back in time)."""
     found = game.permanents() + planar_objects(game)  # a face-up plane's abilities work (901.4)
     obj = event.obj
+    if event.kind == "cast" and obj is not None and obj.id in game.objects and obj not in found:
+        found.append(obj)  # the spell just cast: its "When you cast this spell" abilities
+    watching = {watcher.id for watcher in found}
+    for player in game.players.values():  # cards whose abilities work from a graveyard (113.6m)
+        found.extend(
+            card
+            for card in game.in_zone("graveyard", player.name)
+            if works_in_graveyard(card.card) and card.id not in watching
+        )
     if (
         event.kind == "move"
         and obj is not None
@@ -391,8 +408,6 @@ def _watchers(game: Game, event: Event) -> list[GameObject]:
     ):
         found.append(obj)
     return found
-
-
 
 
 _MOMENTS: dict[tuple[str, str | None], Step] = {
@@ -426,6 +441,7 @@ def collect(game: Game, decider: Decider, event: Event) -> None:
     for rule_trigger in game.catalog.rule_triggers:  # keywords' rules: echo, cumulative upkeep…
         game.pending.extend(rule_trigger(game, event))
     for source in _watchers(game, event):
+        cast_itself = event.kind == "cast" and source is event.obj  # "When you cast this spell"
         leaving = source is event.obj and event.kind == "move" and event.from_zone == "battlefield"
         controller = event.player if leaving else source.controller
         if is_planar(source):
@@ -437,8 +453,13 @@ def collect(game: Game, decider: Decider, event: Event) -> None:
             known = game.catalog.triggers.get(trigger.verb)
             if known is None:
                 continue
+            if cast_itself and not isinstance(trigger.arg("what"), SelfRef):
+                continue  # a spell's other abilities do not function on the stack (113.6)
+            if not leaving and (source.zone == "graveyard") != functions_from_graveyard(ability):
+                continue  # 113.6m: it works in a graveyard only, the others never there
             matcher = known[0]
-            ctx = Context(game, decider, controller or source.controller, source)
+            granter = granter_of(game, source, index)  # "~" of a quoted ability an Aura gives
+            ctx = Context(game, decider, controller or source.controller, source, granter=granter)
             if not matcher(ctx, trigger, event):
                 continue
             problems = missing(ability, game.catalog)
@@ -448,7 +469,30 @@ def collect(game: Game, decider: Decider, event: Event) -> None:
             if not intervening_holds(ctx, ability):
                 game.log.append(f"{source.name}'s ability does not trigger: its 'if' does not hold (603.4)")
                 continue
-            game.pending.append(StackItem(source.id, ctx.controller, index, [], event=event))
+            x = _spell_x(game, source) if cast_itself else None  # the X the spell was cast with
+            game.pending.append(
+                StackItem(
+                    source.id,
+                    ctx.controller,
+                    index,
+                    [],
+                    x=x,
+                    event=event,
+                    granter=granter.id if granter is not None else None,
+                    granted=ability if granter is not None else None,
+                )
+            )
+
+
+@cache
+def works_in_graveyard(card: CardDef) -> bool:
+    """Whether a triggered ability of ``card`` works while it is in a graveyard (113.6m)."""
+    return any(functions_from_graveyard(ability) for ability in card.abilities)
+
+
+def _spell_x(game: Game, spell: GameObject) -> int | None:
+    """The value of X chosen for ``spell`` on the stack (601.2b), None when it has none."""
+    return next((item.x for item in game.stack if item.is_spell and item.source == spell.id), None)
 
 
 def intervening_holds(ctx: Context, ability: Ability) -> bool:
@@ -522,18 +566,20 @@ def _choose_targets(game: Game, decider: Decider, item: StackItem) -> bool:
     if item.targets:
         return True
     source = game.objects[item.source]
-    ability = ability_at(source, item.ability or 0)
-    ctx = Context(game, decider, item.controller, source)
+    ability = item.granted or ability_at(source, item.ability or 0)
+    granter = game.objects.get(item.granter) if item.granter is not None else None
+    ctx = Context(game, decider, item.controller, source, granter=granter)
     if item.event is not None:  # "target creature that player controls": the player dealt damage
         about_event(ctx, item.event, ability.trigger)
+    modes: list[int] = []
+    if ability.modes:  # 603.3c: the modes are chosen as it goes on the stack
+        modes = _choose_modes(game, decider, ctx, ability)
+        if not modes:
+            game.log.append(f"{source.name}: no mode chosen for its triggered ability")
+            return False
     chosen: list[list[Ref]] = []
-    for noun in target_nouns(ability):
-        refs: list[Ref] = [*game.players]
-        if isinstance(noun, Action) and noun.verb in DIVIDED_ANY:  # "… divided … among any number of targets"
-            refs += game.permanents()
-        elif not isinstance(noun, Action):  # "target player controls": a player
-            refs += candidates_for(ctx, noun) if isinstance(noun, Noun) else game.permanents()
-        legal = [ref for ref in refs if legal_target(game, ctx, noun, ref)]
+    for noun in target_nouns(ability, modes):
+        legal = _legal_targets(game, ctx, noun)
         if not legal:
             game.log.append(f"{source.name}: no legal target for its triggered ability")
             return False
@@ -543,5 +589,39 @@ def _choose_targets(game: Game, decider: Decider, item: StackItem) -> bool:
         chosen.append([next(ref for ref in legal if (ref if isinstance(ref, str) else ref.name) == name)])
         record_target(ctx, noun, chosen[-1])
     item.targets = chosen
-    item.divided = divide(ctx, ability, chosen)  # one target each: it gets all of it (601.2d)
+    item.modes = modes
+    item.divided = divide(ctx, ability, chosen, modes)  # one target each: it gets all of it (601.2d)
     return True
+
+
+def _legal_targets(game: Game, ctx: Context, noun: TargetPhrase) -> list[Ref]:
+    refs: list[Ref] = [*game.players]
+    if isinstance(noun, Action) and noun.verb in DIVIDED_ANY:  # "… divided … among any number of targets"
+        refs += game.permanents()
+    elif not isinstance(noun, Action):  # "target player controls": a player
+        refs += candidates_for(ctx, noun) if isinstance(noun, Noun) else game.permanents()
+    return [ref for ref in refs if legal_target(game, ctx, noun, ref)]
+
+
+def _choose_modes(game: Game, decider: Decider, ctx: Context, ability: Ability) -> list[int]:
+    """The modes of a modal triggered ability, chosen by its controller as it is put on the stack
+    (603.3c): one at a time ("1", "2", …; "done" once enough are chosen), among the modes whose
+    targets can be chosen. Fewer than the header asks for: none (the ability is removed)."""
+    low, high = mode_counts(ability)
+    possible = [
+        mode
+        for mode in range(1, len(ability.modes) + 1)
+        if all(_legal_targets(game, ctx, noun) for noun in mode_nouns(ability, mode))
+    ]
+    chosen: list[int] = []
+    while len(chosen) < high:
+        options = [str(mode) for mode in possible if mode not in chosen]
+        if not options:
+            break
+        if len(chosen) >= low:
+            options = [DONE, *options]
+        answer = decider.choose(f"{ctx.source.name}: choose a mode ({ability.choose})", options)
+        if answer == DONE:
+            break
+        chosen.append(int(answer))
+    return sorted(chosen) if len(chosen) >= low else []

@@ -22,7 +22,7 @@ from carddb.engine.actions import planechase as planar
 from carddb.engine.actions import play, turn
 from carddb.engine.actions import suspend as suspension
 from carddb.engine.catalog import CATALOG
-from carddb.engine.core.cards import CardDef, CardPool
+from carddb.engine.core.cards import SPLIT_LAYOUTS, CardDef, CardPool, whole_card
 from carddb.engine.core.context import Ref
 from carddb.engine.core.decisions import RandomDecider, ScriptedDecider
 from carddb.engine.core.errors import EngineError, NotExecutableError, UnknownCardError
@@ -44,6 +44,7 @@ def split_reference(name: str, players: Iterable[str]) -> tuple[str, str]:
     controller, _, card = name.partition(":")
     return (controller, card) if card and controller in players else ("", name)
 
+
 class ScenarioError(CarddbError):
     """A scenario file that cannot be run: broken TOML, an unknown key or card, a bad value. Names
     the file and the key."""
@@ -59,6 +60,8 @@ class ScenarioResult:
     not_executable: str | None = None
     """``not executable: <card>: <what>``: the scenario needs an ability the engine does not
     execute (and does not expect that refusal), so it did not run to the end."""
+    log: list[str] = field(default_factory=list)
+    """The game's log as far as it ran (who cast what, what resolved, what the rules did)."""
 
     @property
     def passed(self) -> bool:
@@ -83,18 +86,34 @@ GAME_KEYS = {"active", "step", "first_printed"}
 FACE_DOWN_KEYS = ("face_down", "cloaked")
 """Set-up: permanents on the battlefield face down, manifested (a plain 2/2) or cloaked (ward {2})."""
 PLAYER_KEYS = {"life", "poison", "energy", "attached", "planar_deck", *FACE_DOWN_KEYS, *ZONE_KEYS}
-CARD_KEYS = {"type", "text", "mana_cost", "power", "toughness", "loyalty", "color_indicator"}
+FACE_KEYS = {"type", "text", "mana_cost", "power", "toughness", "loyalty", "color_indicator"}
+"""A face's own characteristics (``[cards."Name".faces."Face"]``)."""
+CARD_KEYS = {*FACE_KEYS, "layout", "faces"}
 VERBS: tuple[str, ...] = ("activate", "cast", "play", "advance", "pass", "resolve", "attack", "block")
 VERBS += ("roll_planar_die", "turn_face_up", "suspend", "foretell")
 """The action keys: each ``[[do]]`` has exactly one."""
 ACTION_KEYS = {
     "activate": {"player", "ability", "targets", "x", "pay", "mode", "rolls", "choices"},
     "cast": {
-        "player", "targets", "x", "pay", "mode", "rolls", "choices",
-        "kicked", "buyback", "alternative_cost", "evoke", "dash",
-        "face_down", "convoke", "delve", "improvise",
+        "player",
+        "targets",
+        "x",
+        "pay",
+        "mode",
+        "rolls",
+        "choices",
+        "kicked",
+        "buyback",
+        "alternative_cost",
+        "evoke",
+        "dash",
+        "face_down",
+        "face",
+        "convoke",
+        "delve",
+        "improvise",
     },
-    "play": {"player", "rolls", "choices"},
+    "play": {"player", "face", "rolls", "choices"},
     "advance": {"player", "rolls", "choices"},
     "pass": {"player", "rolls", "choices"},
     "resolve": {"player", "rolls", "choices"},
@@ -196,6 +215,11 @@ class _Names:
         self.players = players
 
     def card(self, key: str, name: str) -> str:
+        wanted = name.casefold()
+        for card in self.pool.extra.values():  # a face of one of the scenario's cards ("Kazandu Valley")
+            face = next((face.name for face in card.faces if face.name.casefold() == wanted), None)
+            if face is not None:
+                return face
         try:
             return self.pool.get(name).name
         except UnknownCardError as error:
@@ -296,6 +320,8 @@ def _check_action(path: Path, where: str, action: Mapping[str, Any], names: _Nam
             raise ScenarioError(f"{path}: {where}: {flag} must be true or false")
     if "face_down" in action and not isinstance(action["face_down"], bool):
         raise ScenarioError(f"{path}: {where}: face_down must be true or false")
+    if "face" in action and not isinstance(action["face"], str):
+        raise ScenarioError(f"{path}: {where}: face must be the name of a face of the card")
     for key in ("ability", "x"):
         if key in action and not (_is_int(action[key]) and 0 <= action[key] <= MAX_NUMBER):
             raise ScenarioError(f"{path}: {where}: {key} must be a whole number (at most {MAX_NUMBER})")
@@ -412,14 +438,14 @@ def run_file(path: Path, pool: CardPool) -> ScenarioResult:
             decider.choices.clear()
             decider.script(*script)
             if number != len(actions) or "error" not in expect:
-                return ScenarioResult(
-                    path, title, [f"[[do]] #{number} ({_describe(action)}) refused: {error}"]
-                )
+                refusal_text = f"[[do]] #{number} ({_describe(action)}) refused: {error}"
+                return ScenarioResult(path, title, [refusal_text], log=game.log)
             if _snapshot(game) != before:
-                return ScenarioResult(path, title, [f"[[do]] #{number} was refused but changed the game"])
+                changed = f"[[do]] #{number} was refused but changed the game"
+                return ScenarioResult(path, title, [changed], log=game.log)
         except Exception as crash:  # an engine bug: report it as a failure, not a traceback
             message = f"[[do]] #{number} ({_describe(action)}) crashed: {type(crash).__name__}: {crash}"
-            return ScenarioResult(path, title, [message])
+            return ScenarioResult(path, title, [message], log=game.log)
     differences: list[str] = []
     if refusal is not None:
         differences.append(f"not_executable: expected {refusal!r}, but the scenario ran")
@@ -433,7 +459,7 @@ def run_file(path: Path, pool: CardPool) -> ScenarioResult:
         differences.append(f"rolls: scripted but never rolled: {rolls}")
     if choices:
         differences.append(f"choices: scripted but never asked: {choices}")
-    return ScenarioResult(path, title, differences)
+    return ScenarioResult(path, title, differences, log=game.log)
 
 
 def _not_executable(path: Path, title: str, refused: NotExecutableError, expected: object) -> ScenarioResult:
@@ -455,31 +481,53 @@ def _describe(action: Mapping[str, Any]) -> str:
 def _scenario_cards(path: Path, table: Mapping[str, Any]) -> dict[str, CardDef]:
     cards = {}
     for name, spec in table.items():
+        where = f"[cards.{name!r}]"
         if not isinstance(spec, dict):
-            raise ScenarioError(f"{path}: [cards.{name!r}] must be a table")
-        _keys(path, f"[cards.{name!r}]", spec, CARD_KEYS)
-        if "type" not in spec:
-            raise ScenarioError(f"{path}: [cards.{name!r}] needs 'type'")
-        for key, wanted in spec.items():
-            if key == "color_indicator":
-                if not isinstance(wanted, list) or not set(wanted) <= set(COLORS):
-                    raise ScenarioError(
-                        f'{path}: [cards.{name!r}] color_indicator must be a list of "W", "U", "B", "R", "G"'
-                    )
-                continue
-            if not isinstance(wanted, str | int) or isinstance(wanted, bool):
-                raise ScenarioError(f"{path}: [cards.{name!r}] {key} must be text or a number")
-        cards[name] = CardDef(
-            name=name,
-            type_line=str(spec["type"]),
-            text=str(spec.get("text", "")),
-            mana_cost=str(spec.get("mana_cost", "")),
-            power=_text(spec.get("power")),
-            toughness=_text(spec.get("toughness")),
-            loyalty=_text(spec.get("loyalty")),
-            colors=tuple(spec["color_indicator"]) if "color_indicator" in spec else None,
+            raise ScenarioError(f"{path}: {where} must be a table")
+        _keys(path, where, spec, CARD_KEYS)
+        layout = spec.get("layout", "normal")
+        if not isinstance(layout, str) or not layout:
+            raise ScenarioError(
+                f"{path}: {where} layout must be a layout's name (split, adventure, modal_dfc…)"
+            )
+        others = spec.get("faces", {})
+        if not isinstance(others, dict) or not all(isinstance(face, dict) for face in others.values()):
+            raise ScenarioError(f"{path}: {where} faces must be a table of face name = table")
+        if others and layout == "normal":
+            raise ScenarioError(f"{path}: {where} has faces: give its layout (split, adventure, modal_dfc…)")
+        first_name = name.split(" // ")[0] if layout in SPLIT_LAYOUTS else name
+        first = _face(
+            path, where, first_name, {k: v for k, v in spec.items() if k not in ("layout", "faces")}
         )
+        faces = (first, *(_face(path, f"{where}.faces.{n!r}", n, face) for n, face in others.items()))
+        cards[name] = whole_card(name, layout, faces) if len(faces) > 1 or layout != "normal" else first
     return cards
+
+
+def _face(path: Path, where: str, name: str, spec: Mapping[str, Any]) -> CardDef:
+    """One face of a scenario's card: its characteristics (the keys of :data:`FACE_KEYS`)."""
+    _keys(path, where, spec, FACE_KEYS)
+    if "type" not in spec:
+        raise ScenarioError(f"{path}: {where} needs 'type'")
+    for key, wanted in spec.items():
+        if key == "color_indicator":
+            if not isinstance(wanted, list) or not set(wanted) <= set(COLORS):
+                raise ScenarioError(
+                    f'{path}: {where} color_indicator must be a list of "W", "U", "B", "R", "G"'
+                )
+            continue
+        if not isinstance(wanted, str | int) or isinstance(wanted, bool):
+            raise ScenarioError(f"{path}: {where} {key} must be text or a number")
+    return CardDef(
+        name=name,
+        type_line=str(spec["type"]),
+        text=str(spec.get("text", "")),
+        mana_cost=str(spec.get("mana_cost", "")),
+        power=_text(spec.get("power")),
+        toughness=_text(spec.get("toughness")),
+        loyalty=_text(spec.get("loyalty")),
+        colors=tuple(spec["color_indicator"]) if "color_indicator" in spec else None,
+    )
 
 
 def _first_printed(path: Path, table: object) -> dict[str, frozenset[str]]:
@@ -508,7 +556,10 @@ def _setup(path: Path, data: Mapping[str, Any], pool: CardPool) -> Game:
         steps = ", ".join(s.value for s in Step)
         raise ScenarioError(f"{path}: [game] step: {settings.get('step')!r} is not one of {steps}") from None
     game = Game(
-        {name: Player(name) for name in names}, active, step, catalog=CATALOG,
+        {name: Player(name) for name in names},
+        active,
+        step,
+        catalog=CATALOG,
         first_printed=_first_printed(path, settings.get("first_printed", {})),
     )
     for name, spec in players_table.items():
@@ -647,11 +698,14 @@ def _act(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> Non
         options["improvising"] = _distinct(game, action["improvise"], "battlefield", player)
     if action.get("face_down") is True:  # morph: cast face down (702.37c)
         options["face_down"] = True
+    if "face" in action:  # a split card's half, an Adventure, a modal double-faced card's face
+        options["face"] = str(action["face"])
     if "mode" in action:
         mode = action["mode"]
         options["modes"] = list(mode if isinstance(mode, list) else [mode])
     if "activate" in action:
-        source = _find(game, action["activate"], ("battlefield", "hand"), player)  # hand: cycling
+        # hand, graveyard: cycling, channel, "Exile ~ from your graveyard: …" (113.6m)
+        source = _find(game, action["activate"], ("battlefield", "hand", "graveyard"), player)
         play.activate(game, decider, player, source, int(action.get("ability", 1)), targets, **options)
     elif "cast" in action:
         card = _top_or(game, action["cast"], ("hand", "graveyard", "exile"), player)  # flashback, foretell
@@ -659,7 +713,8 @@ def _act(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> Non
             options[flag] = bool(action.get(flag, False))
         play.cast(game, decider, player, card, targets, **options)
     elif "play" in action:
-        play.play_land(game, player, _top_or(game, action["play"], ("hand",), player))
+        land = _top_or(game, action["play"], ("hand",), player)
+        play.play_land(game, player, land, face=options.get("face"))
     elif "suspend" in action:  # suspend's special action (702.62a), from the hand
         card = _find(game, action["suspend"], ("hand",), player)
         suspension.suspend(game, decider, player, card, pay_with=pay or None)
