@@ -341,3 +341,27 @@ def test_it_in_the_first_targets_description_after_self_is_self() -> None:
     face = parse_oracle(text, "Flowstone Salamander", "Creature — Salamander")
     (it,) = [n for s in face.abilities[0].effects for n in walk(s) if isinstance(n, Pronoun)]
     assert it.antecedents == (SelfRef(),)
+
+
+def test_those_creatures_after_several_targets_are_those_targets() -> None:
+    text = (
+        "Tap up to two target creatures. Those creatures don't untap during their controller's next "
+        "untap step."
+    )
+    face = parse_oracle(text, "Decision Paralysis", "Instant")
+    nodes = [n for step in face.abilities[0].effects for n in walk(step)]
+    target, those = [n for n in nodes if isinstance(n, Noun)]
+    assert target.slot == 1 and those.antecedents == (target,)
+
+
+def test_them_after_tokens_created_for_each_target_is_not_the_targets() -> None:
+    text = (
+        "Choose up to two target creatures you don't control. For each of those creatures, create a "
+        "token that's a copy of that creature. Those tokens gain haste. Exile them at the beginning of "
+        "the next end step."
+    )
+    face = parse_oracle(text, "Hate Mirage", "Sorcery")
+    (them,) = [
+        n for s in face.abilities[0].effects for n in walk(s) if isinstance(n, Pronoun) and n.word == "them"
+    ]
+    assert them.antecedents == ()

@@ -101,7 +101,7 @@ def number_targets(
     may name instead of the target (:class:`_TargetAnaphora`)."""
     finder = _Finder(first, spell)
     numbered = tuple(cast(Step, finder.visit(step)) for step in steps)
-    if finder.slots and _one(finder.slots[0]):
+    if finder.slots and _linkable(finder.slots[0]):
         linker = _TargetAnaphora(finder.slots[0], _heads_in(named))
         numbered = tuple(cast(Step, linker.visit(step)) for step in numbered)
     return numbered, tuple(finder.slots)
@@ -112,13 +112,12 @@ _ROLE_PRONOUNS = frozenset({"its controller", "its owner"})
 controller pays {3}", "Destroy target creature. Its controller loses 2 life.")."""
 
 
-def _one(slot: TargetSlot) -> bool:
-    """One object or one player, chosen as the ability is put on the stack."""
-    return (
-        slot.kind is not TargetKind.ANY
-        and slot.max == 1
-        and not (slot.variable or slot.divided or slot.reflexive)
-    )
+def _linkable(slot: TargetSlot) -> bool:
+    """Objects or players chosen as the ability is put on the stack: one ("target creature", "up to
+    one target creature") or several of one description ("up to two target creatures")."""
+    if slot.kind is TargetKind.ANY or slot.reflexive:
+        return False
+    return slot.max != 1 or not (slot.variable or slot.divided)
 
 
 def _head(words: str) -> str:
@@ -160,8 +159,9 @@ def _heads_in(node: object) -> frozenset[str]:
 
 
 class _TargetAnaphora:
-    """An ability whose first target is one object or one player: after that target in the text
-    (its instructions' order, the body of "… unless …" first) and before any other target,
+    """An ability whose first target is one object or one player (or several objects: "those
+    creatures", "them", "they" then name them): after that target in the text (its instructions'
+    order, the body of "… unless …" first) and before any other target,
 
     * "its controller" / "its owner" is that object's controller or owner;
     * "that creature" (a target creature), "that card" (a target creature card), "that player" (a
@@ -178,6 +178,7 @@ class _TargetAnaphora:
     def __init__(self, slot: TargetSlot, named: frozenset[str]) -> None:
         self.slot = slot.slot
         self.player = slot.kind is TargetKind.PLAYER
+        self.many = slot.max != 1
         self.named = named
         self.target: Noun | None = None
         self.heads: frozenset[str] = frozenset()
@@ -190,6 +191,8 @@ class _TargetAnaphora:
     def _names_target(self, node: Noun | Pronoun) -> bool:
         if self.target is None or self.closed or node.antecedents:
             return False
+        if self.many:
+            return self._names_targets(node)
         if isinstance(node, Pronoun):
             if node.word in _ROLE_PRONOUNS:
                 return not self.player
@@ -201,6 +204,17 @@ class _TargetAnaphora:
         head = _head(node.description)
         if head == "card" and "card" not in _heads_of(self.target):  # the target since it left
             return "card" in self.heads and self.latest is self.target and "card" not in self.named
+        return head in self.heads and head not in self.named
+
+    def _names_targets(self, node: Noun | Pronoun) -> bool:
+        """ "Tap up to two target creatures. Those creatures don't untap …", "… They gain haste …"."""
+        if self.player:
+            return False
+        if isinstance(node, Pronoun):
+            return node.word in ("them", "they") and self.latest is self.target and self.named <= {"player"}
+        if node.determiners != ("those",) or node.qualifiers or not node.plural or " " in node.description:
+            return False
+        head = _head(node.description)
         return head in self.heads and head not in self.named
 
     def _is_target(self, node: object) -> bool:
@@ -244,8 +258,10 @@ class _TargetAnaphora:
             predicates = tuple(self.visit(p) for p in node.predicates)
             return _same_or(node, subject=subject, predicates=predicates)
         if isinstance(node, Conditional):
-            if node.word == "for each":
-                return node
+            if node.word == "for each":  # its body names each of those, and what it creates for each
+                condition = self.visit(node.condition)
+                self.latest = node
+                return _same_or(node, condition=condition)
             if node.after:
                 body = self.visit(node.body)
                 condition = self.visit(node.condition)
