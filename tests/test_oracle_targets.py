@@ -5,7 +5,7 @@ names a target refers to its slot. Real cards."""
 from __future__ import annotations
 
 from carddb.oracle import parse_oracle
-from carddb.oracle.model import Action, Noun, Pronoun, TargetKind, TargetSlot, walk
+from carddb.oracle.model import Action, Noun, Pronoun, SelfRef, TargetKind, TargetSlot, walk
 from carddb.oracle.show import face_to_dict
 
 
@@ -272,15 +272,16 @@ def test_that_creature_or_that_player_after_the_one_target_is_that_target() -> N
     assert that_player.antecedents == (player,)
 
 
-def test_that_card_is_not_the_target_when_the_trigger_names_a_card() -> None:
+def test_that_card_is_the_target_exiled_before_it() -> None:
     text = (
         "Whenever a player cycles a card, you may exile target creature. If you do, return that card to "
         "the battlefield under its owner's control at the beginning of the next end step."
     )
     face = parse_oracle(text, "Astral Slide", "Enchantment")
     nodes = [n for step in face.abilities[0].effects for n in walk(step)]
+    (target,) = [n for n in nodes if isinstance(n, Noun) and n.slot == 1]
     (card,) = [n for n in nodes if isinstance(n, Noun) and n.description == "card"]
-    assert card.antecedents == ()
+    assert card.antecedents == (target,)  # 400.7: the creature exiled is a card
 
 
 def test_it_after_the_one_target_is_that_target_while_nothing_else_was_named() -> None:
@@ -321,3 +322,46 @@ def test_a_target_in_the_body_of_for_each_is_chosen_once_for_each() -> None:
         1,
         "opponent",
     )
+
+
+def test_it_before_a_second_target_is_the_first_target() -> None:
+    text = (
+        "Target creature you control gets +1/+0 until end of turn. It deals damage equal to its power to "
+        "target creature an opponent controls."
+    )
+    face = parse_oracle(text, "Ambuscade", "Instant")
+    nodes = [n for step in face.abilities[0].effects for n in walk(step)]
+    first = next(n for n in nodes if isinstance(n, Noun) and n.slot == 1)
+    (it,) = [n for n in nodes if isinstance(n, Pronoun) and n.word == "it"]
+    assert it.antecedents == (first,)
+
+
+def test_it_in_the_first_targets_description_after_self_is_self() -> None:
+    text = "{R}: Flowstone Salamander deals 1 damage to target creature blocking it."
+    face = parse_oracle(text, "Flowstone Salamander", "Creature — Salamander")
+    (it,) = [n for s in face.abilities[0].effects for n in walk(s) if isinstance(n, Pronoun)]
+    assert it.antecedents == (SelfRef(),)
+
+
+def test_those_creatures_after_several_targets_are_those_targets() -> None:
+    text = (
+        "Tap up to two target creatures. Those creatures don't untap during their controller's next "
+        "untap step."
+    )
+    face = parse_oracle(text, "Decision Paralysis", "Instant")
+    nodes = [n for step in face.abilities[0].effects for n in walk(step)]
+    target, those = [n for n in nodes if isinstance(n, Noun)]
+    assert target.slot == 1 and those.antecedents == (target,)
+
+
+def test_them_after_tokens_created_for_each_target_is_not_the_targets() -> None:
+    text = (
+        "Choose up to two target creatures you don't control. For each of those creatures, create a "
+        "token that's a copy of that creature. Those tokens gain haste. Exile them at the beginning of "
+        "the next end step."
+    )
+    face = parse_oracle(text, "Hate Mirage", "Sorcery")
+    (them,) = [
+        n for s in face.abilities[0].effects for n in walk(s) if isinstance(n, Pronoun) and n.word == "them"
+    ]
+    assert them.antecedents == ()

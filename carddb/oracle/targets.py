@@ -44,6 +44,7 @@ from carddb.oracle.model import (
     TableRow,
     TargetKind,
     TargetSlot,
+    Unimplemented,
     walk,
 )
 from carddb.oracle.model import Sequence as Steps
@@ -100,7 +101,7 @@ def number_targets(
     may name instead of the target (:class:`_TargetAnaphora`)."""
     finder = _Finder(first, spell)
     numbered = tuple(cast(Step, finder.visit(step)) for step in steps)
-    if finder.slots and _one(finder.slots[0]):
+    if finder.slots and _linkable(finder.slots[0]):
         linker = _TargetAnaphora(finder.slots[0], _heads_in(named))
         numbered = tuple(cast(Step, linker.visit(step)) for step in numbered)
     return numbered, tuple(finder.slots)
@@ -111,13 +112,12 @@ _ROLE_PRONOUNS = frozenset({"its controller", "its owner"})
 controller pays {3}", "Destroy target creature. Its controller loses 2 life.")."""
 
 
-def _one(slot: TargetSlot) -> bool:
-    """One object or one player, chosen as the ability is put on the stack."""
-    return (
-        slot.kind is not TargetKind.ANY
-        and slot.max == 1
-        and not (slot.variable or slot.divided or slot.reflexive)
-    )
+def _linkable(slot: TargetSlot) -> bool:
+    """Objects or players chosen as the ability is put on the stack: one ("target creature", "up to
+    one target creature") or several of one description ("up to two target creatures")."""
+    if slot.kind is TargetKind.ANY or slot.reflexive:
+        return False
+    return slot.max != 1 or not (slot.variable or slot.divided)
 
 
 def _head(words: str) -> str:
@@ -136,6 +136,17 @@ def _introduces(noun: Noun) -> bool:
     return indefinite and not noun.plural and _head(noun.description) != "player"
 
 
+_LEAVES = frozenset({"exile", "exile_until", "return_from", "put_into_library", "put_into_zone", "destroy"})
+"""Instructions after which a target permanent is a card ("Exile target creature. Return that card
+to the battlefield …", 400.7)."""
+_NEW_CARDS = frozenset({"top_cards", "bottom_cards"})
+"""Phrases that name cards not named before ("the top card of your library")."""
+
+
+def _heads_of(noun: Noun) -> frozenset[str]:
+    return frozenset(_head(part) for part in noun.alternatives)
+
+
 def _heads_in(node: object) -> frozenset[str]:
     """The kinds of thing the nouns in ``node`` name ("Whenever a creature attacks": creature)."""
     heads: set[str] = set()
@@ -148,8 +159,9 @@ def _heads_in(node: object) -> frozenset[str]:
 
 
 class _TargetAnaphora:
-    """An ability whose first target is one object or one player: after that target in the text
-    (its instructions' order, the body of "… unless …" first) and before any other target,
+    """An ability whose first target is one object or one player (or several objects: "those
+    creatures", "them", "they" then name them): after that target in the text (its instructions'
+    order, the body of "… unless …" first) and before any other target,
 
     * "its controller" / "its owner" is that object's controller or owner;
     * "that creature" (a target creature), "that card" (a target creature card), "that player" (a
@@ -166,9 +178,11 @@ class _TargetAnaphora:
     def __init__(self, slot: TargetSlot, named: frozenset[str]) -> None:
         self.slot = slot.slot
         self.player = slot.kind is TargetKind.PLAYER
+        self.many = slot.max != 1
         self.named = named
         self.target: Noun | None = None
         self.heads: frozenset[str] = frozenset()
+        """The kinds the target is ("creature"; "card" too once it has left the battlefield)."""
         self.latest: object = None
         """The object named last: "it" names the target only while that is the target."""
         self.closed = False
@@ -177,6 +191,8 @@ class _TargetAnaphora:
     def _names_target(self, node: Noun | Pronoun) -> bool:
         if self.target is None or self.closed or node.antecedents:
             return False
+        if self.many:
+            return self._names_targets(node)
         if isinstance(node, Pronoun):
             if node.word in _ROLE_PRONOUNS:
                 return not self.player
@@ -186,31 +202,55 @@ class _TargetAnaphora:
         if node.determiners != ("that",) or node.qualifiers or node.plural or " " in node.description:
             return False
         head = _head(node.description)
+        if head == "card" and "card" not in _heads_of(self.target):  # the target since it left
+            return "card" in self.heads and self.latest is self.target and "card" not in self.named
         return head in self.heads and head not in self.named
+
+    def _names_targets(self, node: Noun | Pronoun) -> bool:
+        """ "Tap up to two target creatures. Those creatures don't untap …", "… They gain haste …"."""
+        if self.player:
+            return False
+        if isinstance(node, Pronoun):
+            return node.word in ("them", "they") and self.latest is self.target and self.named <= {"player"}
+        if node.determiners != ("those",) or node.qualifiers or not node.plural or " " in node.description:
+            return False
+        head = _head(node.description)
+        return head in self.heads and head not in self.named
+
+    def _is_target(self, node: object) -> bool:
+        named = node.antecedents if isinstance(node, Noun | Pronoun) else ()
+        return node is self.target or (len(named) == 1 and named[0] is self.target)
 
     def visit(self, node: object) -> object:
         if isinstance(node, Noun | Pronoun | Action) and node.slot not in (None, self.slot):
             self.closed = True  # "… fights target creature an opponent controls. Its controller …"
+        if isinstance(node, Unimplemented):
+            self.closed = True  # what a sentence the grammar rejects names is not known
         if isinstance(node, Pronoun):
             return dataclasses.replace(node, antecedents=(self.target,)) if self._names_target(node) else node
         if isinstance(node, Noun):
             if self._names_target(node):
                 return dataclasses.replace(node, antecedents=(self.target,))
             qualifiers = tuple(self.visit(q) for q in node.qualifiers)
+            if all(a is b for a, b in zip(qualifiers, node.qualifiers, strict=True)):
+                qualifiers = node.qualifiers
+            result = cast(Noun, _same_or(node, qualifiers=qualifiers))
             role = node.description.endswith(_ROLES)  # "target spell's controller": not the target
             if node.slot == self.slot and node.targeted and self.target is None and not role:
-                self.target = self.latest = node
-                self.heads = frozenset(_head(part) for part in node.alternatives)
+                self.target = self.latest = result
+                self.heads = _heads_of(node)
             elif _introduces(node):  # "… search your library for a card named …, reveal it"
-                self.latest = node
-            return _same_or(node, qualifiers=qualifiers)
+                self.latest = result
+            return result
         if isinstance(node, SelfRef) and self.target is not None:
             self.latest = node  # "If this spell was kicked, it deals X damage to …": ~ named since
             return node
-        if isinstance(node, Action) and node.verb.startswith("create"):
+        if isinstance(node, Action) and (node.verb.startswith("create") or node.verb in _NEW_CARDS):
             self.latest = node  # "create a token that's a copy of …, except it has haste. Sacrifice it …"
         if isinstance(node, Action):
             args = tuple((role, self.visit(value)) for role, value in node.args)
+            if node.verb in _LEAVES and self._is_target(dict(args).get("what")):
+                self.heads |= {"card"}  # "Exile target creature. Return that card to the battlefield …"
             changed = any(a[1] is not b[1] for a, b in zip(args, node.args, strict=True))
             return dataclasses.replace(node, args=args) if changed else node
         if isinstance(node, Clause):
@@ -218,8 +258,10 @@ class _TargetAnaphora:
             predicates = tuple(self.visit(p) for p in node.predicates)
             return _same_or(node, subject=subject, predicates=predicates)
         if isinstance(node, Conditional):
-            if node.word == "for each":
-                return node
+            if node.word == "for each":  # its body names each of those, and what it creates for each
+                condition = self.visit(node.condition)
+                self.latest = node
+                return _same_or(node, condition=condition)
             if node.after:
                 body = self.visit(node.body)
                 condition = self.visit(node.condition)
@@ -279,7 +321,10 @@ class _Finder:
             return self.action(node)
         if isinstance(node, Clause):
             subject = self.visit(node.subject)
+            before = len(self.slots)
             predicates = tuple(self.visit(p) for p in node.predicates)
+            if isinstance(subject, SelfRef) and before == 0:  # "~ deals 1 damage to target … blocking it"
+                predicates = tuple(_self_in_targets(p) for p in predicates)
             duration = self.visit(node.duration)
             for_each = self.visit(node.for_each)
             return _same_or(
@@ -433,6 +478,22 @@ def _linked_to_earlier_targets(items: list[object]) -> tuple[object, ...]:
                 item = dataclasses.replace(item, qualifiers=cast(tuple[Action, ...], qualifiers))
         linked.append(item)
     return tuple(linked)
+
+
+def _self_in_targets(predicate: object) -> object:
+    """ "~ deals 1 damage to target creature blocking it": with ~ the subject and no target named
+    before, "it" in a target's description is ~."""
+    if not isinstance(predicate, Action):
+        return predicate
+    args: list[tuple[str, object]] = []
+    for role, value in predicate.args:
+        if isinstance(value, Noun) and value.slot is not None and value.targeted:
+            qualifiers = tuple(_refer(q, SelfRef()) for q in value.qualifiers)
+            if any(a is not b for a, b in zip(qualifiers, value.qualifiers, strict=True)):
+                value = dataclasses.replace(value, qualifiers=cast(tuple[Action, ...], qualifiers))
+        args.append((role, value))
+    changed = any(a[1] is not b[1] for a, b in zip(args, predicate.args, strict=True))
+    return dataclasses.replace(predicate, args=tuple(args)) if changed else predicate
 
 
 def _single_target(node: object) -> bool:
