@@ -123,7 +123,15 @@ def activate(
         if Limit.ONCE_EACH_TURN in ability.limits or any(once_each_turn(r) for r in ability.restrictions):
             game.once_each_turn[(obj.id, index - 1)] = game.turn
         item = StackItem(
-            obj.id, player, index - 1, chosen, x, list(modes), discarded=discarded, divided=division
+            obj.id,
+            player,
+            index - 1,
+            chosen,
+            x,
+            list(modes),
+            discarded=discarded,
+            divided=division,
+            own=abilities[index - 1],
         )
         if ability.kind is Kind.MANA:
             _resolve_item(game, decider, item)
@@ -308,7 +316,8 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
         return
     source = game.objects[item.source]
     # an Equip or Cycling keyword stands for its activated ability
-    ability = spell_ability(source) if item.is_spell else _activated(ability_at(source, item.ability or 0))
+    own = item.own or (None if item.is_spell else ability_at(source, item.ability or 0))
+    ability = spell_ability(source) if own is None else _activated(own)  # Equip, Cycling: what they stand for
     ctx = Context(game, decider, item.controller, source, known_since=game.next_timestamp)
     ctx.discarded = list(item.discarded)
     ctx.divided = dict(item.divided)

@@ -17,6 +17,7 @@ from carddb.engine.core.cards import CardDef
 from carddb.engine.core.catalog import Catalog
 from carddb.engine.core.errors import EngineError, IllegalActionError
 from carddb.engine.core.layers import Characteristics, LayerEffect, characteristics
+from carddb.oracle.model import Ability
 
 PLAYER_ZONES = ("library", "hand", "graveyard", "exile", "command")
 SHARED_ZONES = ("battlefield", "stack")
@@ -377,6 +378,10 @@ class StackItem:
     divided: dict[int | str, int] = field(default_factory=dict)
     """601.2d: how the amount "divided as you choose among … targets" was divided, by target (an
     object's id, a player's name)."""
+    own: Ability | None = None
+    """The ability itself, which the object may no longer have once it is on the stack (113.7a: one
+    an effect gave it, "Sacrifice this permanent: Add {B}{B}." of Basal Sliver's Slivers, or a
+    granted "When this creature dies, …"); None: the source's ability at ``ability``."""
     rule: str = ""
     """A triggered ability a keyword's rule defines, resolved by the catalog's ``rule_abilities``
     entry of that name ("madness": 702.35a's "When this card is exiled this way, …")."""

@@ -458,7 +458,8 @@ def collect(game: Game, decider: Decider, event: Event) -> None:
                 game.log.append(f"{source.name}'s ability does not trigger: its 'if' does not hold (603.4)")
                 continue
             x = _spell_x(game, source) if cast_itself else None  # the X the spell was cast with
-            game.pending.append(StackItem(source.id, ctx.controller, index, [], x=x, event=event))
+            item = StackItem(source.id, ctx.controller, index, [], x=x, event=event, own=ability)
+            game.pending.append(item)
 
 
 def _spell_x(game: Game, spell: GameObject) -> int | None:
@@ -520,7 +521,8 @@ def settle(game: Game, decider: Decider | None) -> None:
             game.log.append(f"{game.objects[item.source].name}'s {item.rule} ability triggers")
             continue
         source = game.objects.get(item.source)
-        if source is None or item.ability not in {index for index, _ in active_abilities(source)}:
+        gone = source is not None and source.zone != "battlefield" and item.own is not None  # 603.10a
+        if source is None or (item.ability not in {i for i, _ in active_abilities(source)} and not gone):
             continue
         if _choose_targets(game, decider, item):
             game.stack.append(item)
@@ -537,7 +539,7 @@ def _choose_targets(game: Game, decider: Decider, item: StackItem) -> bool:
     if item.targets:
         return True
     source = game.objects[item.source]
-    ability = ability_at(source, item.ability or 0)
+    ability = item.own or ability_at(source, item.ability or 0)
     ctx = Context(game, decider, item.controller, source)
     if item.event is not None:  # "target creature that player controls": the player dealt damage
         about_event(ctx, item.event, ability.trigger)
