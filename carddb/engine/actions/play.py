@@ -115,7 +115,7 @@ def activate(
         if x is not None:
             ctx.bindings["X"] = x
         division = divide(ctx, ability, chosen, modes)  # 601.2d, as for a spell
-        mark = len(game.events)
+        mark, since = len(game.events), game.next_timestamp
         pay_costs(game, decider, player, obj, ability.cost, x=x, pay_with=pay_with)
         discarded = discarded_since(game.events, mark)
         if from_hand:  # cycling it (702.29): "whenever you cycle a card"
@@ -131,6 +131,7 @@ def activate(
             list(modes),
             discarded=discarded,
             divided=division,
+            since=since,
             own=abilities[index - 1],
         )
         if ability.kind is Kind.MANA:
@@ -318,7 +319,8 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
     # an Equip or Cycling keyword stands for its activated ability
     own = item.own or (None if item.is_spell else ability_at(source, item.ability or 0))
     ability = spell_ability(source) if own is None else _activated(own)  # Equip, Cycling: what they stand for
-    ctx = Context(game, decider, item.controller, source, known_since=game.next_timestamp)
+    since = item.since if item.since is not None else game.next_timestamp
+    ctx = Context(game, decider, item.controller, source, known_since=since)
     ctx.discarded = list(item.discarded)
     ctx.divided = dict(item.divided)
     if item.event is not None:  # "it", "that player", "that creature": what the event was about

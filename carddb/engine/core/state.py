@@ -378,6 +378,9 @@ class StackItem:
     divided: dict[int | str, int] = field(default_factory=dict)
     """601.2d: how the amount "divided as you choose among … targets" was divided, by target (an
     object's id, a player's name)."""
+    since: int | None = None
+    """The timestamp an activated ability was activated at, before its costs were paid: what left
+    the battlefield since (its source, sacrificed for it) is read as it last existed (608.2h)."""
     own: Ability | None = None
     """The ability itself, which the object may no longer have once it is on the stack (113.7a: one
     an effect gave it, "Sacrifice this permanent: Add {B}{B}." of Basal Sliver's Slivers, or a
