@@ -78,6 +78,9 @@ def about_event(ctx: Context, event: Event, trigger: object) -> None:
     creature" name what the event was about, the player its trigger condition names first."""
     if event.obj is not None:
         ctx.it = [event.obj]
+    dealt = isinstance(trigger, Action) and trigger.verb == "is_dealt_damage"
+    if dealt and isinstance(event.other, GameObject):  # "Whenever enchanted creature is dealt damage,
+        ctx.it = [event.other]  # it deals that much damage to its controller": what was dealt it
     refs: list[Ref] = [ref for ref in (event.other, event.obj) if ref is not None]
     if event.kind in AMOUNT_EVENTS:  # "… deals combat damage to a player, draw that many cards"
         ctx.bindings[THAT_MANY] = event.amount
