@@ -118,7 +118,7 @@ def activate(
         if x is not None:
             ctx.bindings["X"] = x
         division = divide(ctx, ability, chosen, modes)  # 601.2d, as for a spell
-        mark = len(game.events)
+        mark, since = len(game.events), game.next_timestamp
         pay_costs(game, decider, player, obj, ability.cost, x=x, pay_with=pay_with, granter=granter)
         discarded = discarded_since(game.events, mark)
         if from_hand:  # cycling it (702.29): "whenever you cycle a card"
@@ -134,8 +134,9 @@ def activate(
             list(modes),
             discarded=discarded,
             divided=division,
+            since=since,
+            own=abilities[index - 1],
             granter=granter.id if granter is not None else None,
-            granted=ability if granter is not None else None,
         )
         if ability.kind is Kind.MANA:
             _resolve_item(game, decider, item)
@@ -353,13 +354,11 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
         return
     source = game.objects[item.source]
     # an Equip or Cycling keyword stands for its activated ability
-    ability: Ability | None = item.granted  # 113.7a: it does not need its source to have it still
-    if ability is None:
-        ability = (
-            spell_ability(source) if item.is_spell else _activated(ability_at(source, item.ability or 0))
-        )
+    own = item.own or (None if item.is_spell else ability_at(source, item.ability or 0))
+    ability = spell_ability(source) if own is None else _activated(own)  # Equip, Cycling: what they stand for
+    since = item.since if item.since is not None else game.next_timestamp
     granter = game.objects.get(item.granter) if item.granter is not None else None
-    ctx = Context(game, decider, item.controller, source, granter=granter, known_since=game.next_timestamp)
+    ctx = Context(game, decider, item.controller, source, granter=granter, known_since=since)
     ctx.discarded = list(item.discarded)
     ctx.divided = dict(item.divided)
     if item.event is not None:  # "it", "that player", "that creature": what the event was about

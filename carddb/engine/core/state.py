@@ -395,15 +395,19 @@ class StackItem:
     divided: dict[int | str, int] = field(default_factory=dict)
     """601.2d: how the amount "divided as you choose among … targets" was divided, by target (an
     object's id, a player's name)."""
+    since: int | None = None
+    """The timestamp an activated ability was activated at, before its costs were paid: what left
+    the battlefield since (its source, sacrificed for it) is read as it last existed (608.2h)."""
+    own: Ability | None = None
+    """The ability itself, which the object may no longer have once it is on the stack (113.7a: one
+    an effect gave it, "Sacrifice this permanent: Add {B}{B}." of Basal Sliver's Slivers, or a
+    granted "When this creature dies, …"); None: the source's ability at ``ability``."""
     rule: str = ""
     """A triggered ability a keyword's rule defines, resolved by the catalog's ``rule_abilities``
     entry of that name ("madness": 702.35a's "When this card is exiled this way, …")."""
     granter: int | None = None
     """A quoted ability another object's text gave the source (an Equipment's): that object, which
     ``~`` in the ability names (:attr:`Context.granter`)."""
-    granted: Ability | None = None
-    """That ability itself: it stays on the stack, independent of its source, when the grant ends
-    (113.7a: the Equipment it names was sacrificed to pay its cost)."""
 
     @property
     def is_spell(self) -> bool:

@@ -13,7 +13,7 @@ from carddb.engine.query.nouns import (
 )
 from carddb.engine.rules import mana
 from carddb.engine.rules.mana import COLORS, mana_symbols
-from carddb.oracle.model import Action
+from carddb.oracle.model import Action, ManaCost
 
 
 def add_mana(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -22,8 +22,14 @@ def add_mana(ctx: Context, subject: list[Ref], action: Action) -> None:
         symbols = [s.strip("{}") for s in mana_symbols(action)]
         if is_form(action, "symbols", "adds_symbols"):
             pool.extend(symbols)
-        elif is_form(action, "one_of_two", "one_of_three"):
-            pool.append(ctx.decider.choose("add which mana?", symbols))
+        elif is_form(action, "one_of_two", "one_of_three"):  # "{U}{U}, {U}{B}, or {B}{B}": one of them
+            options = {
+                "".join(s.strip("{}") for s in m.symbols): m
+                for _, m in action.args
+                if isinstance(m, ManaCost)
+            }
+            chosen = options[ctx.decider.choose("add which mana?", list(options))]
+            pool.extend(s.strip("{}") for s in chosen.symbols)
         elif is_form(action, "any_color", "any_combination"):  # each one of any colour
             for _ in range(value(ctx, action.arg("amount"))):
                 pool.append(ctx.decider.choose("add mana of which color?", list(COLORS)))
@@ -32,9 +38,6 @@ def add_mana(ctx: Context, subject: list[Ref], action: Action) -> None:
             pool.extend([color] * value(ctx, action.arg("amount")))
         else:
             raise EngineError(f"cannot add mana as {action!r}")
-
-
-
 
 
 def pay_mana(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -75,7 +78,13 @@ SECTION = Section(
     },
     forms={
         "add_mana": named(
-            "add_mana", "symbols", "one_of_two", "one_of_three", "any_color", "adds_symbols", "any_one_color",
+            "add_mana",
+            "symbols",
+            "one_of_two",
+            "one_of_three",
+            "any_color",
+            "adds_symbols",
+            "any_one_color",
             "any_combination",
         ),
         "pays": named("pays", "pays", "pay"),

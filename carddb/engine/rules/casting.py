@@ -19,7 +19,7 @@ from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError, IllegalActionError, NotExecutableError
 from carddb.engine.core.forms import written
 from carddb.engine.query.executable import alternative_cost_line, casting_line, generic_amount, missing
-from carddb.engine.query.nouns import count, known_description, matches
+from carddb.engine.query.nouns import count, counter_kind, known_description, matches, objects, resolve
 from carddb.engine.rules.conditions import evaluate
 from carddb.engine.rules.continuous import static_clauses
 from carddb.oracle.model import Ability, Action, Casting, Keyword, Kind, ManaCost, Noun
@@ -38,9 +38,14 @@ def _amount(ctx: Context, predicate: Action) -> int:
     amount = generic_amount(predicate) or 0
     if predicate.verb == "costs_for_each":
         what = predicate.arg("what")
-        if not isinstance(what, Noun):
+        counter = predicate.arg("counter")
+        if counter is not None:  # "… for each +1/+1 counter on ~" (Animar, Soul of Elements)
+            kind = counter_kind(counter)
+            amount *= sum(obj.counters.get(kind, 0) for obj in objects(resolve(ctx, what)))
+        elif not isinstance(what, Noun):
             raise EngineError("cannot count what the cost changes for")
-        amount *= count(ctx, what)
+        else:
+            amount *= count(ctx, what)
     more = predicate.verb == "costs_more" or " more " in written(predicate)  # costs_for_each: its words
     return amount if more else -amount
 

@@ -78,7 +78,7 @@ def _options(action: Action) -> tuple[str, ...] | None:
     symbols = [value for _, value in action.args if isinstance(value, ManaCost)]
     if is_form(action, "symbols", "adds_symbols") and len(symbols) == 1 and len(symbols[0].symbols) == 1:
         return (symbols[0].symbols[0].strip("{}"),)
-    if is_form(action, "one_of_two", "one_of_three"):
+    if is_form(action, "one_of_two", "one_of_three") and all(len(s.symbols) == 1 for s in symbols):
         return tuple(s.symbols[0].strip("{}") for s in symbols)
     if is_form(action, "any_color"):
         return COLORS

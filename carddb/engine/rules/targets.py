@@ -3,7 +3,7 @@ choice is legal, choosing them on casting or activation, and the modes chosen.""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import (
@@ -71,28 +71,19 @@ def target_slots(ability: Ability, modes: Sequence[int] = ()) -> list[TargetSlot
 def target_nouns(ability: Ability, modes: Sequence[int] = ()) -> list[TargetPhrase]:
     """The phrase of each target slot (:func:`target_slots`), in slot order: the noun ("target
     creature"), "any target", "target player controls", or the phrase a possessive gives its slot
-    ("switch target creature's power and toughness", "target player's graveyard")."""
-    phrases = _phrases(list(ability.effects if not ability.modes else chosen_steps(ability, modes)))
-    return [phrases[slot.slot] for slot in target_slots(ability, modes) if slot.slot in phrases]
+    ("switch target creature's power and toughness", "target player's graveyard"). Each chosen
+    mode's slots are its own (numbered from 1 in each mode): "Choose one or both — • Return
+    target creature card … • Return target artifact card …" has two different phrases."""
+    own = _phrases(ability.effects)
+    found = [own[slot.slot] for slot in ability.targets if not slot.reflexive and slot.slot in own]
+    if ability.modes:
+        chosen_steps(ability, modes)  # the modes are checked against the header
+        found += [phrase for mode in modes for phrase in mode_nouns(ability, mode)]
+    return found
 
 
-def step_nouns(step: object) -> list[TargetPhrase]:
-    """The target phrases of the steps of a triggered ability an effect creates (a reflexive
-    "When you do, …", 603.12, or a delayed one, 603.7), in slot order: chosen as it triggers."""
-    phrases = _phrases(step)
-    return [phrases[slot] for slot in sorted(phrases)]
-
-
-def mode_nouns(ability: Ability, mode: int) -> list[TargetPhrase]:
-    """The target phrases of one mode (1-based) alone, in slot order (whether it can be chosen,
-    603.3c, 700.2a)."""
-    chosen = ability.modes[mode - 1]
-    phrases = _phrases(list(chosen.effects))
-    return [phrases[slot.slot] for slot in chosen.targets if not slot.reflexive and slot.slot in phrases]
-
-
-def _phrases(steps: object) -> dict[int, TargetPhrase]:
-    """The first phrase naming each target slot in ``steps`` (a quoted ability's are its own)."""
+def _phrases(steps: Iterable[object]) -> dict[int, TargetPhrase]:
+    """The first phrase naming each target slot in ``steps`` (not inside a quoted ability)."""
     phrases: dict[int, TargetPhrase] = {}
 
     def visit(node: object) -> None:
@@ -100,12 +91,27 @@ def _phrases(steps: object) -> dict[int, TargetPhrase]:
         if slot is not None and slot not in phrases:
             phrases[slot] = node  # type: ignore[assignment]
         if isinstance(node, Ability):
-            return
+            return  # a quoted ability's targets are its own
         for child in children(node):
             visit(child)
 
-    visit(steps)
+    visit(list(steps))
     return phrases
+
+
+def step_nouns(step: object) -> list[TargetPhrase]:
+    """The target phrases of the steps of a triggered ability an effect creates (a reflexive
+    "When you do, …", 603.12, or a delayed one, 603.7), in slot order: chosen as it triggers."""
+    phrases = _phrases([step])
+    return [phrases[slot] for slot in sorted(phrases)]
+
+
+def mode_nouns(ability: Ability, mode: int) -> list[TargetPhrase]:
+    """The target phrases of one mode (1-based) alone, in slot order (whether it can be chosen,
+    603.3c, 700.2a)."""
+    chosen = ability.modes[mode - 1]
+    phrases = _phrases(chosen.effects)
+    return [phrases[slot.slot] for slot in chosen.targets if not slot.reflexive and slot.slot in phrases]
 
 
 DIVIDED_ANY = frozenset({"deal_damage_divided"})

@@ -81,6 +81,9 @@ def about_event(ctx: Context, event: Event, trigger: object) -> None:
     creature" name what the event was about, the player its trigger condition names first."""
     if event.obj is not None:
         ctx.it = [event.obj]
+    dealt = isinstance(trigger, Action) and trigger.verb == "is_dealt_damage"
+    if dealt and isinstance(event.other, GameObject):  # "Whenever enchanted creature is dealt damage,
+        ctx.it = [event.other]  # it deals that much damage to its controller": what was dealt it
     refs: list[Ref] = [ref for ref in (event.other, event.obj) if ref is not None]
     if event.kind in AMOUNT_EVENTS:  # "… deals combat damage to a player, draw that many cards"
         ctx.bindings[THAT_MANY] = event.amount
@@ -471,18 +474,11 @@ def collect(game: Game, decider: Decider, event: Event) -> None:
                 game.log.append(f"{source.name}'s ability does not trigger: its 'if' does not hold (603.4)")
                 continue
             x = _spell_x(game, source) if cast_itself else None  # the X the spell was cast with
-            game.pending.append(
-                StackItem(
-                    source.id,
-                    ctx.controller,
-                    index,
-                    [],
-                    x=x,
-                    event=event,
-                    granter=granter.id if granter is not None else None,
-                    granted=ability if granter is not None else None,
-                )
+            granter_id = granter.id if granter is not None else None
+            item = StackItem(
+                source.id, ctx.controller, index, [], x=x, event=event, own=ability, granter=granter_id
             )
+            game.pending.append(item)
 
 
 @cache
@@ -553,7 +549,8 @@ def settle(game: Game, decider: Decider | None) -> None:
             game.log.append(f"{game.objects[item.source].name}'s {item.rule} ability triggers")
             continue
         source = game.objects.get(item.source)
-        if source is None or item.ability not in {index for index, _ in active_abilities(source)}:
+        gone = source is not None and source.zone != "battlefield" and item.own is not None  # 603.10a
+        if source is None or (item.ability not in {i for i, _ in active_abilities(source)} and not gone):
             continue
         if _choose_targets(game, decider, item):
             game.stack.append(item)
@@ -586,7 +583,7 @@ def _choose_targets(game: Game, decider: Decider, item: StackItem) -> bool:
     if item.targets:
         return True
     source = game.objects[item.source]
-    ability = item.granted or ability_at(source, item.ability or 0)
+    ability = item.own or ability_at(source, item.ability or 0)
     granter = game.objects.get(item.granter) if item.granter is not None else None
     ctx = Context(game, decider, item.controller, source, granter=granter)
     if item.event is not None:  # "target creature that player controls": the player dealt damage
