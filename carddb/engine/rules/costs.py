@@ -112,7 +112,9 @@ def _pay_action(
         raise CostError(f"cannot pay the cost {action.verb!r}")
     what = action.arg("what")
     if isinstance(what, Noun) and what.determiners == ("this",):
-        what = SelfRef()  # "Discard this card" (cycling)
+        # "Discard this card" (cycling), "Sacrifice this permanent" of an ability another object
+        # gave it (Basal Sliver's): the object that has the ability, not the giver ~ names
+        what, granter = SelfRef(), None
     payer(Context(game, decider, player, source, granter=granter), action, what)
 
 
