@@ -203,6 +203,17 @@ def test_its_controller_after_the_one_target_is_that_targets_controller() -> Non
     assert controller.antecedents == (target,)
 
 
+def test_that_creatures_controller_after_the_one_target_is_that_targets_controller() -> None:
+    text = (
+        "Put a -1/-1 counter on target creature. Blur of Blades deals 2 damage to that creature's controller."
+    )
+    face = parse_oracle(text, "Blur of Blades", "Instant")
+    nodes = [n for step in face.abilities[0].effects for n in walk(step)]
+    (target,) = [n for n in nodes if isinstance(n, Noun) and n.slot == 1]
+    (controller,) = [n for n in nodes if isinstance(n, Noun) and n.description == "creature's controller"]
+    assert controller.antecedents == (target,)
+
+
 def test_its_controller_in_a_for_each_body_is_not_the_targets() -> None:
     text = (
         "When Soul of Emancipation enters the battlefield, destroy up to three other target nonland "

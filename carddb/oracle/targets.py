@@ -112,6 +112,10 @@ _ROLE_PRONOUNS = frozenset({"its controller", "its owner"})
 controller pays {3}", "Destroy target creature. Its controller loses 2 life.")."""
 
 
+_ROLE_OF = re.compile(r"^(\w+)'s (?:controller|owner)$")
+""" "that creature's controller", "that spell's owner": the controller or owner of "that …"."""
+
+
 def _linkable(slot: TargetSlot) -> bool:
     """Objects or players chosen as the ability is put on the stack: one ("target creature", "up to
     one target creature") or several of one description ("up to two target creatures")."""
@@ -163,7 +167,8 @@ class _TargetAnaphora:
     creatures", "them", "they" then name them): after that target in the text (its instructions'
     order, the body of "… unless …" first) and before any other target,
 
-    * "its controller" / "its owner" is that object's controller or owner;
+    * "its controller" / "its owner" is that object's controller or owner, and so is "that
+      creature's controller" (of a target creature);
     * "that creature" (a target creature), "that card" (a target creature card), "that player" (a
       target player or opponent) is the target itself, unless what the ability names before its
       steps (its trigger, its cost) has a noun of that kind too ("Whenever a creature attacks, tap
@@ -199,7 +204,13 @@ class _TargetAnaphora:
             if node.word == "it":  # the object named last, if that is the target
                 return not self.player and self.latest is self.target and self.named <= {"player"}
             return node.word == "that player" and "player" in self.heads and "player" not in self.named
-        if node.determiners != ("that",) or node.qualifiers or node.plural or " " in node.description:
+        if node.determiners != ("that",) or node.qualifiers or node.plural:
+            return False
+        role = _ROLE_OF.match(node.description)
+        if role is not None:  # "that creature's controller" is that creature's, as "its controller"
+            kind = _head(role.group(1))
+            return not self.player and kind in self.heads and kind not in self.named
+        if " " in node.description:
             return False
         head = _head(node.description)
         if head == "card" and "card" not in _heads_of(self.target):  # the target since it left
