@@ -25,7 +25,7 @@ from carddb.oracle.keywords import (
     parse_keyword_line,
     render_keyword_line,
 )
-from carddb.oracle.model import Ability, Keyword, Kind, walk
+from carddb.oracle.model import Ability, Action, Keyword, Kind, ManaCost, walk
 
 
 def parsed(line: str) -> tuple[Keyword, ...] | None:
@@ -876,3 +876,12 @@ def test_augment_is_the_keyword_of_unstables_host_creatures() -> None:
 
     assert spec is not None and spec.rule == "Unstable" and spec.shape is Shape.COST
     assert parsed("Augment {G}") == (Keyword("Augment", "{G}"),)
+
+
+def test_a_cost_after_an_em_dash_is_read_as_cost_items() -> None:
+    text = "Escape—{2}{U}, Exile five other cards from your graveyard."
+    (keyword,) = parse_oracle(text, "Glimpse of Freedom", "Instant").abilities[0].keywords
+    mana, exile = keyword.cost
+    assert isinstance(mana, ManaCost) and mana.symbols == ("{2}", "{U}")
+    assert isinstance(exile, Action) and exile.verb == "exile"
+    assert keyword.parameter == "{2}{U}, Exile five other cards from your graveyard."

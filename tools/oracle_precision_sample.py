@@ -139,6 +139,9 @@ def describe(ability: Ability) -> list[str]:
     lines = [" ".join(frame)]
     lines.extend(f"  {compact(step)}" for step in ability.effects)
     lines.extend(f"  restriction {compact(r)}" for r in ability.restrictions)
+    for keyword in ability.keywords:  # "Escape—{2}{U}, Exile …": the cost as it was read
+        if keyword.cost:
+            lines.append(f"  {keyword.name} cost=" + ", ".join(compact(item) for item in keyword.cost))
     for index, mode in enumerate(ability.modes, 1):
         targets = " ".join(f"#{s.slot}=({s.description}; {s.min}-{s.max})" for s in mode.targets)
         lines.append(f"  mode {index} {targets}: " + " ".join(compact(step) for step in mode.effects))

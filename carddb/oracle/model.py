@@ -482,6 +482,10 @@ class Keyword:
     name: str
     parameter: str | None = None
     long_cost: bool = False
+    cost: tuple[CostItem, ...] = field(default=(), metadata=OMIT_DEFAULT)
+    """A ``long_cost`` parameter read as cost items, as an activated ability's cost is
+    ("Escape—{2}{U}, Exile five other cards from your graveyard.": the mana, then the exile);
+    empty when the cost grammar does not read it (the parameter keeps the text)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -390,6 +390,18 @@ def _keywords(text: str) -> tuple[tuple[Keyword, ...], str] | None:
     return None
 
 
+def _with_cost(keyword: Keyword, start: int) -> Keyword:
+    """A keyword whose cost is written after an em dash ("Flashback—{1}{U}, Exile X blue cards from
+    your graveyard.", "Ward—Pay 3 life.") with that cost read by the cost grammar, when it can."""
+    if not keyword.long_cost or not keyword.parameter:
+        return keyword
+    try:
+        cost = tuple(_parse(keyword.parameter.removesuffix("."), "costs", start))
+    except UnexpectedInput:
+        return keyword
+    return replace(keyword, cost=cost) if cost else keyword
+
+
 def _keyword_line(line: str, start: int, span: Span) -> Ability | None:
     """A line of keyword abilities (None: any other line): ``Flying, vigilance``; ``Flying;
     banding``; quoted in running text, in lowercase or with a period (``have "bands with other
@@ -412,6 +424,7 @@ def _keyword_line(line: str, start: int, span: Span) -> Ability | None:
         else:
             return None
     keywords, separator = found
+    keywords = tuple(_with_cost(keyword, start) for keyword in keywords)
     targets = keyword_targets(keywords)  # "Equip {2}": the ability it stands for targets
     return Ability(
         Kind.KEYWORD, span, keywords=keywords, keyword_separator=separator, targets=targets, **fields
