@@ -208,16 +208,15 @@ def up_to(ctx: Context, noun: object) -> int | None:
 
 
 def choose_up_to(
-    ctx: Context, player: str, what: str, candidates: list[GameObject], most: int
+    ctx: Context, player: str, what: str, candidates: list[GameObject], most: int | None
 ) -> list[GameObject]:
     """ "Discard up to two cards", "untap up to two lands": ``player`` chooses them one by one, until
-    they have ``most``, answer "done" or none is left."""
+    they have ``most`` (None: any number), answer "done" or none is left."""
     chosen: list[GameObject] = []
     left = list(candidates)
-    while left and len(chosen) < most:
-        name = ctx.decider.choose(
-            f"{player} chooses {what} (up to {most - len(chosen)} more)", [DONE, *_names(left)]
-        )
+    while left and (most is None or len(chosen) < most):
+        more = "any number" if most is None else f"up to {most - len(chosen)} more"
+        name = ctx.decider.choose(f"{player} chooses {what} ({more})", [DONE, *_names(left)])
         if name == DONE:
             break
         picked = next(obj for obj in left if obj.name == name)
@@ -587,16 +586,7 @@ ANY_NUMBER = "any number of"
 def choose_any_number(ctx: Context, player: str, what: str, candidates: list[GameObject]) -> list[GameObject]:
     """ "Discard any number of cards", "Sacrifice any number of lands": ``player`` chooses them one
     by one, until they answer "done" or none is left."""
-    chosen: list[GameObject] = []
-    left = list(candidates)
-    while left:
-        name = ctx.decider.choose(f"{player} chooses {what} (any number)", [DONE, *_names(left)])
-        if name == DONE:
-            break
-        picked = next(obj for obj in left if obj.name == name)
-        left.remove(picked)
-        chosen.append(picked)
-    return chosen
+    return choose_up_to(ctx, player, what, candidates, None)
 
 
 def total_limit(noun: Noun) -> Action | None:
