@@ -5,7 +5,17 @@ of "unless … pays", and qualifiers attached where the meaning requires. Real c
 from __future__ import annotations
 
 from carddb.oracle import parse_oracle
-from carddb.oracle.model import Action, Casting, Clause, Conditional, Kind, Noun, Pronoun, Sequence
+from carddb.oracle.model import (
+    Action,
+    Casting,
+    Clause,
+    Conditional,
+    Kind,
+    Noun,
+    Pronoun,
+    SameSubject,
+    Sequence,
+)
 
 
 def test_you_may_covers_the_search_through_then_shuffle() -> None:
@@ -269,3 +279,43 @@ def _walk(steps: object) -> list[object]:
         if isinstance(node, Conditional):
             pending.append(node.body)
     return found
+
+
+def test_a_step_after_then_goes_on_with_the_subject_its_verb_agrees_with() -> None:
+    text = (
+        "When Whirlpool Warrior enters the battlefield, shuffle the cards from your hand into your library, "
+        "then draw that many cards.\n{R}, Sacrifice Whirlpool Warrior: Each player shuffles the cards from "
+        "their hand into their library, then draws that many cards."
+    )
+    face = parse_oracle(text, "Whirlpool Warrior", "Creature — Merfolk Warrior")
+    yours, each = (ability.effects[0] for ability in face.abilities)
+    assert isinstance(yours, Sequence) and [s.subject for s in yours.steps if isinstance(s, Clause)] == [
+        None,
+        None,
+    ]
+    assert isinstance(each, Sequence)
+    first, then = each.steps
+    assert (
+        isinstance(first, Clause)
+        and isinstance(first.subject, Noun)
+        and first.subject.description == "player"
+    )
+    assert isinstance(then, Clause) and then.subject == SameSubject()  # "draws": each player's, not yours
+    assert face.complete
+
+
+def test_a_third_person_verb_after_then_keeps_a_subject_a_plain_one_does_not() -> None:
+    text = (
+        "{T}: Add {U}. Cephalid Coliseum deals 1 damage to you.\nThreshold — {U}, {T}, Sacrifice Cephalid "
+        "Coliseum: Target player draws three cards, then discards three cards. Activate only if seven or "
+        "more cards are in your graveyard."
+    )
+    face = parse_oracle(text, "Cephalid Coliseum", "Land")
+    (both,) = face.abilities[-1].effects
+    assert isinstance(both, Sequence) and isinstance(both.steps[1], Clause)
+    assert both.steps[1].subject == SameSubject()  # the target player discards
+    text = "Whenever you cast a noncreature spell, Burning Prophet gets +1/+0 until end of turn, then scry 1."
+    face = parse_oracle(text, "Burning Prophet", "Creature — Human Wizard")
+    (both,) = face.abilities[0].effects
+    assert isinstance(both, Sequence) and isinstance(both.steps[1], Clause)
+    assert both.steps[1].subject is None  # "scry": the controller's instruction, not ~'s

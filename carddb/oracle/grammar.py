@@ -361,7 +361,7 @@ class ToModel(Transformer[Token, Any]):
             optional_part = Conditional("may", first.subject, body)
             if own == len(steps):
                 return optional_part
-            return Sequence((optional_part, *steps[own:]), joins[own - 1 :])
+            return _same_subjects(Sequence((optional_part, *steps[own:]), joins[own - 1 :]))
         if (
             own > 1
             and isinstance(first, Conditional)
@@ -373,8 +373,8 @@ class ToModel(Transformer[Token, Any]):
             optional_part = Conditional("may", first.condition, body)
             if own == len(steps):
                 return optional_part
-            return Sequence((optional_part, *steps[own:]), joins[own - 1 :])
-        return Sequence(steps, joins)
+            return _same_subjects(Sequence((optional_part, *steps[own:]), joins[own - 1 :]))
+        return _same_subjects(Sequence(steps, joins))
 
     def imperative(
         self, preds: tuple[tuple[Action, ...], tuple[str, ...]], duration: Any, for_each: Any
@@ -839,6 +839,72 @@ def _paired_subject(condition: Any, body: Any) -> Any:
     if isinstance(subject, Noun) and "those" in subject.determiners and subject.description == "creatures":
         return replace(body, subject=replace(subject, antecedents=pair))
     return body
+
+
+def _same_subjects(sequence: Sequence) -> Sequence:
+    """ "Target player draws two cards, then discards a card", "Each player shuffles their hand into
+    their library, then draws that many cards": a step after ", then" without a subject of its own
+    whose verb agrees with the subject of the clause before (a third-person "discards"; "draw" after
+    "you" or a plural) goes on with that subject (:class:`SameSubject`, as after "and"). A plain verb
+    after a singular subject is an instruction to the controller: "~ gets +1/+0 until end of turn,
+    then scry 1"."""
+    steps: list[Any] = []
+    subject: Any = None
+    for step in sequence.steps:
+        if isinstance(step, Clause) and step.subject is None and subject is not None:
+            agrees = _person(step.predicates[0] if step.predicates else None)
+            if agrees == "singular" or (agrees == "plain" and _plural_subject(subject)):
+                step = replace(step, subject=SameSubject())
+        if isinstance(step, Clause) and step.subject is not None:
+            subject = subject if isinstance(step.subject, SameSubject) else step.subject
+        steps.append(step)
+    return Sequence(tuple(steps), sequence.joins)
+
+
+def _plural_subject(subject: Any) -> bool:
+    """A subject a plain verb agrees with: "you", "they", a list, "any number of target opponents"."""
+    if isinstance(subject, Pronoun):
+        return subject.word.lower() in ("you", "they", "we")
+    return isinstance(subject, Nouns) or (isinstance(subject, Noun) and subject.plural)
+
+
+def _person(predicate: Any) -> str | None:
+    """Whether a predicate is written with its verb's third-person singular ("singular": "discards"),
+    its plain form ("plain": "discard"), or neither can be told (None): its table entry has both."""
+    form = find(predicate.verb, predicate.form) if isinstance(predicate, Action) else None
+    if form is None or not form.parts or not isinstance(form.parts[0], str):
+        return None
+    first = form.parts[0]
+    others = _first_words().get(form.verb, frozenset())
+    if any(_third_person(plain) == first for plain in others):
+        return "singular"
+    if _third_person(first) in others:
+        return "plain"
+    return None
+
+
+def _third_person(plain: str) -> str:
+    """ "draw" → "draws", "search" → "searches", "have" → "has" (the first word of a form)."""
+    if plain in _IRREGULAR:
+        return _IRREGULAR[plain]
+    if plain.endswith(("s", "sh", "ch", "x", "z")):
+        return plain + "es"
+    if plain.endswith("y") and plain[-2:-1] not in ("a", "e", "o", "u"):
+        return plain[:-1] + "ies"
+    return plain + "s"
+
+
+_IRREGULAR = {"have": "has", "are": "is", "do": "does"}
+
+
+@cache
+def _first_words() -> dict[str, frozenset[str]]:
+    """The first literal word of each form of each entry of the phrase tables."""
+    found: dict[str, set[str]] = {}
+    for template in templates():
+        if template.parts and isinstance(template.parts[0], str):
+            found.setdefault(template.verb, set()).add(template.parts[0])
+    return {verb: frozenset(words) for verb, words in found.items()}
 
 
 def _casts_with_mana_of_any_kind(preds: tuple[tuple[Any, ...], tuple[str, ...]], rest: Clause) -> bool:
