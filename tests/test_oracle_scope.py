@@ -103,6 +103,22 @@ def test_an_alternative_cost_of_two_actions_is_one_cost_object() -> None:
     assert face.rendered == face.normalized
 
 
+def test_an_optional_additional_cost_and_its_when_you_do_are_one_casting_line() -> None:
+    text = (
+        "As an additional cost to cast this spell, you may sacrifice one or more creatures. When you do, "
+        "copy this spell for each creature sacrificed this way.\nYou draw a card and you lose 1 life."
+    )
+    face = parse_oracle(text, "Plumb the Forbidden", "Instant")
+    casting, spell = face.abilities
+    assert (casting.kind, casting.casting) == (Kind.CASTING, Casting.ADDITIONAL_COST)
+    (optional,) = casting.cost
+    assert isinstance(optional, Action) and optional.verb == "optional_cost"
+    when = casting.effects[-1]  # paying the cost triggers it, as the spell is cast
+    assert isinstance(when, Conditional) and when.trigger == "reflexive"
+    assert spell.kind is Kind.SPELL and len(spell.effects) == 1
+    assert face.complete
+
+
 def test_unless_names_who_may_pay() -> None:
     face = parse_oracle("Counter target spell unless its controller pays {3}.", "Mana Leak", "Instant")
     (unless,) = face.abilities[0].effects
