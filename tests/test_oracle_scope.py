@@ -277,6 +277,25 @@ def test_a_zone_after_play_and_cast_phrases_is_where_the_lands_come_from_too() -
     assert face.rendered == face.normalized  # the zone is written once
 
 
+def test_a_zone_after_a_spell_with_a_qualifier_of_its_own_is_where_the_land_comes_from_too() -> None:
+    text = (
+        "During each of your turns, you may play a land and cast a permanent spell of each permanent type "
+        "from your graveyard. (If a card has multiple permanent types, choose one as you play it.)"
+    )
+    face = parse_oracle(text, "Muldrotha, the Gravetide", "Legendary Creature — Elemental Avatar")
+    assert face.complete
+    steps = _walk(face.abilities[0].effects)
+    (optional,) = [n for n in steps if isinstance(n, Conditional) and n.word == "may"]
+    assert isinstance(optional.body, Clause)
+    play, cast = optional.body.predicates
+    assert isinstance(play, Action) and isinstance(cast, Action)
+    land, spell = play.arg("what"), cast.arg("what")
+    assert isinstance(land, Noun) and land.zone_shared and isinstance(spell, Noun)
+    assert _zone_of(land) == spell.qualifiers[-1].arg("zone") is not None
+    assert [q.verb for q in land.qualifiers] == ["in_zone"]  # not the spell's "of each permanent type"
+    assert face.rendered == face.normalized
+
+
 def test_a_zone_after_cant_play_or_cast_is_where_the_lands_come_from_too() -> None:
     face = parse_oracle("Each opponent can't play lands or cast spells from their hand.", "Gag")
     assert face.complete

@@ -986,25 +986,34 @@ def _permissions_together(
 
 
 def _zone_of_permissions(predicates: tuple[Any, ...], joins: tuple[str, ...]) -> tuple[Any, ...]:
-    """ "You may play lands and cast spells from your graveyard": the zone written after the last of
+    """ "You may play lands and cast spells from your graveyard", "you may play a land and cast a
+    permanent spell of each permanent type from your graveyard": the zone written after the last of
     and-joined play/cast phrases is where the cards of each come from (the lands too), when the
-    earlier ones name no zone of their own (:attr:`Noun.zone_shared`)."""
+    earlier ones name no zone of their own (:attr:`Noun.zone_shared`); what else the last noun says
+    ("of each permanent type") is its own."""
     if len(predicates) < 2 or any(join.strip(" ,") != "and" for join in joins):
         return predicates
     permissions = [_permission(predicate) for predicate in predicates]
     nouns = [permission.arg("what") if permission is not None else None for permission in permissions]
     last = nouns[-1]
-    if not (isinstance(last, Noun) and last.qualifiers and last.qualifiers[0].verb in ZONE_QUALIFIERS):
+    zone = _zone_qualifier(last)
+    if zone is None:
         return predicates
     if not all(isinstance(noun, Noun) and not noun.qualifiers for noun in nouns[:-1]):
         return predicates
-    zone = last.qualifiers[0]
     shared = []
     for predicate, permission, noun in zip(predicates[:-1], permissions[:-1], nouns[:-1], strict=True):
         assert permission is not None and isinstance(noun, Noun)
         inner = _with_arg(permission, "what", replace(noun, qualifiers=(zone,), zone_shared=True))
         shared.append(_with_arg(predicate, "action", inner) if predicate is not permission else inner)
     return (*shared, predicates[-1])
+
+
+def _zone_qualifier(noun: object) -> Action | None:
+    """The qualifier of a noun that says where its cards are played or cast from."""
+    if not isinstance(noun, Noun):
+        return None
+    return next((q for q in noun.qualifiers if q.verb in ZONE_QUALIFIERS), None)
 
 
 PLAY_OR_CAST = frozenset({"cant_play_or_cast"})
@@ -1014,11 +1023,10 @@ PLAY_OR_CAST = frozenset({"cant_play_or_cast"})
 def _zone_of_both(action: Action) -> Action:
     """ "can't play lands or cast spells from your hand": the lands are those of the hand too."""
     lands, spells = action.arg("what"), action.arg("spells")
-    if not (isinstance(lands, Noun) and not lands.qualifiers and isinstance(spells, Noun)):
+    zone = _zone_qualifier(spells)
+    if not (isinstance(lands, Noun) and not lands.qualifiers and zone is not None):
         return action
-    if not spells.qualifiers or spells.qualifiers[0].verb not in ZONE_QUALIFIERS:
-        return action
-    return _with_arg(action, "what", replace(lands, qualifiers=spells.qualifiers[:1], zone_shared=True))
+    return _with_arg(action, "what", replace(lands, qualifiers=(zone,), zone_shared=True))
 
 
 def _with_arg(action: Action, name: str, value: object) -> Action:
