@@ -354,3 +354,35 @@ def test_a_third_person_verb_after_then_keeps_a_subject_a_plain_one_does_not() -
     (both,) = face.abilities[0].effects
     assert isinstance(both, Sequence) and isinstance(both.steps[1], Clause)
     assert both.steps[1].subject is None  # "scry": the controller's instruction, not ~'s
+
+
+def test_if_able_is_part_of_the_requirement_not_a_condition() -> None:
+    text = (
+        "Haste\nGoblin Fire Fiend must be blocked if able.\n{R}: Goblin Fire Fiend gets +1/+0 until end of "
+        "turn."
+    )
+    face = parse_oracle(text, "Goblin Fire Fiend", "Creature — Goblin Berserker")
+    (requirement,) = face.abilities[1].effects
+    assert isinstance(requirement, Clause) and [p.verb for p in requirement.predicates] == ["must_be_blocked"]
+    text = (
+        "Trample\nAt the beginning of your upkeep, if you don't control a creature named Keeper of Kookus, "
+        "Kookus deals 3 damage to you and attacks this turn if able.\n{R}: Kookus gets +1/+0 until end of "
+        "turn."
+    )
+    face = parse_oracle(text, "Kookus", "Creature — Djinn")
+    (both,) = face.abilities[1].effects  # the damage is not under "if able"
+    assert isinstance(both, Clause) and [p.verb for p in both.predicates] == ["deal_damage", "attacks"]
+    assert both.duration == "this turn" and both.duration_in_phrase
+    assert face.rendered == face.normalized
+
+
+def test_a_requirement_this_combat_keeps_its_duration() -> None:
+    text = (
+        "Whenever Avalanche Tusker attacks, target creature defending player controls blocks it this combat "
+        "if able."
+    )
+    face = parse_oracle(text, "Avalanche Tusker", "Creature — Elephant Warrior")
+    (requirement,) = face.abilities[0].effects
+    assert isinstance(requirement, Clause) and requirement.duration == "this combat"
+    assert [p.verb for p in requirement.predicates] == ["block"]
+    assert face.complete

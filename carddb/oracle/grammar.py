@@ -946,8 +946,10 @@ def _clause(
     ):
         predicates = (*predicates[:-1], replace(final, duration=duration))
         duration = None
-    if duration is None and len(predicates) == 1 and _this_turn_within(predicates[0]):
-        return Clause(subject, predicates, joins, "this turn", for_each, duration_in_phrase=True)
+    within = _duration_within(predicates[-1]) if duration is None else None
+    if within is not None and (len(predicates) == 1 or within[1].endswith(" if able")):
+        # "… deals 3 damage to you and attacks this turn if able": as if written after the clause
+        return Clause(subject, predicates, joins, within[0], for_each, duration_in_phrase=True)
     predicates, joins = _permissions_together(predicates, joins)
     return Clause(subject, _zone_of_permissions(predicates, joins), joins, duration, for_each)
 
@@ -1159,13 +1161,16 @@ with each other, one duration after them ends them all ("~ gets +2/+2 and creatu
 gain trample until end of turn")."""
 
 
-def _this_turn_within(predicate: object) -> bool:
-    """A phrase that says "this turn" before its last words ("prevent all damage that would be
-    dealt [this turn by] {by:np}"): the clause's duration, written inside the phrase."""
+def _duration_within(predicate: object) -> tuple[str, str] | None:
+    """A phrase that says "this turn" (or "this combat") before its last words ("prevent all damage
+    that would be dealt [this turn by] {by:np}", "blocks [this turn if able]"): the clause's
+    duration, written inside the phrase, and the words that say it."""
     form = find(predicate.verb, predicate.form) if isinstance(predicate, Action) else None
-    return form is not None and any(
-        isinstance(part, str) and part.startswith("this turn ") for part in form.parts
-    )
+    for part in form.parts if form is not None else ():
+        for duration in ("this turn", "this combat"):
+            if isinstance(part, str) and part.startswith(duration + " "):
+                return duration, part
+    return None
 
 
 def _shared_zone(nouns: Nouns) -> Nouns:
