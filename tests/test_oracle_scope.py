@@ -10,7 +10,9 @@ from carddb.oracle.model import (
     Casting,
     Clause,
     Conditional,
+    Energy,
     Kind,
+    ManaCost,
     Noun,
     Pronoun,
     SameSubject,
@@ -386,3 +388,22 @@ def test_a_requirement_this_combat_keeps_its_duration() -> None:
     assert isinstance(requirement, Clause) and requirement.duration == "this combat"
     assert [p.verb for p in requirement.predicates] == ["block"]
     assert face.complete
+
+
+def test_energy_is_paid_and_gotten_as_energy_not_mana() -> None:
+    text = (
+        "Trample\nWhenever Aetherwind Basker enters the battlefield or attacks, you get {E} (an energy "
+        "counter) for each creature you control.\nPay {E}: Aetherwind Basker gets +1/+1 until end of turn."
+    )
+    face = parse_oracle(text, "Aetherwind Basker", "Creature — Lizard")
+    (get,) = face.abilities[1].effects
+    assert isinstance(get, Clause) and isinstance(get.predicates[0], Action)
+    assert get.predicates[0].verb == "get_energy" and get.predicates[0].arg("energy") == Energy(1)
+    (pay,) = face.abilities[2].cost
+    assert isinstance(pay, Action) and (pay.verb, pay.arg("energy")) == ("pay_energy", Energy(1))
+    text = "At the beginning of your end step, sacrifice Lathnu Hellion unless you pay {E}{E}."
+    (unless,) = parse_oracle(text, "Lathnu Hellion", "Creature — Hellion").abilities[0].effects
+    assert isinstance(unless, Conditional) and isinstance(unless.condition, Action)
+    assert unless.condition.arg("energy") == Energy(2)
+    assert not isinstance(unless.condition.arg("mana"), ManaCost)
+    assert face.rendered == face.normalized

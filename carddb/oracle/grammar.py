@@ -25,6 +25,7 @@ from carddb.oracle.model import (
     Clause,
     Conditional,
     Count,
+    Energy,
     ManaCost,
     Noun,
     Nouns,
@@ -723,6 +724,10 @@ class ToModel(Transformer[Token, Any]):
 
     def mana(self, *symbols: Token) -> ManaCost:
         return ManaCost(tuple(str(s) for s in symbols))
+
+    def energy(self, *symbols: Token) -> Energy:
+        """An ``{energy}`` slot: "{E}{E}" (107.14), energy counters, not mana."""
+        return Energy(len(symbols))
 
     def planar_symbol(self, token: Token) -> str:
         """A ``{symbol:planar_symbol}`` slot: "{CHAOS}" (901.9b), no mana cost."""
