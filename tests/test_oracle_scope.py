@@ -150,6 +150,26 @@ def test_with_flying_describes_only_the_creature_of_a_list_of_types() -> None:
     assert isinstance(noun, Noun) and noun.narrowed == "creature"
 
 
+def test_with_hexproof_describes_the_whole_creature_of_two_colours() -> None:
+    text = (
+        "{T}: Add {G} or {U}.\n{G}{U}: Simic Keyrune becomes a 2/3 green and blue Crab artifact creature "
+        "with hexproof until end of turn. (It can't be the target of spells or abilities your opponents "
+        "control.)"
+    )
+    face = parse_oracle(text, "Simic Keyrune", "Artifact")
+    (becomes,) = face.abilities[1].effects
+    assert isinstance(becomes, Clause) and isinstance(becomes.predicates[0], Action)
+    creature = becomes.predicates[0].arg("what")
+    assert isinstance(creature, Noun) and creature.narrowed is None  # as in the create phrase's token
+    assert [q.verb for q in creature.qualifiers] == ["with_keywords"]
+    text = "Destroy target blue or black creature with flying."
+    (destroy,) = parse_oracle(text, "Wallop", "Sorcery").abilities
+    (clause,) = destroy.effects
+    assert isinstance(clause, Clause) and isinstance(clause.predicates[0], Action)
+    target = clause.predicates[0].arg("what")
+    assert isinstance(target, Noun) and target.narrowed is None
+
+
 def test_with_flying_describes_every_creature_alternative() -> None:
     face = parse_oracle("Destroy target creature with flying.", "Plummet", "Instant")
     noun = face.abilities[0].effects[0].predicates[0].arg("what")

@@ -1222,13 +1222,21 @@ def _attach_control(qualifiers: tuple[Action, ...]) -> tuple[Action, ...]:
 _CREATURE = re.compile(r"(?:\w+ )*creatures?(?: cards?)?")
 
 
+_COLOR_WORDS = frozenset({"white", "blue", "black", "red", "green"})
+"""The colours (105.1): "green and blue" before a noun is one object's two colours, not a list."""
+
+
 def _narrowed(description: str, qualifiers: tuple[Action, ...]) -> str | None:
     """ "artifact, enchantment, or creature with flying": only creatures have flying, so the keyword
-    describes the last alternative only (the other qualifiers describe them all)."""
+    describes the last alternative only (the other qualifiers describe them all). Not "green and
+    blue Crab artifact creature with hexproof": colours joined by "and" are one object's, as in the
+    token a create phrase makes."""
     if not any(q.verb in ("with_keywords", "without_keywords") for q in qualifiers):
         return None
     alternatives = Noun((), description).alternatives
     if len(alternatives) < 2 or not _CREATURE.fullmatch(alternatives[-1]):
+        return None
+    if all(alternative in _COLOR_WORDS for alternative in alternatives[:-1]):
         return None
     if all("creature" in alternative for alternative in alternatives[:-1]):
         return None
