@@ -427,3 +427,16 @@ def test_energy_is_paid_and_gotten_as_energy_not_mana() -> None:
     assert unless.condition.arg("energy") == Energy(2)
     assert not isinstance(unless.condition.arg("mana"), ManaCost)
     assert face.rendered == face.normalized
+
+
+def test_all_colors_is_a_colour_not_a_type() -> None:
+    text = "Transguild Courier is all colors."
+    face = parse_oracle(text, "Transguild Courier", "Artifact Creature — Golem")
+    (statement,) = face.abilities[0].effects
+    assert isinstance(statement, Clause) and isinstance(statement.predicates[0], Action)
+    assert (statement.predicates[0].verb, statement.predicates[0].arg("color")) == ("is_color", "all colors")
+    text = "{1}: Scrapbasket becomes all colors until end of turn."
+    (becomes,) = parse_oracle(text, "Scrapbasket", "Artifact Creature — Scarecrow").abilities[0].effects
+    assert isinstance(becomes, Clause) and isinstance(becomes.predicates[0], Action)
+    assert becomes.predicates[0].arg("color") == "all colors" and becomes.predicates[0].arg("what") is None
+    assert face.rendered == face.normalized
