@@ -5,7 +5,19 @@ of "unless … pays", and qualifiers attached where the meaning requires. Real c
 from __future__ import annotations
 
 from carddb.oracle import parse_oracle
-from carddb.oracle.model import Action, Casting, Clause, Conditional, Kind, Noun, Pronoun, Sequence
+from carddb.oracle.model import (
+    Action,
+    Casting,
+    Clause,
+    Conditional,
+    Energy,
+    Kind,
+    ManaCost,
+    Noun,
+    Pronoun,
+    SameSubject,
+    Sequence,
+)
 
 
 def test_you_may_covers_the_search_through_then_shuffle() -> None:
@@ -93,6 +105,22 @@ def test_an_alternative_cost_of_two_actions_is_one_cost_object() -> None:
     assert face.rendered == face.normalized
 
 
+def test_an_optional_additional_cost_and_its_when_you_do_are_one_casting_line() -> None:
+    text = (
+        "As an additional cost to cast this spell, you may sacrifice one or more creatures. When you do, "
+        "copy this spell for each creature sacrificed this way.\nYou draw a card and you lose 1 life."
+    )
+    face = parse_oracle(text, "Plumb the Forbidden", "Instant")
+    casting, spell = face.abilities
+    assert (casting.kind, casting.casting) == (Kind.CASTING, Casting.ADDITIONAL_COST)
+    (optional,) = casting.cost
+    assert isinstance(optional, Action) and optional.verb == "optional_cost"
+    when = casting.effects[-1]  # paying the cost triggers it, as the spell is cast
+    assert isinstance(when, Conditional) and when.trigger == "reflexive"
+    assert spell.kind is Kind.SPELL and len(spell.effects) == 1
+    assert face.complete
+
+
 def test_unless_names_who_may_pay() -> None:
     face = parse_oracle("Counter target spell unless its controller pays {3}.", "Mana Leak", "Instant")
     (unless,) = face.abilities[0].effects
@@ -120,6 +148,26 @@ def test_with_flying_describes_only_the_creature_of_a_list_of_types() -> None:
     )
     noun = face.abilities[0].effects[0].predicates[0].arg("what")
     assert isinstance(noun, Noun) and noun.narrowed == "creature"
+
+
+def test_with_hexproof_describes_the_whole_creature_of_two_colours() -> None:
+    text = (
+        "{T}: Add {G} or {U}.\n{G}{U}: Simic Keyrune becomes a 2/3 green and blue Crab artifact creature "
+        "with hexproof until end of turn. (It can't be the target of spells or abilities your opponents "
+        "control.)"
+    )
+    face = parse_oracle(text, "Simic Keyrune", "Artifact")
+    (becomes,) = face.abilities[1].effects
+    assert isinstance(becomes, Clause) and isinstance(becomes.predicates[0], Action)
+    creature = becomes.predicates[0].arg("what")
+    assert isinstance(creature, Noun) and creature.narrowed is None  # as in the create phrase's token
+    assert [q.verb for q in creature.qualifiers] == ["with_keywords"]
+    text = "Destroy target blue or black creature with flying."
+    (destroy,) = parse_oracle(text, "Wallop", "Sorcery").abilities
+    (clause,) = destroy.effects
+    assert isinstance(clause, Clause) and isinstance(clause.predicates[0], Action)
+    target = clause.predicates[0].arg("what")
+    assert isinstance(target, Noun) and target.narrowed is None
 
 
 def test_with_flying_describes_every_creature_alternative() -> None:
@@ -251,6 +299,25 @@ def test_a_zone_after_play_and_cast_phrases_is_where_the_lands_come_from_too() -
     assert face.rendered == face.normalized  # the zone is written once
 
 
+def test_a_zone_after_a_spell_with_a_qualifier_of_its_own_is_where_the_land_comes_from_too() -> None:
+    text = (
+        "During each of your turns, you may play a land and cast a permanent spell of each permanent type "
+        "from your graveyard. (If a card has multiple permanent types, choose one as you play it.)"
+    )
+    face = parse_oracle(text, "Muldrotha, the Gravetide", "Legendary Creature — Elemental Avatar")
+    assert face.complete
+    steps = _walk(face.abilities[0].effects)
+    (optional,) = [n for n in steps if isinstance(n, Conditional) and n.word == "may"]
+    assert isinstance(optional.body, Clause)
+    play, cast = optional.body.predicates
+    assert isinstance(play, Action) and isinstance(cast, Action)
+    land, spell = play.arg("what"), cast.arg("what")
+    assert isinstance(land, Noun) and land.zone_shared and isinstance(spell, Noun)
+    assert _zone_of(land) == spell.qualifiers[-1].arg("zone") is not None
+    assert [q.verb for q in land.qualifiers] == ["in_zone"]  # not the spell's "of each permanent type"
+    assert face.rendered == face.normalized
+
+
 def test_a_zone_after_cant_play_or_cast_is_where_the_lands_come_from_too() -> None:
     face = parse_oracle("Each opponent can't play lands or cast spells from their hand.", "Gag")
     assert face.complete
@@ -269,3 +336,107 @@ def _walk(steps: object) -> list[object]:
         if isinstance(node, Conditional):
             pending.append(node.body)
     return found
+
+
+def test_a_step_after_then_goes_on_with_the_subject_its_verb_agrees_with() -> None:
+    text = (
+        "When Whirlpool Warrior enters the battlefield, shuffle the cards from your hand into your library, "
+        "then draw that many cards.\n{R}, Sacrifice Whirlpool Warrior: Each player shuffles the cards from "
+        "their hand into their library, then draws that many cards."
+    )
+    face = parse_oracle(text, "Whirlpool Warrior", "Creature — Merfolk Warrior")
+    yours, each = (ability.effects[0] for ability in face.abilities)
+    assert isinstance(yours, Sequence) and [s.subject for s in yours.steps if isinstance(s, Clause)] == [
+        None,
+        None,
+    ]
+    assert isinstance(each, Sequence)
+    first, then = each.steps
+    assert (
+        isinstance(first, Clause)
+        and isinstance(first.subject, Noun)
+        and first.subject.description == "player"
+    )
+    assert isinstance(then, Clause) and then.subject == SameSubject()  # "draws": each player's, not yours
+    assert face.complete
+
+
+def test_a_third_person_verb_after_then_keeps_a_subject_a_plain_one_does_not() -> None:
+    text = (
+        "{T}: Add {U}. Cephalid Coliseum deals 1 damage to you.\nThreshold — {U}, {T}, Sacrifice Cephalid "
+        "Coliseum: Target player draws three cards, then discards three cards. Activate only if seven or "
+        "more cards are in your graveyard."
+    )
+    face = parse_oracle(text, "Cephalid Coliseum", "Land")
+    (both,) = face.abilities[-1].effects
+    assert isinstance(both, Sequence) and isinstance(both.steps[1], Clause)
+    assert both.steps[1].subject == SameSubject()  # the target player discards
+    text = "Whenever you cast a noncreature spell, Burning Prophet gets +1/+0 until end of turn, then scry 1."
+    face = parse_oracle(text, "Burning Prophet", "Creature — Human Wizard")
+    (both,) = face.abilities[0].effects
+    assert isinstance(both, Sequence) and isinstance(both.steps[1], Clause)
+    assert both.steps[1].subject is None  # "scry": the controller's instruction, not ~'s
+
+
+def test_if_able_is_part_of_the_requirement_not_a_condition() -> None:
+    text = (
+        "Haste\nGoblin Fire Fiend must be blocked if able.\n{R}: Goblin Fire Fiend gets +1/+0 until end of "
+        "turn."
+    )
+    face = parse_oracle(text, "Goblin Fire Fiend", "Creature — Goblin Berserker")
+    (requirement,) = face.abilities[1].effects
+    assert isinstance(requirement, Clause) and [p.verb for p in requirement.predicates] == ["must_be_blocked"]
+    text = (
+        "Trample\nAt the beginning of your upkeep, if you don't control a creature named Keeper of Kookus, "
+        "Kookus deals 3 damage to you and attacks this turn if able.\n{R}: Kookus gets +1/+0 until end of "
+        "turn."
+    )
+    face = parse_oracle(text, "Kookus", "Creature — Djinn")
+    (both,) = face.abilities[1].effects  # the damage is not under "if able"
+    assert isinstance(both, Clause) and [p.verb for p in both.predicates] == ["deal_damage", "attacks"]
+    assert both.duration == "this turn" and both.duration_in_phrase
+    assert face.rendered == face.normalized
+
+
+def test_a_requirement_this_combat_keeps_its_duration() -> None:
+    text = (
+        "Whenever Avalanche Tusker attacks, target creature defending player controls blocks it this combat "
+        "if able."
+    )
+    face = parse_oracle(text, "Avalanche Tusker", "Creature — Elephant Warrior")
+    (requirement,) = face.abilities[0].effects
+    assert isinstance(requirement, Clause) and requirement.duration == "this combat"
+    assert [p.verb for p in requirement.predicates] == ["block"]
+    assert face.complete
+
+
+def test_energy_is_paid_and_gotten_as_energy_not_mana() -> None:
+    text = (
+        "Trample\nWhenever Aetherwind Basker enters the battlefield or attacks, you get {E} (an energy "
+        "counter) for each creature you control.\nPay {E}: Aetherwind Basker gets +1/+1 until end of turn."
+    )
+    face = parse_oracle(text, "Aetherwind Basker", "Creature — Lizard")
+    (get,) = face.abilities[1].effects
+    assert isinstance(get, Clause) and isinstance(get.predicates[0], Action)
+    assert get.predicates[0].verb == "get_energy" and get.predicates[0].arg("energy") == Energy(1)
+    (pay,) = face.abilities[2].cost
+    assert isinstance(pay, Action) and (pay.verb, pay.arg("energy")) == ("pay_energy", Energy(1))
+    text = "At the beginning of your end step, sacrifice Lathnu Hellion unless you pay {E}{E}."
+    (unless,) = parse_oracle(text, "Lathnu Hellion", "Creature — Hellion").abilities[0].effects
+    assert isinstance(unless, Conditional) and isinstance(unless.condition, Action)
+    assert unless.condition.arg("energy") == Energy(2)
+    assert not isinstance(unless.condition.arg("mana"), ManaCost)
+    assert face.rendered == face.normalized
+
+
+def test_all_colors_is_a_colour_not_a_type() -> None:
+    text = "Transguild Courier is all colors."
+    face = parse_oracle(text, "Transguild Courier", "Artifact Creature — Golem")
+    (statement,) = face.abilities[0].effects
+    assert isinstance(statement, Clause) and isinstance(statement.predicates[0], Action)
+    assert (statement.predicates[0].verb, statement.predicates[0].arg("color")) == ("is_color", "all colors")
+    text = "{1}: Scrapbasket becomes all colors until end of turn."
+    (becomes,) = parse_oracle(text, "Scrapbasket", "Artifact Creature — Scarecrow").abilities[0].effects
+    assert isinstance(becomes, Clause) and isinstance(becomes.predicates[0], Action)
+    assert becomes.predicates[0].arg("color") == "all colors" and becomes.predicates[0].arg("what") is None
+    assert face.rendered == face.normalized

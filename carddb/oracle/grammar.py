@@ -25,6 +25,7 @@ from carddb.oracle.model import (
     Clause,
     Conditional,
     Count,
+    Energy,
     ManaCost,
     Noun,
     Nouns,
@@ -361,7 +362,7 @@ class ToModel(Transformer[Token, Any]):
             optional_part = Conditional("may", first.subject, body)
             if own == len(steps):
                 return optional_part
-            return Sequence((optional_part, *steps[own:]), joins[own - 1 :])
+            return _same_subjects(Sequence((optional_part, *steps[own:]), joins[own - 1 :]))
         if (
             own > 1
             and isinstance(first, Conditional)
@@ -373,8 +374,8 @@ class ToModel(Transformer[Token, Any]):
             optional_part = Conditional("may", first.condition, body)
             if own == len(steps):
                 return optional_part
-            return Sequence((optional_part, *steps[own:]), joins[own - 1 :])
-        return Sequence(steps, joins)
+            return _same_subjects(Sequence((optional_part, *steps[own:]), joins[own - 1 :]))
+        return _same_subjects(Sequence(steps, joins))
 
     def imperative(
         self, preds: tuple[tuple[Action, ...], tuple[str, ...]], duration: Any, for_each: Any
@@ -724,6 +725,10 @@ class ToModel(Transformer[Token, Any]):
     def mana(self, *symbols: Token) -> ManaCost:
         return ManaCost(tuple(str(s) for s in symbols))
 
+    def energy(self, *symbols: Token) -> Energy:
+        """An ``{energy}`` slot: "{E}{E}" (107.14), energy counters, not mana."""
+        return Energy(len(symbols))
+
     def planar_symbol(self, token: Token) -> str:
         """A ``{symbol:planar_symbol}`` slot: "{CHAOS}" (901.9b), no mana cost."""
         return str(token)
@@ -841,6 +846,72 @@ def _paired_subject(condition: Any, body: Any) -> Any:
     return body
 
 
+def _same_subjects(sequence: Sequence) -> Sequence:
+    """ "Target player draws two cards, then discards a card", "Each player shuffles their hand into
+    their library, then draws that many cards": a step after ", then" without a subject of its own
+    whose verb agrees with the subject of the clause before (a third-person "discards"; "draw" after
+    "you" or a plural) goes on with that subject (:class:`SameSubject`, as after "and"). A plain verb
+    after a singular subject is an instruction to the controller: "~ gets +1/+0 until end of turn,
+    then scry 1"."""
+    steps: list[Any] = []
+    subject: Any = None
+    for step in sequence.steps:
+        if isinstance(step, Clause) and step.subject is None and subject is not None:
+            agrees = _person(step.predicates[0] if step.predicates else None)
+            if agrees == "singular" or (agrees == "plain" and _plural_subject(subject)):
+                step = replace(step, subject=SameSubject())
+        if isinstance(step, Clause) and step.subject is not None:
+            subject = subject if isinstance(step.subject, SameSubject) else step.subject
+        steps.append(step)
+    return Sequence(tuple(steps), sequence.joins)
+
+
+def _plural_subject(subject: Any) -> bool:
+    """A subject a plain verb agrees with: "you", "they", a list, "any number of target opponents"."""
+    if isinstance(subject, Pronoun):
+        return subject.word.lower() in ("you", "they", "we")
+    return isinstance(subject, Nouns) or (isinstance(subject, Noun) and subject.plural)
+
+
+def _person(predicate: Any) -> str | None:
+    """Whether a predicate is written with its verb's third-person singular ("singular": "discards"),
+    its plain form ("plain": "discard"), or neither can be told (None): its table entry has both."""
+    form = find(predicate.verb, predicate.form) if isinstance(predicate, Action) else None
+    if form is None or not form.parts or not isinstance(form.parts[0], str):
+        return None
+    first = form.parts[0]
+    others = _first_words().get(form.verb, frozenset())
+    if any(_third_person(plain) == first for plain in others):
+        return "singular"
+    if _third_person(first) in others:
+        return "plain"
+    return None
+
+
+def _third_person(plain: str) -> str:
+    """ "draw" → "draws", "search" → "searches", "have" → "has" (the first word of a form)."""
+    if plain in _IRREGULAR:
+        return _IRREGULAR[plain]
+    if plain.endswith(("s", "sh", "ch", "x", "z")):
+        return plain + "es"
+    if plain.endswith("y") and plain[-2:-1] not in ("a", "e", "o", "u"):
+        return plain[:-1] + "ies"
+    return plain + "s"
+
+
+_IRREGULAR = {"have": "has", "are": "is", "do": "does"}
+
+
+@cache
+def _first_words() -> dict[str, frozenset[str]]:
+    """The first literal word of each form of each entry of the phrase tables."""
+    found: dict[str, set[str]] = {}
+    for template in templates():
+        if template.parts and isinstance(template.parts[0], str):
+            found.setdefault(template.verb, set()).add(template.parts[0])
+    return {verb: frozenset(words) for verb, words in found.items()}
+
+
 def _casts_with_mana_of_any_kind(preds: tuple[tuple[Any, ...], tuple[str, ...]], rest: Clause) -> bool:
     """ "You may cast that card for as long as it remains exiled, and you may spend mana as though
     it were mana of any color to cast that spell": a permission to cast, and how the spell it casts
@@ -880,8 +951,10 @@ def _clause(
     ):
         predicates = (*predicates[:-1], replace(final, duration=duration))
         duration = None
-    if duration is None and len(predicates) == 1 and _this_turn_within(predicates[0]):
-        return Clause(subject, predicates, joins, "this turn", for_each, duration_in_phrase=True)
+    within = _duration_within(predicates[-1]) if duration is None else None
+    if within is not None and (len(predicates) == 1 or within[1].endswith(" if able")):
+        # "… deals 3 damage to you and attacks this turn if able": as if written after the clause
+        return Clause(subject, predicates, joins, within[0], for_each, duration_in_phrase=True)
     predicates, joins = _permissions_together(predicates, joins)
     return Clause(subject, _zone_of_permissions(predicates, joins), joins, duration, for_each)
 
@@ -920,25 +993,34 @@ def _permissions_together(
 
 
 def _zone_of_permissions(predicates: tuple[Any, ...], joins: tuple[str, ...]) -> tuple[Any, ...]:
-    """ "You may play lands and cast spells from your graveyard": the zone written after the last of
+    """ "You may play lands and cast spells from your graveyard", "you may play a land and cast a
+    permanent spell of each permanent type from your graveyard": the zone written after the last of
     and-joined play/cast phrases is where the cards of each come from (the lands too), when the
-    earlier ones name no zone of their own (:attr:`Noun.zone_shared`)."""
+    earlier ones name no zone of their own (:attr:`Noun.zone_shared`); what else the last noun says
+    ("of each permanent type") is its own."""
     if len(predicates) < 2 or any(join.strip(" ,") != "and" for join in joins):
         return predicates
     permissions = [_permission(predicate) for predicate in predicates]
     nouns = [permission.arg("what") if permission is not None else None for permission in permissions]
     last = nouns[-1]
-    if not (isinstance(last, Noun) and last.qualifiers and last.qualifiers[0].verb in ZONE_QUALIFIERS):
+    zone = _zone_qualifier(last)
+    if zone is None:
         return predicates
     if not all(isinstance(noun, Noun) and not noun.qualifiers for noun in nouns[:-1]):
         return predicates
-    zone = last.qualifiers[0]
     shared = []
     for predicate, permission, noun in zip(predicates[:-1], permissions[:-1], nouns[:-1], strict=True):
         assert permission is not None and isinstance(noun, Noun)
         inner = _with_arg(permission, "what", replace(noun, qualifiers=(zone,), zone_shared=True))
         shared.append(_with_arg(predicate, "action", inner) if predicate is not permission else inner)
     return (*shared, predicates[-1])
+
+
+def _zone_qualifier(noun: object) -> Action | None:
+    """The qualifier of a noun that says where its cards are played or cast from."""
+    if not isinstance(noun, Noun):
+        return None
+    return next((q for q in noun.qualifiers if q.verb in ZONE_QUALIFIERS), None)
 
 
 PLAY_OR_CAST = frozenset({"cant_play_or_cast"})
@@ -948,11 +1030,10 @@ PLAY_OR_CAST = frozenset({"cant_play_or_cast"})
 def _zone_of_both(action: Action) -> Action:
     """ "can't play lands or cast spells from your hand": the lands are those of the hand too."""
     lands, spells = action.arg("what"), action.arg("spells")
-    if not (isinstance(lands, Noun) and not lands.qualifiers and isinstance(spells, Noun)):
+    zone = _zone_qualifier(spells)
+    if not (isinstance(lands, Noun) and not lands.qualifiers and zone is not None):
         return action
-    if not spells.qualifiers or spells.qualifiers[0].verb not in ZONE_QUALIFIERS:
-        return action
-    return _with_arg(action, "what", replace(lands, qualifiers=spells.qualifiers[:1], zone_shared=True))
+    return _with_arg(action, "what", replace(lands, qualifiers=(zone,), zone_shared=True))
 
 
 def _with_arg(action: Action, name: str, value: object) -> Action:
@@ -1085,13 +1166,16 @@ with each other, one duration after them ends them all ("~ gets +2/+2 and creatu
 gain trample until end of turn")."""
 
 
-def _this_turn_within(predicate: object) -> bool:
-    """A phrase that says "this turn" before its last words ("prevent all damage that would be
-    dealt [this turn by] {by:np}"): the clause's duration, written inside the phrase."""
+def _duration_within(predicate: object) -> tuple[str, str] | None:
+    """A phrase that says "this turn" (or "this combat") before its last words ("prevent all damage
+    that would be dealt [this turn by] {by:np}", "blocks [this turn if able]"): the clause's
+    duration, written inside the phrase, and the words that say it."""
     form = find(predicate.verb, predicate.form) if isinstance(predicate, Action) else None
-    return form is not None and any(
-        isinstance(part, str) and part.startswith("this turn ") for part in form.parts
-    )
+    for part in form.parts if form is not None else ():
+        for duration in ("this turn", "this combat"):
+            if isinstance(part, str) and part.startswith(duration + " "):
+                return duration, part
+    return None
 
 
 def _shared_zone(nouns: Nouns) -> Nouns:
@@ -1138,13 +1222,21 @@ def _attach_control(qualifiers: tuple[Action, ...]) -> tuple[Action, ...]:
 _CREATURE = re.compile(r"(?:\w+ )*creatures?(?: cards?)?")
 
 
+_COLOR_WORDS = frozenset({"white", "blue", "black", "red", "green"})
+"""The colours (105.1): "green and blue" before a noun is one object's two colours, not a list."""
+
+
 def _narrowed(description: str, qualifiers: tuple[Action, ...]) -> str | None:
     """ "artifact, enchantment, or creature with flying": only creatures have flying, so the keyword
-    describes the last alternative only (the other qualifiers describe them all)."""
+    describes the last alternative only (the other qualifiers describe them all). Not "green and
+    blue Crab artifact creature with hexproof": colours joined by "and" are one object's, as in the
+    token a create phrase makes."""
     if not any(q.verb in ("with_keywords", "without_keywords") for q in qualifiers):
         return None
     alternatives = Noun((), description).alternatives
     if len(alternatives) < 2 or not _CREATURE.fullmatch(alternatives[-1]):
+        return None
+    if all(alternative in _COLOR_WORDS for alternative in alternatives[:-1]):
         return None
     if all("creature" in alternative for alternative in alternatives[:-1]):
         return None

@@ -236,6 +236,14 @@ class ManaCost:
 
 
 @dataclass(frozen=True, slots=True)
+class Energy:
+    """Energy counters (107.14), written as that many {E} symbols: "Pay {E}{E}", "you get {E}{E}{E}".
+    Not mana: no mana ability makes it and no mana pays it."""
+
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
 class TapCost:
     pass
 

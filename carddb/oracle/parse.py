@@ -791,6 +791,8 @@ def _casting(
     found: list[Casting] = []
     costs: list[CostItem] = []
     for step in steps:
+        if found and found[-1] is Casting.ADDITIONAL_COST and _reflexive(step):
+            continue  # "…, you may sacrifice creatures. When you do, copy ~ …": paying it triggers
         about = _casting_phrase(step)
         if about is None:
             return None
@@ -807,6 +809,12 @@ def _casting(
             return None
         found.append(_CASTING_RESTRICTIONS[restriction.verb])
     return (found[0], tuple(costs)) if found else None
+
+
+def _reflexive(step: Step) -> bool:
+    """A reflexive triggered ability (603.12, "When you do, …") after an additional cost: it
+    triggers when the cost is paid, as the spell is cast, not as the spell resolves."""
+    return isinstance(step, Conditional) and step.trigger == "reflexive"
 
 
 def _additional_costs(about: Action) -> list[CostItem]:

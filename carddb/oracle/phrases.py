@@ -62,6 +62,7 @@ SLOT_TYPES = frozenset(
         "pt",
         "both",
         "mana",
+        "energy",
         "planar_symbol",
         "keywords",
         "quoted",
@@ -90,7 +91,8 @@ SLOT_TYPES = frozenset(
 ``nw`` one in words, ``both`` two noun phrases joined by "and each", ``die`` a kind of die: "d20"…,
 ``set_name`` an expansion's name: "Antiquities", ``card_name`` another card's name, or two joined by
 "and"/"or": "Nicol Bolas, the Deceiver", ``lone_np`` a noun phrase without qualifiers: "a basic land
-card", ``and_life`` "and 2 life" after a mana payment) or a family (``pred``, ``cond``)."""
+card", ``and_life`` "and 2 life" after a mana payment, ``energy`` energy symbols "{E}{E}", 107.14) or
+a family (``pred``, ``cond``)."""
 
 _TOKEN = re.compile(r"\{[^}]*\}|\[[^\]]*\]|,|[^\s,{\[]+")
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")

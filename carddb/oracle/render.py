@@ -20,6 +20,7 @@ from carddb.oracle.model import (
     Conditional,
     CostItem,
     Count,
+    Energy,
     Kind,
     ManaCost,
     Noun,
@@ -102,6 +103,9 @@ def _slot(slot: Slot, value: object) -> str:
     if kind == "mana":
         assert isinstance(value, ManaCost)
         return "".join(value.symbols)
+    if kind == "energy":
+        assert isinstance(value, Energy)
+        return "{E}" * value.count
     if kind == "pred" and isinstance(value, Clause | Sequence):  # "… rather than pay ~'s mana cost"
         return step(value)
     if kind == "and_life":

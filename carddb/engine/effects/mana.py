@@ -42,24 +42,33 @@ def add_mana(ctx: Context, subject: list[Ref], action: Action) -> None:
 
 def pay_mana(ctx: Context, subject: list[Ref], action: Action) -> None:
     for player in players(ctx, subject):
-        mana.pay_symbols(ctx.game, player, mana_symbols(action), x=ctx.bindings.get("X"))
+        mana.pay(ctx.game, player, mana_symbols(action), x=ctx.bindings.get("X"))
 
 
 def get_energy(ctx: Context, subject: list[Ref], action: Action) -> None:
-    """ "You get {E}{E}": that many energy counters (122.1e)."""
-    count = sum(1 for symbol in mana_symbols(action) if symbol == mana.ENERGY)
+    """ "You get {E}{E}": that many energy counters (107.14, 122.1e)."""
     for player in players(ctx, subject):
-        ctx.game.players[player].energy += count
+        ctx.game.players[player].energy += mana.energy_of(action)
+
+
+def pay_energy(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "You may pay {E}{E}. If you do, …": that many energy counters, all or none (107.14)."""
+    for player in players(ctx, subject):
+        mana.pay_energy(ctx.game, player, mana.energy_of(action))
 
 
 def _pays(ctx: Context, condition: Action) -> bool:
     """ "… unless its controller pays {3}": that player chooses whether to pay, and pays if able."""
     paid = False
     for player in players(ctx, resolve(ctx, condition.arg("who"))):
-        symbols = mana_symbols(condition)
+        energy = mana.energy_of(condition)  # "unless you pay {E}{E}" (107.14)
+        symbols = mana_symbols(condition) or ["{E}"] * energy
         if ctx.decider.choose(f"{player}: pay {''.join(symbols)}?", ["yes", "no"]) == "yes":
             try:
-                mana.pay_symbols(ctx.game, player, symbols)  # "unless they pay {E}{E}" too
+                if energy:
+                    mana.pay_energy(ctx.game, player, energy)
+                else:
+                    mana.pay(ctx.game, player, symbols)
                 paid = True
             except CostError as error:
                 ctx.game.log.append(f"{player} cannot pay: {error}")
@@ -72,6 +81,7 @@ SECTION = Section(
         "add_mana": add_mana,
         "pay_mana": pay_mana,
         "get_energy": get_energy,
+        "pay_energy": pay_energy,
     },
     conditions={
         "pays": _pays,
@@ -87,6 +97,6 @@ SECTION = Section(
             "any_one_color",
             "any_combination",
         ),
-        "pays": named("pays", "pays", "pay"),
+        "pays": named("pays", "pays", "pay", "pays_energy", "pay_energy"),
     },
 )

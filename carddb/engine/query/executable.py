@@ -922,29 +922,26 @@ def names_players(subject: object) -> bool:
     return False
 
 
-def elided_subject(node: Sequence) -> Noun | None:
-    """ "Target player draws a card, then discards a card", "Each player discards their hand, then
-    draws seven cards": the subject a later step without one goes on with — the step before's,
-    when it names players other than you (None: the later steps are the controller's, as written)."""
-    first = node.steps[0] if node.steps else None
-    subject = first.subject if isinstance(first, Clause) else None
-    return subject if isinstance(subject, Noun) and names_players(subject) else None
-
-
 _BACK_REFERENCES = frozenset({"it", "them", "that card", "those cards"})
 
 
 def _elided_players(node: Sequence) -> bool:
-    """A later step without a subject after one whose subject is several players, which names
-    what the step before found ("Each player reveals a card, then puts it …"): what each player's
-    step found is not kept per player (one subject is read on, :func:`elided_subject`)."""
-    subject = elided_subject(node)
-    several = subject is not None and (
-        bool({"each", "all"} & set(subject.determiners)) or subject.description.endswith("s")
+    """A later step that goes on with the subject of the step before (:class:`SameSubject`) when
+    that subject is several players, and that names what the step before found ("Each player
+    reveals a card, then puts it …"): what each player's step found is not kept per player (one
+    subject is read on)."""
+    first = node.steps[0] if node.steps else None
+    subject = first.subject if isinstance(first, Clause) else None
+    several = (
+        isinstance(subject, Noun)
+        and names_players(subject)
+        and (bool({"each", "all"} & set(subject.determiners)) or subject.description.endswith("s"))
     )
     if not several:
         return False
-    later = [step for step in node.steps[1:] if isinstance(step, Clause) and step.subject is None]
+    later = [
+        step for step in node.steps[1:] if isinstance(step, Clause) and isinstance(step.subject, SameSubject)
+    ]
     return any(
         (isinstance(n, Pronoun) and n.word in _BACK_REFERENCES)
         or (isinstance(n, Noun) and bool({"that", "those"} & set(n.determiners)))

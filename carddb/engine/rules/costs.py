@@ -293,12 +293,18 @@ def _reveal(ctx: Context, action: Action, what: object) -> None:
 
 
 def _pay_symbols(ctx: Context, action: Action, what: object) -> None:
-    """ "Pay {E}{E}" (energy, 107.14), "Pay {2}"."""
-    mana.pay_symbols(ctx.game, ctx.controller, mana.mana_symbols(action))
+    """ "Pay {2}"."""
+    mana.pay(ctx.game, ctx.controller, mana.mana_symbols(action))
+
+
+def _pay_energy(ctx: Context, action: Action, what: object) -> None:
+    """ "Pay {E}{E}" (energy counters, 107.14)."""
+    mana.pay_energy(ctx.game, ctx.controller, mana.energy_of(action))
 
 
 COST_PAYERS: dict[str, Callable[[Context, Action, object], None]] = {
     "pay_mana": _pay_symbols,
+    "pay_energy": _pay_energy,
     "discard": _discard,
     "sacrifice": _sacrifice,
     "exile": _exile,

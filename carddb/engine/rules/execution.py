@@ -16,7 +16,7 @@ from carddb.engine.core.errors import CostError, EngineError, NotExecutableError
 from carddb.engine.core.proposed import Proposed, Replacement
 from carddb.engine.core.state import Delayed, Event, Game, GameObject, StackItem
 from carddb.engine.query.abilities import active_abilities
-from carddb.engine.query.executable import elided_subject, may_covers_all
+from carddb.engine.query.executable import may_covers_all
 from carddb.engine.query.nouns import (
     MOVED,
     count,
@@ -163,13 +163,11 @@ def _execute(ctx: Context, step: object) -> None:
     if isinstance(step, Clause):
         _clause(ctx, step)
     elif isinstance(step, Sequence):
-        subject = elided_subject(step)  # "Target player draws a card, then discards a card."
         previous: SelfRef | Pronoun | Noun | Nouns | None = None
         for item in step.steps:
-            if subject is not None and isinstance(item, Clause) and item.subject is None:
-                item = dataclasses.replace(item, subject=subject)
             if isinstance(item, Clause) and isinstance(item.subject, SameSubject) and previous is not None:
-                # "~ gets +2/+0 until end of turn and deals 1 damage to you": the clause before's subject
+                # "~ gets +2/+0 until end of turn and deals 1 damage to you", "Target player draws a
+                # card, then discards a card": the clause before's subject
                 item = dataclasses.replace(item, subject=previous)
             if isinstance(item, Clause) and not isinstance(item.subject, SameSubject | None):
                 previous = item.subject

@@ -11,7 +11,7 @@ from carddb.engine.core.errors import CostError
 from carddb.engine.core.forms import is_form
 from carddb.engine.core.state import Game, GameObject
 from carddb.engine.query.abilities import summoning_sick
-from carddb.oracle.model import Ability, Action, Clause, Kind, ManaCost, TapCost
+from carddb.oracle.model import Ability, Action, Clause, Energy, Kind, ManaCost, TapCost
 
 COLORS = ("W", "U", "B", "R", "G")
 
@@ -99,18 +99,9 @@ def sources(game: Game, player: str, exclude: set[int]) -> list[tuple[GameObject
     return found
 
 
-ENERGY = "{E}"
-
-
-def pay_symbols(game: Game, player: str, symbols: Sequence[str], *, x: int | None = None) -> None:
-    """ "Pay {E}{E}" (energy, 107.14) or "pay {2}": one or the other, in full."""
-    energy = [s for s in symbols if s == ENERGY]
-    if energy and len(energy) != len(symbols):
-        raise CostError("cannot pay mana and energy in one phrase")
-    if energy:
-        pay_energy(game, player, len(energy))
-    else:
-        pay(game, player, symbols, x=x)
+def energy_of(action: Action) -> int:
+    """How many energy counters a phrase names ("Pay {E}{E}", "you get {E}{E}{E}": 107.14)."""
+    return sum(v.count for _, v in action.args if isinstance(v, Energy))
 
 
 def pay_energy(game: Game, player: str, count: int) -> None:
