@@ -121,6 +121,18 @@ def test_an_optional_additional_cost_and_its_when_you_do_are_one_casting_line() 
     assert face.complete
 
 
+def test_an_additional_cost_of_two_actions_is_a_casting_line_of_both() -> None:
+    text = (
+        "As an additional cost to cast this spell, sacrifice all permanents you control and discard your "
+        "hand.\nTarget player loses 5 life."
+    )
+    face = parse_oracle(text, "Kaervek's Spite", "Instant")
+    casting = face.abilities[0]
+    assert (casting.kind, casting.casting) == (Kind.CASTING, Casting.ADDITIONAL_COST)
+    assert [c.verb for c in casting.cost if isinstance(c, Action)] == ["sacrifice", "discard_hand"]
+    assert face.rendered == face.normalized
+
+
 def test_unless_names_who_may_pay() -> None:
     face = parse_oracle("Counter target spell unless its controller pays {3}.", "Mana Leak", "Instant")
     (unless,) = face.abilities[0].effects

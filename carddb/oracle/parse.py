@@ -801,7 +801,7 @@ def _casting(
         if free is not None:  # "you may cast ~ without paying its mana cost": the cost is none (118.9)
             costs.append(free)
         elif about.verb == "additional_cost":
-            costs.extend(_additional_costs(about))
+            costs.extend((*_additional_costs(about), *_more_costs(step)))
         elif about.verb == "rather_than_mana_cost":
             costs.extend(_cost_actions(about.arg("action")))
     for restriction in restrictions:
@@ -835,7 +835,7 @@ def _casting_phrase(step: Step) -> Action | None:
     … rather than pay ~'s mana cost"), said of the card itself or of no subject."""
     while isinstance(step, Conditional) and step.word in ("if", "as long as"):
         step = step.body
-    if not isinstance(step, Clause) or len(step.predicates) != 1:
+    if not isinstance(step, Clause) or (len(step.predicates) != 1 and not _more_costs(step)):
         return None
     if step.subject is not None and not isinstance(step.subject, SelfRef | Pronoun):
         return None
@@ -845,6 +845,19 @@ def _casting_phrase(step: Step) -> Action | None:
     if not isinstance(predicate, Action):
         return None
     return predicate if predicate.verb in _CASTING or _without_paying(predicate) is not None else None
+
+
+def _more_costs(step: Step) -> tuple[Action, ...]:
+    """The costs joined by "and" after the first of an additional cost: "As an additional cost to
+    cast this spell, discard a card *and sacrifice a creature*" (each of them due, 601.2b)."""
+    if not isinstance(step, Clause) or len(step.predicates) < 2 or step.duration is not None:
+        return ()
+    first, *rest = step.predicates
+    if not (isinstance(first, Action) and first.verb == "additional_cost" and first.form_name == "cost"):
+        return ()
+    if any(join != " and " for join in step.joins) or not all(isinstance(p, Action) for p in rest):
+        return ()
+    return tuple(p for p in rest if isinstance(p, Action))
 
 
 def _without_paying(predicate: Action) -> Action | None:
