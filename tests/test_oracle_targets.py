@@ -376,3 +376,21 @@ def test_them_after_tokens_created_for_each_target_is_not_the_targets() -> None:
         n for s in face.abilities[0].effects for n in walk(s) if isinstance(n, Pronoun) and n.word == "them"
     ]
     assert them.antecedents == ()
+
+
+def test_that_player_after_a_trigger_naming_one_player_is_that_player() -> None:
+    text = "Whenever an opponent draws a card, Fate Unraveler deals 1 damage to that player."
+    face = parse_oracle(text, "Fate Unraveler", "Enchantment Creature — Hag")
+    ability = face.abilities[0]
+    (opponent,) = [n for n in walk(ability.trigger) if isinstance(n, Noun) and n.description == "opponent"]
+    (player,) = [
+        n for step in ability.effects for n in walk(step) if isinstance(n, Noun) and n.description == "player"
+    ]
+    assert player.antecedents == (opponent,)
+
+
+def test_that_player_is_not_linked_to_a_trigger_naming_two_players() -> None:
+    text = "Whenever a player attacks another player, that player draws a card."
+    face = parse_oracle(text, "Nobody", "Enchantment")
+    players = [n for step in face.abilities[0].effects for n in walk(step) if isinstance(n, Noun)]
+    assert all(not n.antecedents for n in players)

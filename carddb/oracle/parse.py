@@ -49,7 +49,7 @@ from carddb.oracle.model import Sequence as Steps
 from carddb.oracle.normalize import normalize_oracle
 from carddb.oracle.phrases import find, templates
 from carddb.oracle.render import render
-from carddb.oracle.targets import KEYWORD_ACTION_TARGETS, keyword_targets, number_targets
+from carddb.oracle.targets import KEYWORD_ACTION_TARGETS, keyword_targets, number_targets, trigger_player
 
 _TABLE_ROW = re.compile(r"^(\d+)(?:—(\d+)|(\+))? \| (.+)$")
 _LOYALTY = re.compile(r"^(\[[+-]?(?:\d+|X)\]|[+-]?(?:\d+|X)): (.+)$")
@@ -600,7 +600,9 @@ def parse_oracle(text: str | None, name: str | None = None, type_line: str | Non
     return ParsedFace(
         source=text or "",
         normalized=normalized.text,
-        abilities=_linked(_targeted(abilities, normalized.text), normalized.text),
+        abilities=_linked(
+            _players_named(_targeted(abilities, normalized.text), normalized.text), normalized.text
+        ),
         reminders=normalized.reminders,
         rendered=rendered,
         as_written=normalized.written,
@@ -694,6 +696,13 @@ _TARGET = re.compile(
 )
 """Every phrase that names a target says it ("Target creature", "any target", "targets"), or is a
 keyword action that targets ("Support 2")."""
+
+
+def _players_named(abilities: tuple[Ability, ...], text: str) -> tuple[Ability, ...]:
+    """ "Whenever an opponent …, that player …": the player the trigger names (:func:`trigger_player`)."""
+    if "that player" not in text:
+        return abilities
+    return tuple(trigger_player(ability) for ability in abilities)
 
 
 def _targeted(abilities: list[Ability], text: str) -> tuple[Ability, ...]:

@@ -30,10 +30,12 @@ from typing import cast
 from carddb.oracle.keywords import lookup
 from carddb.oracle.model import (
     NUMBER_WORDS,
+    Ability,
     Action,
     Clause,
     Conditional,
     Keyword,
+    Kind,
     Noun,
     Nouns,
     Number,
@@ -593,3 +595,71 @@ def _targeted_possessive(value: str) -> bool:
     """ "target player's", "up to one target creature's": a targeted noun's possessive."""
     words = value.split()
     return len(words) >= 2 and "target" in words[:-1] and value.endswith(("'s", "s'"))
+
+
+def trigger_player(ability: Ability) -> Ability:
+    """A triggered ability whose trigger names one player ("Whenever an opponent casts a spell,
+    that player loses 2 life", Dragonlord Kolaghan): "that player" in its steps is that player (the
+    trigger's noun is its antecedent), when the ability targets no player (then "that player" could
+    be the target, :class:`_TargetAnaphora`) and names no other player before it."""
+    if ability.kind is not Kind.TRIGGERED or any(slot.kind is TargetKind.PLAYER for slot in ability.targets):
+        return ability
+    players = [n for n in walk(ability.trigger) if isinstance(n, Noun) and _names_a_player(n)]
+    if len(players) != 1:
+        return ability
+    linker = _ThatPlayer(players[0])
+    effects = tuple(cast(Step, linker.visit(step)) for step in ability.effects)
+    changed = any(a is not b for a, b in zip(effects, ability.effects, strict=True))
+    return dataclasses.replace(ability, effects=effects) if changed else ability
+
+
+def _names_a_player(noun: Noun) -> bool:
+    return not noun.targeted and not noun.plural and _head(noun.description) == "player"
+
+
+class _ThatPlayer:
+    """Gives each unlinked "that player" the trigger's player as antecedent, until another player
+    is named (then it could be either); not inside "for each …" (there it is each of those)."""
+
+    def __init__(self, antecedent: Noun) -> None:
+        self.antecedent = antecedent
+        self.closed = False
+
+    def visit(self, node: object) -> object:
+        if self.closed:
+            return node
+        if isinstance(node, Noun):
+            if node.determiners == ("that",) and node.description == "player" and not node.qualifiers:
+                return node if node.antecedents else dataclasses.replace(node, antecedents=(self.antecedent,))
+            if _names_a_player(node) or node.targeted:
+                self.closed = True  # "… an opponent …, then that player": which one is not known
+                return node
+            return _same_or(node, qualifiers=tuple(self.visit(q) for q in node.qualifiers))
+        if isinstance(node, Pronoun):
+            if node.word == "that player" and not node.antecedents:
+                return dataclasses.replace(node, antecedents=(self.antecedent,))
+            return node
+        if isinstance(node, tuple):
+            items = tuple(self.visit(item) for item in node)
+            return node if all(a is b for a, b in zip(items, node, strict=True)) else items
+        if isinstance(node, Action):
+            values = tuple(self.visit(value) for _, value in node.args)
+            if all(a is b for a, (_, b) in zip(values, node.args, strict=True)):
+                return node
+            return dataclasses.replace(
+                node, args=tuple((k, v) for (k, _), v in zip(node.args, values, strict=True))
+            )
+        if isinstance(node, Clause):
+            subject = self.visit(node.subject)
+            return _same_or(node, subject=subject, predicates=self.visit(node.predicates))
+        if isinstance(node, Steps):
+            return _same_or(node, steps=self.visit(node.steps))
+        if isinstance(node, Conditional):
+            if node.word == "for each":
+                return node
+            return _same_or(node, condition=self.visit(node.condition), body=self.visit(node.body))
+        if isinstance(node, RollDie):
+            return _same_or(node, table=self.visit(node.table))
+        if isinstance(node, TableRow):
+            return _same_or(node, effects=self.visit(node.effects))
+        return node
