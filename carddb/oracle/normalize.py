@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from carddb.oracle.keywords import Shape, lookup
@@ -91,16 +92,20 @@ def _self_names(name: str | None) -> tuple[str, ...]:
     return tuple(sorted((n for n in names if n), key=len, reverse=True))
 
 
-def _replace_names(text: str, names: tuple[str, ...]) -> str:
+def _replace_names(
+    text: str, names: tuple[str, ...], kept: Callable[[str, str, int], bool] | None = None
+) -> str:
     """Each whole-word occurrence of one of ``names`` becomes ``~`` (plain string search: a
-    pattern compiled per card would cost more than all the rest of normalizing)."""
+    pattern compiled per card would cost more than all the rest of normalizing), unless ``kept``
+    says this one stays (given the text, the name and where it starts)."""
     for name in names:
         start = text.find(name)
         while start != -1:
             end = start + len(name)
             before = text[start - 1] if start else " "
             after = text[end] if end < len(text) else " "
-            if not (before.isalnum() or before in "_~") and not (after.isalnum() or after == "_"):
+            whole = not (before.isalnum() or before in "_~") and not (after.isalnum() or after == "_")
+            if whole and (kept is None or not kept(text, name, start)):
                 text = text[:start] + "~" + text[end:]
                 end = start + 1
             start = text.find(name, end)
@@ -125,26 +130,15 @@ def _in_quotes(text: str, names: tuple[str, ...]) -> str:
     if text.strip() in names:
         return text
     full = names[0]
-    for name in names:
-        start = text.find(name)
-        while start != -1:
-            end = start + len(name)
-            before = text[start - 1] if start else " "
-            after = text[end] if end < len(text) else " "
-            kept = (
-                before.isalnum()
-                or before in "_~"
-                or after.isalnum()
-                or after == "_"
-                or _NAMED.search(text, 0, start) is not None
-                or (name != full and _PROPER_NOUN.match(text, end) is not None)
-                or (name != full and _DETERMINED.search(text, 0, start) is not None)
-            )
-            if not kept:
-                text = text[:start] + "~" + text[end:]
-                end = start + 1
-            start = text.find(name, end)
-    return text
+
+    def kept(text: str, name: str, start: int) -> bool:
+        if _NAMED.search(text, 0, start) is not None:
+            return True
+        short = name != full
+        proper = _PROPER_NOUN.match(text, start + len(name)) is not None
+        return short and (proper or _DETERMINED.search(text, 0, start) is not None)
+
+    return _replace_names(text, names, kept)
 
 
 def _self_references(line: str, names: tuple[str, ...]) -> str:
