@@ -22,6 +22,8 @@ PostgreSQL sessions read-only.
 from __future__ import annotations
 
 import os
+import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -147,9 +149,32 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA busy_timeout=30000")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA journal_mode=WAL")
+    _write_ahead_log(cursor)
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()
+
+
+WAL_WAIT_SECONDS = 30.0
+"""How long a connection waits for another to finish turning a new file's journal into a
+write-ahead log (as long as ``busy_timeout``)."""
+
+
+def _write_ahead_log(cursor: Any) -> None:
+    """``PRAGMA journal_mode=WAL``. Changing the journal mode of a new file needs it alone, and
+    SQLite reports "database is locked" at once, without its busy handler, when another connection
+    is doing the same (five processes creating one new file): wait and try again, as the busy
+    timeout would. Once the file is in WAL mode the pragma changes nothing and always succeeds."""
+    deadline = time.monotonic() + WAL_WAIT_SECONDS
+    pause = 0.005
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.2)
 
 
 BULK_CACHE_KIB = 65536
