@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import cast
 
 from carddb.oracle.keywords import lookup
@@ -282,17 +282,11 @@ class _TargetAnaphora:
                 condition = self.visit(node.condition)
                 body = self.visit(node.body)
             return _same_or(node, condition=condition, body=body)
-        if isinstance(node, Steps):
-            return _same_or(node, steps=tuple(self.visit(s) for s in node.steps))
-        if isinstance(node, RollDie):
-            return _same_or(node, table=tuple(self.visit(row) for row in node.table))
-        if isinstance(node, TableRow):
-            return _same_or(node, effects=tuple(self.visit(s) for s in node.effects))
+        rebuilt = _containers(node, self.visit)
+        if rebuilt is not _NOT_A_CONTAINER:
+            return rebuilt
         if isinstance(node, Nouns):
             return _same_or(node, items=tuple(self.visit(item) for item in node.items))
-        if isinstance(node, tuple):
-            items = tuple(self.visit(item) for item in node)
-            return node if all(a is b for a, b in zip(items, node, strict=True)) else items
         return node
 
 
@@ -369,12 +363,9 @@ class _Finder:
                     if scoped:
                         self.each.pop()
             return _same_or(node, condition=condition, body=body)
-        if isinstance(node, Steps):
-            return _same_or(node, steps=tuple(self.visit(s) for s in node.steps))
-        if isinstance(node, RollDie):
-            return _same_or(node, table=tuple(self.visit(row) for row in node.table))
-        if isinstance(node, TableRow):
-            return _same_or(node, effects=tuple(self.visit(s) for s in node.effects))
+        rebuilt = _containers(node, self.visit)
+        if rebuilt is not _NOT_A_CONTAINER:
+            return rebuilt
         if isinstance(node, SelfRef):
             return _same_or(node, qualifiers=tuple(self.visit(q) for q in node.qualifiers))
         if isinstance(node, Nouns):  # each item's slot describes it with the shared qualifiers
@@ -388,9 +379,6 @@ class _Finder:
                 else:
                     listed.append(self.visit(item))
             return _same_or(node, items=_linked_to_earlier_targets(listed))
-        if isinstance(node, tuple):
-            items = tuple(self.visit(item) for item in node)
-            return node if all(a is b for a, b in zip(items, node, strict=True)) else items
         return node  # words, numbers, mana, a quoted Ability (its targets are its own)
 
     def noun(self, node: Noun) -> Noun:  # a copy when it names a slot
@@ -546,6 +534,26 @@ def _zones_of(role: str, value: object, args: list[tuple[str, object]]) -> objec
     return (first, *(dataclasses.replace(zone, slot=first.slot) for zone in value[1:]))
 
 
+_NOT_A_CONTAINER = object()
+"""What :func:`_containers` answers for a node that holds more than steps."""
+
+
+def _containers(node: object, visit: Callable[[object], object]) -> object:
+    """``node`` with ``visit`` applied to what it holds, when it only holds steps or rows (a tuple,
+    a sequence, a die roll's table, a row); itself when nothing changed, else a copy. Any other
+    node: :data:`_NOT_A_CONTAINER` (each visitor reads those itself)."""
+    if isinstance(node, tuple):
+        items = tuple(visit(item) for item in node)
+        return node if all(a is b for a, b in zip(items, node, strict=True)) else items
+    if isinstance(node, Steps):
+        return _same_or(node, steps=_containers(node.steps, visit))
+    if isinstance(node, RollDie):
+        return _same_or(node, table=_containers(node.table, visit))
+    if isinstance(node, TableRow):
+        return _same_or(node, effects=_containers(node.effects, visit))
+    return _NOT_A_CONTAINER
+
+
 def _same_or(node: object, **fields: object) -> object:
     """``node`` itself when no field changed (most nodes name no target), else a copy."""
     if all(getattr(node, name) is value for name, value in fields.items()):
@@ -639,9 +647,9 @@ class _ThatPlayer:
             if node.word == "that player" and not node.antecedents:
                 return dataclasses.replace(node, antecedents=(self.antecedent,))
             return node
-        if isinstance(node, tuple):
-            items = tuple(self.visit(item) for item in node)
-            return node if all(a is b for a, b in zip(items, node, strict=True)) else items
+        rebuilt = _containers(node, self.visit)
+        if rebuilt is not _NOT_A_CONTAINER:
+            return rebuilt
         if isinstance(node, Action):
             values = tuple(self.visit(value) for _, value in node.args)
             if all(a is b for a, (_, b) in zip(values, node.args, strict=True)):
@@ -652,14 +660,8 @@ class _ThatPlayer:
         if isinstance(node, Clause):
             subject = self.visit(node.subject)
             return _same_or(node, subject=subject, predicates=self.visit(node.predicates))
-        if isinstance(node, Steps):
-            return _same_or(node, steps=self.visit(node.steps))
         if isinstance(node, Conditional):
             if node.word == "for each":
                 return node
             return _same_or(node, condition=self.visit(node.condition), body=self.visit(node.body))
-        if isinstance(node, RollDie):
-            return _same_or(node, table=self.visit(node.table))
-        if isinstance(node, TableRow):
-            return _same_or(node, effects=self.visit(node.effects))
         return node
