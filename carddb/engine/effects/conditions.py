@@ -563,15 +563,20 @@ def _that_targets(ctx: Context, ref: Ref, qualifier: Action) -> bool:
 
 
 def _named(ctx: Context, ref: Ref, qualifier: Action) -> bool:
-    """ "a card named Relentless Rats", "a card named Festering Newt or Bubbling Cauldron"."""
+    """ "a card named Relentless Rats", "a card named Festering Newt or Bubbling Cauldron"; "each
+    creature you control named Pack Mastiff" is its own name (201.5: the text names the object
+    itself, ``~``)."""
     name = qualifier.arg("cardname")
-    if isinstance(name, Action):  # "named A or B" (_named_check refuses "named A and B")
-        names = name.arg("names")
-        assert isinstance(names, tuple)
-        written = {str(each).casefold() for each in names}
-    else:
-        written = {(name.description if isinstance(name, Noun) else str(name)).casefold()}
+    names = name.arg("names") if isinstance(name, Action) else (name,)  # "named A or B"
+    assert isinstance(names, tuple)  # (_named_check refuses "named A and B")
+    written = {_written_name(ctx, each).casefold() for each in names}
     return isinstance(ref, GameObject) and ref.name.casefold() in written
+
+
+def _written_name(ctx: Context, name: object) -> str:
+    if isinstance(name, SelfRef):
+        return ctx.itself.name
+    return name.description if isinstance(name, Noun) else str(name)
 
 
 def _controls_check(condition: Action, catalog: Catalog) -> str | None:
