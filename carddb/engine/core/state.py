@@ -595,8 +595,15 @@ class Game:
             if controller is None or self.objects[i].controller == controller
         ]
 
+    def apnap(self) -> list[str]:
+        """The players in APNAP order: the active player, then the others in turn order (101.4)."""
+        order = list(self.players)
+        start = order.index(self.active)
+        return order[start:] + order[:start]
+
     def opponents(self, player: str) -> list[str]:
-        return [name for name in self.players if name != player]
+        """``player``'s opponents, in APNAP order (101.4)."""
+        return [name for name in self.apnap() if name != player]
 
     @property
     def winners(self) -> list[str]:

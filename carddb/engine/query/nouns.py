@@ -478,8 +478,8 @@ def _described(ctx: Context, noun: Noun) -> list[Ref]:
     words = {w.lower().rstrip("s") for w in noun.description.split()}
     if {"that", "those"} & set(noun.determiners):
         return _antecedent(ctx, noun)
-    if words & _PLAYERS:
-        players = list(ctx.game.players)
+    if words & _PLAYERS:  # "each player": they choose and act in APNAP order (101.4)
+        players = ctx.game.apnap()
         if "opponent" in words:
             players = ctx.game.opponents(ctx.controller)
         if OTHER_DETERMINERS & set(noun.determiners):  # "each other player": other than you
