@@ -27,6 +27,7 @@ from carddb.engine.query.nouns import (
     objects,
     players,
     resolve,
+    speaking_of,
     still_looked,
     value,
     zone_name,
@@ -56,14 +57,24 @@ def may(ctx: Context, subject: list[Ref], action: Action) -> None:
     assert isinstance(inner, Action)
     handler = ctx.game.catalog.verbs[inner.verb]
     did = False
-    for player in players(ctx, subject):
+    for ref in subject:  # "Each player may scry 1": each one answers for themselves (101.4)
+        player = next(players(ctx, [ref]))
         answer = ctx.decider.choose(f"{player}: {inner.verb.replace('_', ' ')}?", ["yes", "no"])
         if answer == "yes":
+            before = list(ctx.it)
             try:
-                handler(ctx, subject, inner)
+                if len(subject) == 1:
+                    handler(ctx, subject, inner)
+                else:
+                    ctx.it = [ref]
+                    with speaking_of(ctx, ref):
+                        handler(ctx, [ref], inner)
             except CostError as error:  # a payment that cannot be made: not done
                 ctx.game.log.append(f"{player} cannot: {error}")
                 continue
+            finally:
+                if len(subject) > 1:
+                    ctx.it = before
             did = True
     ctx.bindings["did"] = int(did)
 

@@ -303,7 +303,7 @@ def _optional(ctx: Context, node: Conditional) -> None:
         if ctx.decider.choose(f"{player}: {_describe(node.body)}?", ["yes", "no"]) != "yes":
             continue
         try:
-            if len(chooser) == 1:
+            if chooser == [ctx.controller]:  # "you may …"
                 _execute(ctx, node.body)
             else:  # "Each player may search their library …": each one who says yes does it
                 _as_player(ctx, player, node.body)
@@ -318,7 +318,7 @@ def _as_player(ctx: Context, player: str, step: object) -> None:
     """``step`` done by ``player``: its clauses without a subject are theirs, and "they", "their"
     and "that player" name them."""
     actor, it = ctx.actor, list(ctx.it)
-    ctx.actor, ctx.it = player, [player]
+    ctx.actor, ctx.it = player, [player]  # as for "Each player creates …" (_clause)
     try:
         with speaking_of(ctx, player):
             _execute(ctx, step)
