@@ -656,13 +656,36 @@ class Game:
         del log[snapshot.log_length :]
         self.__dict__.update(snapshot.state.__dict__)
         self.log = log
-        # stack items and targets refer to objects of the snapshot: they are the restored ones
-        # because objects are looked up by id everywhere but in targets, which keep identities
-        for item in self.stack:
-            item.targets = [
-                [self.objects.get(r.id, r) if isinstance(r, GameObject) else r for r in t]
-                for t in item.targets
-            ]
+        # Objects are found by id everywhere but in what keeps an object itself: the targets and
+        # triggering events of stack items and waiting triggers, the events, delayed triggers.
+        # Those must name the restored objects, not the ones the undone action changed.
+        for item in (*self.stack, *self.pending):
+            item.targets = [[self._restored(r) for r in t] for t in item.targets]
+            item.event = self._restored_event(item.event)
+            item.delayed = self._restored_delayed(item.delayed)
+        self.events = [e for e in map(self._restored_event, self.events) if e is not None]
+        self.delayed = [d for d in map(self._restored_delayed, self.delayed) if d is not None]
+
+    def _restored(self, ref: GameObject | str) -> GameObject | str:
+        return self.objects.get(ref.id, ref) if isinstance(ref, GameObject) else ref
+
+    def _restored_event(self, event: Event | None) -> Event | None:
+        if event is None:
+            return None
+        obj = self.objects.get(event.obj.id, event.obj) if event.obj is not None else None
+        other = self._restored(event.other) if event.other is not None else None
+        return replace(event, obj=obj, other=other)
+
+    def _restored_delayed(self, waiting: Delayed | None) -> Delayed | None:
+        if waiting is None:
+            return None
+        granter = waiting.granter
+        return replace(
+            waiting,
+            source=self.objects.get(waiting.source.id, waiting.source),
+            it=[self._restored(r) for r in waiting.it],
+            granter=self.objects.get(granter.id, granter) if granter is not None else None,
+        )
 
     def fingerprint(self) -> tuple[object, ...]:
         """Everything a game action can change, cheap to compare: equal fingerprints, same game."""
