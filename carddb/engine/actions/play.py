@@ -341,7 +341,7 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
         nouns = step_nouns(waiting.body)
         if nouns:  # its own targets, chosen as it triggered (603.12, 603.7); 608.2b as it resolves
             it = list(ctx.it)
-            legal = False
+            legal = not any(item.targets)  # none chosen ("up to one"): it resolves (608.2b)
             for noun, refs in zip(nouns, item.targets, strict=False):
                 still = [ref for ref in refs if still_legal(game, ctx, noun, ref)]
                 record_target(ctx, noun, still)
@@ -370,7 +370,7 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
         return
     if ability is not None:
         nouns = target_nouns(ability, item.modes)
-        legal_any = not nouns
+        legal_any = not any(item.targets)  # 608.2b: only when it has targets and all are illegal
         it, mentions = list(ctx.it), list(ctx.mentions)
         for noun, refs in zip(nouns, item.targets, strict=False):
             still = [ref for ref in refs if still_legal(game, ctx, noun, ref)]

@@ -355,6 +355,8 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         if slot.divided or slot.variable:  # a reflexive or delayed one's: chosen as it triggers
             kind = "divided" if slot.divided else "X"
             problems.append(f"{kind} target {slot.description!r}")
+        elif slot.reflexive and (slot.min, slot.max) != (1, 1):  # chosen as it triggers: one each
+            problems.append(f"reflexive target {slot.description!r} of {slot.min}–{slot.max or 'any'}")
     if ability.kind is Kind.TRIGGERED:
         trigger = ability.trigger
         if not (isinstance(trigger, Action) and trigger.verb in catalog.triggers):

@@ -74,11 +74,21 @@ def target_nouns(ability: Ability, modes: Sequence[int] = ()) -> list[TargetPhra
     ("switch target creature's power and toughness", "target player's graveyard"). Each chosen
     mode's slots are its own (numbered from 1 in each mode): "Choose one or both — • Return
     target creature card … • Return target artifact card …" has two different phrases."""
+    return [phrase for phrase, _ in target_phrase_slots(ability, modes)]
+
+
+def target_phrase_slots(ability: Ability, modes: Sequence[int] = ()) -> list[tuple[TargetPhrase, TargetSlot]]:
+    """:func:`target_nouns`, each phrase with its slot: how many objects or players it takes
+    ("two target permanents" 2–2, "up to one target creature" 0–1, 601.2c)."""
     own = _phrases(ability.effects)
-    found = [own[slot.slot] for slot in ability.targets if not slot.reflexive and slot.slot in own]
+    found = [(own[slot.slot], slot) for slot in ability.targets if not slot.reflexive and slot.slot in own]
     if ability.modes:
         chosen_steps(ability, modes)  # the modes are checked against the header
-        found += [phrase for mode in modes for phrase in mode_nouns(ability, mode)]
+        for mode in modes:
+            chosen = ability.modes[mode - 1]
+            phrases = _phrases(chosen.effects)
+            slots = [slot for slot in chosen.targets if not slot.reflexive and slot.slot in phrases]
+            found += [(phrases[slot.slot], slot) for slot in slots]
     return found
 
 

@@ -9,7 +9,7 @@ waiting triggered abilities go on the stack (rule 603.3)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 
 from carddb.engine.core.cards import CardDef
@@ -47,12 +47,12 @@ from carddb.engine.rules.targets import (
     record_target,
     step_nouns,
     target_events,
-    target_nouns,
+    target_phrase_slots,
     target_text,
 )
 from carddb.engine.rules.ward import ward_triggers
 from carddb.engine.rules.zones import return_exiled
-from carddb.oracle.model import Ability, Action, Kind, Noun, Pronoun, SelfRef, walk
+from carddb.oracle.model import Ability, Action, Kind, Noun, Pronoun, SelfRef, TargetSlot, walk
 from carddb.oracle.phrases import find
 
 
@@ -570,7 +570,7 @@ def _choose_delayed_targets(game: Game, decider: Decider, item: StackItem) -> bo
     source = game.objects.get(waiting.source.id, waiting.source)
     ctx = Context(game, decider, waiting.controller, source, granter=waiting.granter)
     ctx.it = list(waiting.it)
-    chosen = _chosen_targets(ctx, step_nouns(waiting.body))
+    chosen = _chosen_targets(ctx, [(noun, None) for noun in step_nouns(waiting.body)])
     if chosen is None:
         return False
     item.targets = chosen
@@ -594,7 +594,7 @@ def _choose_targets(game: Game, decider: Decider, item: StackItem) -> bool:
         if not modes:
             game.log.append(f"{source.name}: no mode chosen for its triggered ability")
             return False
-    chosen = _chosen_targets(ctx, target_nouns(ability, modes))
+    chosen = _chosen_targets(ctx, target_phrase_slots(ability, modes))
     if chosen is None:
         return False
     item.targets = chosen
@@ -603,21 +603,36 @@ def _choose_targets(game: Game, decider: Decider, item: StackItem) -> bool:
     return True
 
 
-def _chosen_targets(ctx: Context, nouns: list[TargetPhrase]) -> list[list[Ref]] | None:
-    """A target for each phrase, chosen through the decider among the legal ones (each recorded
-    for the phrases after it); None when one has no legal choice (603.3d)."""
+def _chosen_targets(
+    ctx: Context, nouns: Sequence[tuple[TargetPhrase, TargetSlot | None]]
+) -> list[list[Ref]] | None:
+    """The targets of each phrase, chosen through the decider among the legal ones (each recorded
+    for the phrases after it), as many as its slot takes (601.2c: "two target permanents" two,
+    "up to one target creature" none or one — ``"done"`` stops once enough are chosen; a phrase
+    without a slot, a reflexive or delayed trigger's, one), never one object twice for one phrase
+    (601.2c); None when a phrase cannot have as many as it needs (603.3d: the ability is removed)."""
     game, source = ctx.game, ctx.source
     chosen: list[list[Ref]] = []
-    for noun in nouns:
-        legal = _legal_targets(game, ctx, noun)
-        if not legal:
-            game.log.append(f"{source.name}: no legal target for its triggered ability")
-            return None
-        names = list(dict.fromkeys(ref if isinstance(ref, str) else ref.name for ref in legal))
+    for noun, slot in nouns:
+        least, most = (1, 1) if slot is None else (slot.min, slot.max)
         text = target_text(noun).removeprefix("target ")
-        name = ctx.decider.choose(f"{source.name}: target {text}", names)
-        chosen.append([next(ref for ref in legal if (ref if isinstance(ref, str) else ref.name) == name)])
-        record_target(ctx, noun, chosen[-1])
+        picked: list[Ref] = []
+        while most is None or len(picked) < most:
+            legal = [ref for ref in _legal_targets(game, ctx, noun) if not any(ref is p for p in picked)]
+            if not legal:
+                break
+            names = list(dict.fromkeys(ref if isinstance(ref, str) else ref.name for ref in legal))
+            if len(picked) >= least:
+                names.append(DONE)
+            name = ctx.decider.choose(f"{source.name}: target {text}", names)
+            if name == DONE:
+                break
+            picked.append(next(ref for ref in legal if (ref if isinstance(ref, str) else ref.name) == name))
+        if len(picked) < least:
+            game.log.append(f"{source.name}: not enough legal targets for its triggered ability")
+            return None
+        chosen.append(picked)
+        record_target(ctx, noun, picked)
     return chosen
 
 
