@@ -20,7 +20,12 @@ from carddb.engine.core.errors import NotExecutableError
 from carddb.engine.core.forms import is_form, named, written
 from carddb.engine.core.state import Event, Game, GameObject, StackItem, Step
 from carddb.engine.query.abilities import ability_at, active_abilities, granter_of
-from carddb.engine.query.executable import check_object, functions_from_graveyard, missing
+from carddb.engine.query.executable import (
+    LEAVING_ZONE_OWNERS,
+    check_object,
+    functions_from_graveyard,
+    missing,
+)
 from carddb.engine.query.nouns import (
     AMOUNT_EVENTS,
     DONE,
@@ -179,7 +184,23 @@ def _leaves(ctx: Context, trigger: Action, event: Event) -> bool:
         zone = trigger.arg("to")
         if not isinstance(zone, Action) or zone_name(zone) != event.to_zone:
             return False
+        if not _owned_zone(ctx, zone, event):
+            return False
     return _with_controller(event, lambda: is_named(ctx, trigger.arg("what"), event.obj))
+
+
+def _owned_zone(ctx: Context, zone: Action, event: Event) -> bool:
+    """Whether the zone the object went to is the one the trigger names by its owner: a card goes
+    to its owner's graveyard, hand or library (400.3), so "put into your graveyard from the
+    battlefield" is a card the ability's controller owns, "an opponent's graveyard" one an opponent
+    owns; "a graveyard", "a player's graveyard" and "its owner's" are anyone's."""
+    owner = zone.arg("owner")
+    assert event.obj is not None
+    if owner == "your":
+        return event.obj.owner == ctx.controller
+    if owner in ("an opponent's", "each opponent's"):
+        return event.obj.owner in ctx.game.opponents(ctx.controller)
+    return owner in LEAVING_ZONE_OWNERS  # anyone's ("a graveyard", "a player's", "its owner's")
 
 
 def _either(check: Matcher) -> Matcher:
