@@ -513,18 +513,22 @@ def _spell_x(game: Game, spell: GameObject) -> int | None:
     return next((item.x for item in game.stack if item.is_spell and item.source == spell.id), None)
 
 
-def intervening_holds(ctx: Context, ability: Ability) -> bool:
+def intervening_holds(ctx: Context, ability: Ability, *, resolving: bool = False) -> bool:
     """Whether the intervening "if" of a triggered ability holds (603.4: "When …, if …, …"), read
     with what the event was about (:func:`about_event`): checked when the event happens (it does
     not trigger otherwise) and again as the ability resolves (it does nothing otherwise). True for
-    an ability without one."""
+    an ability without one. As it resolves (``resolving``), the players the condition named stay
+    named: "if that player has no cards in hand, they lose 2 life" — "they" is that player."""
     if ability.intervening_if is None:
         return True
     it, mentions = list(ctx.it), list(ctx.mentions)
     try:
         return evaluate(ctx, ability.intervening_if)
     finally:
+        said = [ref for group in ctx.mentions[len(mentions) :] for ref in group if isinstance(ref, str)]
         ctx.it, ctx.mentions = it, mentions
+        if resolving and said and not it:  # nothing named before: the players the condition names
+            ctx.it = list(dict.fromkeys(said))
 
 
 def settle(game: Game, decider: Decider | None) -> None:
