@@ -365,7 +365,7 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
         about_event(ctx, item.event, ability.trigger if ability is not None else None)
     if item.x is not None:
         ctx.bindings["X"] = item.x
-    if ability is not None and not intervening_holds(ctx, ability):  # 603.4: removed, does nothing
+    if ability is not None and not intervening_holds(ctx, ability, resolving=True):  # 603.4: does nothing
         game.log.append(f"{source.name}: its 'if' no longer holds, the ability does nothing (603.4)")
         return
     if ability is not None:

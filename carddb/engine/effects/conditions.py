@@ -17,6 +17,7 @@ from carddb.engine.query.nouns import (
     AMONG_LOOKED,
     COLOR_WORDS,
     IN_ZONE_WITHOUT_A_ZONE,
+    UP_TO,
     amount_of,
     candidates_for,
     count,
@@ -59,6 +60,9 @@ def may(ctx: Context, subject: list[Ref], action: Action) -> None:
     did = False
     for ref in subject:  # "Each player may scry 1": each one answers for themselves (101.4)
         player = next(players(ctx, [ref]))
+        if player == ctx.controller and _cannot_do_all(ctx, inner):  # 118.12, 118.3: not offered
+            ctx.game.log.append(f"{player} cannot {inner.verb.replace('_', ' ')} all it says")
+            continue
         answer = ctx.decider.choose(f"{player}: {inner.verb.replace('_', ' ')}?", ["yes", "no"])
         if answer == "yes":
             before = list(ctx.it)
@@ -77,6 +81,24 @@ def may(ctx: Context, subject: list[Ref], action: Action) -> None:
                     ctx.it = before
             did = True
     ctx.bindings["did"] = int(did)
+
+
+CHOSEN_COSTS = frozenset({"exile", "sacrifice", "discard", "return_from", "tap"})
+"""The verbs of a "may" whose objects the player chooses ("you may exile two creature cards from your
+graveyard", "you may sacrifice a creature"): :func:`_cannot_do_all` counts what they could choose."""
+
+
+def _cannot_do_all(ctx: Context, inner: Action) -> bool:
+    """ "You may exile two creature cards from your graveyard. If you do, draw a card": the action is
+    a cost (118.12), and a player without what it needs can't pay it (118.3) — not even in part.
+    Only a number of objects the player chooses (not targets, not "all", not "up to")."""
+    what = inner.arg("what")
+    if inner.verb not in CHOSEN_COSTS or not isinstance(what, Noun) or what.targeted or id(what) in ctx.slots:
+        return False
+    counted = what.amount is not None or what.determiners in (("a",), ("an",), ("another",))
+    if not counted or what.determiners[:1] == (UP_TO,):
+        return False
+    return count(ctx, what) < amount_of(ctx, what)
 
 
 def may_have(ctx: Context, subject: list[Ref], action: Action) -> None:

@@ -461,6 +461,10 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     )
     if that_spell and _trigger_verb(ability) == "becomes_target":  # not told apart from what it targets
         problems.append("'that spell' of the spell or ability that targets")
+    leaving = ability.trigger if _trigger_verb(ability) == "leaves" else None
+    to = leaving.arg("to") if isinstance(leaving, Action) and is_form(leaving, "to_zone") else None
+    if isinstance(to, Action) and to.arg("owner") not in LEAVING_ZONE_OWNERS:
+        problems.append(f"a trigger on a card put into {to.arg('owner')} {to.arg('zone')}")
     moments |= _paid_totals(ability)  # "with total power N or greater" of a tap cost: the cost reads it
     moments |= revealed_from_top(nodes)  # "reveals cards from the top of their library until …"
     if any(isinstance(n, Action) and n.verb == "reveal_until" for n in nodes) and any(
@@ -672,6 +676,13 @@ def _target_of(ability: Ability) -> set[int]:
     by = trigger.arg("by") if isinstance(trigger, Action) and trigger.verb == "becomes_target" else None
     return {id(by)} if isinstance(by, Noun) and by.description == "spell or ability" else set()
 
+
+LEAVING_ZONE_OWNERS = frozenset({
+    "your", "an opponent's", "each opponent's", None, "a player's", "each player's", "all", "its owner's",
+    "their owner's", "their owners'",
+})  # fmt: skip
+"""Whose zone "Whenever a creature is put into [whose] graveyard from the battlefield" may name: the
+trigger checks the card's owner (``rules.triggers``: a card goes to its owner's zone, 400.3)."""
 
 TAP_TOTAL_POWER = "with_total_power"
 

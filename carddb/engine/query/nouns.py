@@ -494,8 +494,10 @@ def _antecedent(ctx: Context, noun: Noun) -> list[Ref]:
     phrase describes ("Tap target creature. That creature doesn't untap …"); before anything was
     named, what the triggering event was about ("Whenever ~ blocks a creature, that creature …");
     otherwise nothing."""
-    for named in reversed(ctx.mentions):
-        found = [ref for ref in named if matches(ctx, ref, noun)]
+    for named in reversed(ctx.mentions):  # not the source itself, which the text calls by its name:
+        # "Destroy target creature with defender. Grotag Siege-Runner deals 2 damage to that
+        # creature's controller" is the destroyed creature's
+        found = [ref for ref in named if ref is not ctx.source and matches(ctx, ref, noun)]
         if found:
             return found if "those" in noun.determiners or len(found) == 1 else found[:1]
     found = [ref for ref in ctx.event_refs if ref is not ctx.source and matches(ctx, ref, noun)][:1]

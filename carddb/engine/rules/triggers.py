@@ -20,7 +20,12 @@ from carddb.engine.core.errors import NotExecutableError
 from carddb.engine.core.forms import is_form, named, written
 from carddb.engine.core.state import Event, Game, GameObject, StackItem, Step
 from carddb.engine.query.abilities import ability_at, active_abilities, granter_of
-from carddb.engine.query.executable import check_object, functions_from_graveyard, missing
+from carddb.engine.query.executable import (
+    LEAVING_ZONE_OWNERS,
+    check_object,
+    functions_from_graveyard,
+    missing,
+)
 from carddb.engine.query.nouns import (
     AMOUNT_EVENTS,
     DONE,
@@ -179,7 +184,23 @@ def _leaves(ctx: Context, trigger: Action, event: Event) -> bool:
         zone = trigger.arg("to")
         if not isinstance(zone, Action) or zone_name(zone) != event.to_zone:
             return False
+        if not _owned_zone(ctx, zone, event):
+            return False
     return _with_controller(event, lambda: is_named(ctx, trigger.arg("what"), event.obj))
+
+
+def _owned_zone(ctx: Context, zone: Action, event: Event) -> bool:
+    """Whether the zone the object went to is the one the trigger names by its owner: a card goes
+    to its owner's graveyard, hand or library (400.3), so "put into your graveyard from the
+    battlefield" is a card the ability's controller owns, "an opponent's graveyard" one an opponent
+    owns; "a graveyard", "a player's graveyard" and "its owner's" are anyone's."""
+    owner = zone.arg("owner")
+    assert event.obj is not None
+    if owner == "your":
+        return event.obj.owner == ctx.controller
+    if owner in ("an opponent's", "each opponent's"):
+        return event.obj.owner in ctx.game.opponents(ctx.controller)
+    return owner in LEAVING_ZONE_OWNERS  # anyone's ("a graveyard", "a player's", "its owner's")
 
 
 def _either(check: Matcher) -> Matcher:
@@ -492,18 +513,22 @@ def _spell_x(game: Game, spell: GameObject) -> int | None:
     return next((item.x for item in game.stack if item.is_spell and item.source == spell.id), None)
 
 
-def intervening_holds(ctx: Context, ability: Ability) -> bool:
+def intervening_holds(ctx: Context, ability: Ability, *, resolving: bool = False) -> bool:
     """Whether the intervening "if" of a triggered ability holds (603.4: "When …, if …, …"), read
     with what the event was about (:func:`about_event`): checked when the event happens (it does
     not trigger otherwise) and again as the ability resolves (it does nothing otherwise). True for
-    an ability without one."""
+    an ability without one. As it resolves (``resolving``), the players the condition named stay
+    named: "if that player has no cards in hand, they lose 2 life" — "they" is that player."""
     if ability.intervening_if is None:
         return True
     it, mentions = list(ctx.it), list(ctx.mentions)
     try:
         return evaluate(ctx, ability.intervening_if)
     finally:
+        said = [ref for group in ctx.mentions[len(mentions) :] for ref in group if isinstance(ref, str)]
         ctx.it, ctx.mentions = it, mentions
+        if resolving and said and not it:  # nothing named before: the players the condition names
+            ctx.it = list(dict.fromkeys(said))
 
 
 def settle(game: Game, decider: Decider | None) -> None:
