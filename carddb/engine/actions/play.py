@@ -114,9 +114,9 @@ def activate(
         check_limits(game, player, obj, index - 1, ability.limits)  # Boast, Forecast
         granter = granter_of(game, obj, index - 1)  # "~" of a quoted ability an Equipment gives
         ctx = Context(game, decider, player, obj, granter=granter)
-        chosen = choose_targets(game, ctx, ability, targets, modes)
-        if x is not None:
+        if x is not None:  # 602.2b, 601.2b: X is announced before the targets are chosen
             ctx.bindings["X"] = x
+        chosen = choose_targets(game, ctx, ability, targets, modes)
         division = divide(ctx, ability, chosen, modes)  # 601.2d, as for a spell
         mark, since = len(game.events), game.next_timestamp
         pay_costs(game, decider, player, obj, ability.cost, x=x, pay_with=pay_with, granter=granter)
@@ -226,9 +226,9 @@ def cast(
         if spell is not None:
             _executable(game, obj, spell)
         ctx = Context(game, decider, player, obj)
-        chosen = choose_targets(game, ctx, spell, targets, modes) if spell is not None else []
-        if x is not None:
+        if x is not None:  # 601.2b: X is announced before the targets are chosen (601.2c)
             ctx.bindings["X"] = x
+        chosen = choose_targets(game, ctx, spell, targets, modes) if spell is not None else []
         division = divide(ctx, spell, chosen, modes) if spell is not None else {}  # 601.2d
         symbols = card.mana_symbols if cost is None else cost
         paid: tuple[Action, ...] = ()  # the cost phrases of its own alternative cost
