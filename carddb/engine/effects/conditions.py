@@ -59,12 +59,15 @@ def may(ctx: Context, subject: list[Ref], action: Action) -> None:
     for player in players(ctx, subject):
         answer = ctx.decider.choose(f"{player}: {inner.verb.replace('_', ' ')}?", ["yes", "no"])
         if answer == "yes":
+            before = ctx.game.state_key(), sum(map(len, ctx.done.values()))
             try:
                 handler(ctx, subject, inner)
             except CostError as error:  # a payment that cannot be made: not done
                 ctx.game.log.append(f"{player} cannot: {error}")
                 continue
-            did = True
+            # 609.3: "You may put a creature card with mana value X from your hand onto the
+            # battlefield. If you do, …" with no such card does nothing, so it was not done
+            did = did or (ctx.game.state_key(), sum(map(len, ctx.done.values()))) != before
     ctx.bindings["did"] = int(did)
 
 

@@ -299,12 +299,14 @@ def _optional(ctx: Context, node: Conditional) -> None:
     did = False
     for player in players(ctx, resolve(ctx, node.condition)):
         if ctx.decider.choose(f"{player}: {_describe(node.body)}?", ["yes", "no"]) == "yes":
+            before = ctx.game.state_key(), sum(map(len, ctx.done.values()))
             try:
                 _execute(ctx, node.body)
             except CostError as error:  # "you may pay {1}" with no way to pay: not done
                 ctx.game.log.append(f"{player} cannot: {error}")
                 continue
-            did = True
+            # 609.3: an optional instruction that could change nothing was not done ("if you do")
+            did = did or (ctx.game.state_key(), sum(map(len, ctx.done.values()))) != before
     ctx.bindings["did"] = int(did)
 
 
