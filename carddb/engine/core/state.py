@@ -620,6 +620,12 @@ class Game:
         start = names.index(self.active)
         return names[start:] + names[:start]
 
+    def state_key(self) -> str:
+        """What the game looks like now, to tell whether an instruction changed anything: its
+        objects and players (zones, counters, life, mana…), the stack and the events so far. An
+        optional instruction that changed nothing was not done (609.3: "if you do" then fails)."""
+        return repr((self.objects, self.players, self.stack, len(self.events)))
+
     def snapshot(self) -> Snapshot:
         """A copy to go back to (:meth:`restore`): objects, players, zones and the stack copied;
         card definitions (immutable) and the log (only appended to) shared."""

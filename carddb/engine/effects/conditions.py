@@ -65,7 +65,8 @@ def may(ctx: Context, subject: list[Ref], action: Action) -> None:
             continue
         answer = ctx.decider.choose(f"{player}: {inner.verb.replace('_', ' ')}?", ["yes", "no"])
         if answer == "yes":
-            before = list(ctx.it)
+            before = ctx.game.state_key(), sum(map(len, ctx.done.values()))
+            it = list(ctx.it)
             try:
                 if len(subject) == 1:
                     handler(ctx, subject, inner)
@@ -78,8 +79,10 @@ def may(ctx: Context, subject: list[Ref], action: Action) -> None:
                 continue
             finally:
                 if len(subject) > 1:
-                    ctx.it = before
-            did = True
+                    ctx.it = it
+            # 609.3: "You may put a creature card with mana value X from your hand onto the
+            # battlefield. If you do, …" with no such card does nothing, so it was not done
+            did = did or (ctx.game.state_key(), sum(map(len, ctx.done.values()))) != before
     ctx.bindings["did"] = int(did)
 
 

@@ -26,19 +26,44 @@ def _keyword_line(keywords: str) -> str:
     return line[:1].upper() + line[1:]
 
 
+TOKEN_CARD_TYPES = {"artifact": "Artifact", "enchantment": "Enchantment", "creature": "Creature"}
+"""The card types a creature token's description may give it besides creature (111.4, 205.2a):
+"1/1 colorless Thopter artifact creature token", "1/1 white Soldier enchantment creature tokens"."""
+
+_TOKEN_WORDS = {"and", "colorless", "token", "tokens"}
+
+
+def _token_check(action: Action, catalog: Catalog) -> str | None:
+    """A creature token's description: subtypes, colours and card types only; any other word (a
+    colour such as "gold", a supertype) is refused rather than dropped from the token."""
+    what = action.arg("what")
+    if not isinstance(what, Noun):
+        return f"token {what!r}"
+    for word in what.description.replace(",", " ").split():
+        known = word[:1].isupper() or word in COLOR_WORDS or word in TOKEN_CARD_TYPES
+        if not known and word not in _TOKEN_WORDS:
+            return f"token {what.description!r}: the word {word!r}"
+    return None
+
+
 def create_token(ctx: Context, subject: list[Ref], action: Action) -> None:
     what = action.arg("what")
     assert isinstance(what, Noun)
     power, toughness = str(action.arg("pt")).split("/")
-    words = what.description.split()
+    words = what.description.replace(",", " ").split()  # "red, white, and blue"
     subtypes = [w for w in words if w[:1].isupper()]
+    # 111.4: the token has the card types its description names ("Soldier enchantment creature
+    # tokens" is an Enchantment Creature), in the order printed; a creature token at least.
+    card_types = [TOKEN_CARD_TYPES[w] for w in words if w in TOKEN_CARD_TYPES]
+    if "Creature" not in card_types:
+        card_types.append("Creature")
     granted = [
         str(q.arg("keywords")) for q in what.qualifiers if q.verb == "with_keywords"
     ]  # "… creature token with flying": the token's own keyword abilities
     colors = tuple(COLOR_WORDS[w] for w in words if w in COLOR_WORDS)  # "2/2 white Knight" (111.4)
     card = CardDef(
         name=" ".join(subtypes) + " Token" if subtypes else "Token",
-        type_line="Creature — " + " ".join(subtypes),
+        type_line=" ".join(dict.fromkeys(card_types)) + " — " + " ".join(subtypes),
         text="\n".join(_keyword_line(keywords) for keywords in granted),
         power=power,
         toughness=toughness,
@@ -178,5 +203,9 @@ SECTION = Section(
         "create_those_tokens": create_those_tokens,
         "investigate": investigate,
     },
-    checks={"create_token": _named_check, "create_those_tokens": _those_check},
+    checks={
+        "create_creature_token": _token_check,
+        "create_token": _named_check,
+        "create_those_tokens": _those_check,
+    },
 )

@@ -744,14 +744,27 @@ def _is(ctx: Context, obj: GameObject, alternative: str) -> bool:
         elif singular in COLOR_WORDS:
             if COLOR_WORDS[singular] not in colors_of(obj):
                 return False
-        elif (
-            word[:1].isupper()
-            and word.rstrip("s") not in obj.subtypes
-            and word not in obj.subtypes
-            and not (obj.now.every_creature_type and word.rstrip("s") not in NONCREATURE_SUBTYPES)
-        ):
-            return False
+        elif word[:1].isupper():
+            forms = subtype_forms(word)
+            if not forms & set(obj.subtypes) and not (
+                obj.now.every_creature_type and not forms & NONCREATURE_SUBTYPES
+            ):
+                return False
     return True
+
+
+def subtype_forms(word: str) -> set[str]:
+    """The subtypes a capitalised word of a description may name, singular or plural (205.3):
+    "Vampires" → Vampire, "Octopuses" → Octopus, "Elves" → Elf, "Allies" → Ally. Only the
+    object's own subtypes are compared with them, so a spare form names nothing."""
+    forms = {word, word.rstrip("s")}
+    if word.endswith("es"):
+        forms.add(word[:-2])  # Octopuses, Foxes, Sphinxes
+    if word.endswith("ves"):
+        forms.add(word[:-3] + "f")  # Elves, Dwarves, Wolves, Werewolves
+    if word.endswith("ies"):
+        forms.add(word[:-3] + "y")  # Allies
+    return forms
 
 
 def _qualifies(ctx: Context, ref: Ref, qualifier: Action) -> bool:

@@ -141,12 +141,14 @@ def _enters_tapped(ctx: Context, predicate: Action, each: object, event: Propose
 def _enters_with(ctx: Context, predicate: Action, each: object, event: Proposed) -> Proposed:
     """ "… enters the battlefield with N counters on it [for each …]" (counted as it enters)."""
     spec = predicate.arg("counters")
-    assert isinstance(spec, Action)
-    kind = counter_kind(spec.arg("kind"))
+    if isinstance(spec, Action):
+        kind, amount = counter_kind(spec.arg("kind")), value(ctx, spec.arg("amount"))
+    else:  # "… enters the battlefield with an additional +1/+1 counter on it": one counter
+        kind, amount = counter_kind(predicate.arg("counter")), 1
     times = 1
     if isinstance(each, Noun):  # "for each other creature you control"
         times = sum(1 for obj in candidates_for(ctx, each) if matches(ctx, obj, each))
-    event.counters[kind] = event.counters.get(kind, 0) + value(ctx, spec.arg("amount")) * times
+    event.counters[kind] = event.counters.get(kind, 0) + amount * times
     return event
 
 

@@ -302,6 +302,7 @@ def _optional(ctx: Context, node: Conditional) -> None:
     for player in chooser:
         if ctx.decider.choose(f"{player}: {_describe(node.body)}?", ["yes", "no"]) != "yes":
             continue
+        before = ctx.game.state_key(), sum(map(len, ctx.done.values()))
         try:
             if chooser == [ctx.controller]:  # "you may …"
                 _execute(ctx, node.body)
@@ -310,7 +311,8 @@ def _optional(ctx: Context, node: Conditional) -> None:
         except CostError as error:  # "you may pay {1}" with no way to pay: not done
             ctx.game.log.append(f"{player} cannot: {error}")
             continue
-        did = True
+        # 609.3: an optional instruction that could change nothing was not done ("if you do")
+        did = did or (ctx.game.state_key(), sum(map(len, ctx.done.values()))) != before
     ctx.bindings["did"] = int(did)
 
 
