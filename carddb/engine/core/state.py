@@ -18,7 +18,7 @@ from carddb.engine.core.cards import CardDef
 from carddb.engine.core.catalog import Catalog
 from carddb.engine.core.errors import EngineError, IllegalActionError
 from carddb.engine.core.layers import Characteristics, LayerEffect, characteristics
-from carddb.oracle.model import Ability
+from carddb.oracle.model import Ability, Action
 
 PLAYER_ZONES = ("library", "hand", "graveyard", "exile", "command")
 SHARED_ZONES = ("battlefield", "stack")
@@ -262,6 +262,8 @@ class Player:
     """Was dealt damage this turn (bloodthirst: "if an opponent was dealt damage this turn")."""
     energy: int = 0
     """Energy counters ({E}, 122.1e: "you get {E}{E}", "Pay {E}")."""
+    counters: dict[str, int] = field(default_factory=dict)
+    """The player's other counters, by kind (122.1: "you get an experience counter", 122.1d)."""
     drew_from_empty: bool = False
     """Attempted to draw from an empty library since state-based actions were last checked."""
     planar_rolls: int = 0
@@ -365,12 +367,17 @@ class Delayed:
 @dataclass(frozen=True)
 class Ward:
     """A ward triggered ability (702.21) waiting to counter the spell or ability it names: that
-    item's source, ability index (None: a spell) and controller, and the cost ("{2}", "3 life")."""
+    item's source, ability index (None: a spell) and controller, and the cost ("{2}", "3 life",
+    "Discard a card.")."""
 
     source: int
     ability: int | None
     controller: str
     cost: str
+    phrase: Action | None = None
+    """A cost written as a phrase ("Ward—Discard a card."), paid by that controller (118.3)."""
+    x: object = None
+    """What X of the cost is ("Ward {X}, where X is …"), read as the ward ability resolves."""
 
 
 @dataclass
@@ -716,6 +723,7 @@ class Game:
                 p.life_lost_this_turn,
                 p.attacked_this_turn,
                 p.energy,
+                tuple(sorted(p.counters.items())),
                 p.dealt_damage_this_turn,
                 tuple(tuple(z) for z in p.zones.values()),
             )

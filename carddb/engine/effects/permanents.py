@@ -156,9 +156,17 @@ def proliferate(ctx: Context, subject: list[Ref], action: Action) -> None:
                 if kind == LORE:
                     lore_added(ctx.game, obj, obj.counters[kind] - 1)
     for player in ctx.game.players.values():
-        question = f"proliferate {player.name}'s poison?"
-        if player.poison and ctx.decider.choose(question, ["yes", "no"]) == "yes":
-            player.poison += 1
+        # a chosen player gets another counter of each kind they have: poison, energy, experience
+        kinds = [kind for kind, count in player.counters.items() if count]
+        if not (player.poison or player.energy or kinds):
+            continue
+        named = {"poison": player.poison, "energy": player.energy}
+        shown = ", ".join([*(kind for kind, count in named.items() if count), *kinds])
+        if ctx.decider.choose(f"proliferate {player.name}'s {shown}?", ["yes", "no"]) == "yes":
+            player.poison += 1 if player.poison else 0
+            player.energy += 1 if player.energy else 0
+            for kind in kinds:
+                player.counters[kind] += 1
 
 
 def transform_handler(ctx: Context, subject: list[Ref], action: Action) -> None:

@@ -519,7 +519,7 @@ COUNTING = frozenset({
 """The phrases whose ``what`` is counted (:func:`carddb.engine.query.nouns.count`)."""
 
 
-WHERE_X_VALUES = frozenset({"the_result", "total_of_results", "number_of"})
+WHERE_X_VALUES = frozenset({"the_result", "total_of_results", "number_of", "number_of_player_counters"})
 """The values "where X is …" of a resolving ability reads (``rules.execution``, ``nouns.value``),
 besides numbers, "cards in your hand" and the possessives of :data:`STAT_OWNERS`."""
 SOURCE_GONE_TRIGGERS = ("dies", "leaves", "graveyard")

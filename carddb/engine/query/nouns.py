@@ -127,7 +127,20 @@ def value(ctx: Context, quantity: object) -> int:
         ctx.it, ctx.mentions = it, mentions
         kind = counter_kind(quantity.arg("counter"))
         return sum(obj.counters.get(kind, 0) for obj in on)
+    if isinstance(quantity, Action) and quantity.verb == "number_of_player_counters":
+        # "the number of experience counters you have" (122.1)
+        return player_counters(ctx, quantity.arg("counter"), quantity.arg("who"))
     raise EngineError(f"cannot count {quantity!r}")
+
+
+def player_counters(ctx: Context, counter: object, who: object) -> int:
+    """How many counters of a kind the players ``who`` names have (122.1; poison: 122.1f)."""
+    kind = counter_kind(counter)
+    total = 0
+    for player in players(ctx, resolve(ctx, who)):
+        state = ctx.game.players[player]
+        total += state.poison if kind == "poison" else state.counters.get(kind, 0)
+    return total
 
 
 KINDS = frozenset({"card type", "basic land type", "color"})
