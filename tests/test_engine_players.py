@@ -124,3 +124,13 @@ def test_a_number_counted_per_player_by_an_earlier_step_is_refused_not_taken_as_
     )
     ability = flux.parsed.abilities[0]
     assert "'that many'" in missing(ability)
+
+
+def test_a_refused_action_gives_back_a_players_counters() -> None:
+    # a snapshot (taken before every action) keeps its own copy of each player's counters (122.1)
+    game = three_players()
+    game.players["Bob"].counters["experience"] = 1
+    snapshot = game.snapshot()
+    game.players["Bob"].counters["experience"] = 3
+    game.restore(snapshot)
+    assert game.players["Bob"].counters == {"experience": 1}

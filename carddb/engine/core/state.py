@@ -638,7 +638,12 @@ class Game:
         card definitions (immutable) and the log (only appended to) shared."""
         objects = {i: _object_copy(o) for i, o in self.objects.items()}
         players = {
-            name: replace(p, zones={z: list(ids) for z, ids in p.zones.items()}, mana_pool=list(p.mana_pool))
+            name: replace(
+                p,
+                zones={z: list(ids) for z, ids in p.zones.items()},
+                mana_pool=list(p.mana_pool),
+                counters=dict(p.counters),
+            )
             for name, p in self.players.items()
         }
         stack = [

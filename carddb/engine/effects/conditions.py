@@ -668,6 +668,9 @@ def _with_power(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     if form == "mana_value_x_or_less":
         have: int | None = mana_value(ref)
         return have is not None and have <= value(ctx, X())
+    if form == "mana_value_greater_than":  # "… greater than the number of experience counters you have"
+        greater = mana_value(ref)
+        return greater is not None and greater > value(ctx, qualifier.arg("amount"))
     if form == "mana_value_exactly":  # "with mana value 3"
         exact = mana_value(ref)
         return exact is not None and exact == value(ctx, qualifier.arg("amount"))
@@ -765,7 +768,7 @@ SECTION = Section(
         "with_toughness": named("with_toughness", "toughness_or_less", "toughness_or_greater"),
         "with_mana_value": named(
             "with_mana_value", "mana_value_or_less", "mana_value_or_greater", "cmc_or_less", "cmc_or_greater",
-            "mana_value_x_or_less", "mana_value_exactly",
+            "mana_value_x_or_less", "mana_value_exactly", "mana_value_greater_than",
         ),
         "with_total": named("with_total", "mana_value_or_less", "mana_value_x_or_less"),
     },

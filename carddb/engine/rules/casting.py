@@ -19,7 +19,15 @@ from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError, IllegalActionError, NotExecutableError
 from carddb.engine.core.forms import written
 from carddb.engine.query.executable import alternative_cost_line, casting_line, generic_amount, missing
-from carddb.engine.query.nouns import count, counter_kind, known_description, matches, objects, resolve
+from carddb.engine.query.nouns import (
+    count,
+    counter_kind,
+    known_description,
+    matches,
+    objects,
+    player_counters,
+    resolve,
+)
 from carddb.engine.rules.conditions import evaluate
 from carddb.engine.rules.continuous import static_clauses
 from carddb.oracle.model import Ability, Action, Casting, Keyword, Kind, ManaCost, Noun
@@ -39,7 +47,10 @@ def _amount(ctx: Context, predicate: Action) -> int:
     if predicate.verb == "costs_for_each":
         what = predicate.arg("what")
         counter = predicate.arg("counter")
-        if counter is not None:  # "… for each +1/+1 counter on ~" (Animar, Soul of Elements)
+        if counter is not None and predicate.arg("who") is not None:
+            # "… for each experience counter you have" (Mizzix of the Izmagnus, 122.1)
+            amount *= player_counters(ctx, counter, predicate.arg("who"))
+        elif counter is not None:  # "… for each +1/+1 counter on ~" (Animar, Soul of Elements)
             kind = counter_kind(counter)
             amount *= sum(obj.counters.get(kind, 0) for obj in objects(resolve(ctx, what)))
         elif not isinstance(what, Noun):
