@@ -143,6 +143,9 @@ def _enters_with(ctx: Context, predicate: Action, each: object, event: Proposed)
     spec = predicate.arg("counters")
     assert isinstance(spec, Action)
     kind = counter_kind(spec.arg("kind"))
+    obj = event.obj
+    if obj is ctx.source and obj is not None and "X" not in ctx.bindings:  # 107.3m: its own "with X
+        ctx.bindings["X"] = obj.cast_x or 0  # counters" is the spell's X (0 when not cast with one)
     times = 1
     if isinstance(each, Noun):  # "for each other creature you control"
         times = sum(1 for obj in candidates_for(ctx, each) if matches(ctx, obj, each))
