@@ -268,6 +268,7 @@ def cast(
         game.move(obj, "stack")
         obj.flashback = flashback is not None
         obj.kicked = kicked
+        obj.cast_x = x
         obj.bought_back = buyback
         obj.evoked = evoke
         obj.cast_from_hand = from_zone == "hand"

@@ -122,6 +122,9 @@ class GameObject:
     """The turn since which its controller has controlled it continuously (summoning sickness)."""
     kicked: bool = False
     """Cast with its kicker cost paid (702.33d: the permanent it becomes was kicked too)."""
+    cast_x: int | None = None
+    """The value of X chosen as it was cast, kept as the spell becomes a permanent (107.3m: its
+    enters-the-battlefield replacement effect's X, "enters with X +1/+1 counters")."""
     exiled_by: tuple[int, int] | None = None
     """In exile: the object whose ability exiled it and that object's timestamp then (607.2a:
     "the exiled card", "cards exiled with ~" of that object's other abilities); reset as it leaves."""
@@ -574,6 +577,7 @@ class Game:
             _starting_loyalty(obj)
         if zone not in ("stack", "battlefield"):
             obj.kicked = obj.bought_back = obj.evoked = obj.cast_from_hand = False  # a new object (400.7)
+            obj.cast_x = None
             obj.dashed = 0
             obj.effects = []
             obj.suspend_haste = None

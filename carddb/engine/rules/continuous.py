@@ -141,6 +141,9 @@ def _enters_tapped(ctx: Context, predicate: Action, each: object, event: Propose
 def _enters_with(ctx: Context, predicate: Action, each: object, event: Proposed) -> Proposed:
     """ "… enters the battlefield with N counters on it [for each …]" (counted as it enters)."""
     spec = predicate.arg("counters")
+    obj = event.obj
+    if obj is ctx.source and obj is not None and "X" not in ctx.bindings:  # 107.3m: its own "with X
+        ctx.bindings["X"] = obj.cast_x or 0  # counters" is the spell's X (0 when not cast with one)
     if isinstance(spec, Action):
         kind, amount = counter_kind(spec.arg("kind")), value(ctx, spec.arg("amount"))
     else:  # "… enters the battlefield with an additional +1/+1 counter on it": one counter

@@ -495,6 +495,8 @@ def collect(game: Game, decider: Decider, event: Event) -> None:
                 game.log.append(f"{source.name}'s ability does not trigger: its 'if' does not hold (603.4)")
                 continue
             x = _spell_x(game, source) if cast_itself else None  # the X the spell was cast with
+            if event.obj is source and _entered(event) and "{X}" in source.card.mana_cost:
+                x = source.cast_x or 0  # 107.3m: its own enters trigger's X is its spell's (else 0)
             granter_id = granter.id if granter is not None else None
             item = StackItem(
                 source.id, ctx.controller, index, [], x=x, event=event, own=ability, granter=granter_id
