@@ -82,6 +82,23 @@ def target_nouns(ability: Ability, modes: Sequence[int] = ()) -> list[TargetPhra
     return found
 
 
+def target_counts(ability: Ability, modes: Sequence[int] = ()) -> list[tuple[int, int | None]]:
+    """How few and how many targets each phrase of :func:`target_nouns` takes, in the same order
+    (115.1, 601.2c): "target creature" (1, 1), "up to one target creature card" (0, 1), "up to two
+    target creatures" (0, 2), "any number of target creatures" (0, None)."""
+    def count(slot: TargetSlot) -> tuple[int, int | None]:
+        return (1, 1) if slot.divided else (slot.min, slot.max)  # 601.2d: divided, one target each
+
+    own = _phrases(ability.effects)
+    found = [count(slot) for slot in ability.targets if not slot.reflexive and slot.slot in own]
+    if ability.modes:
+        for mode in modes:
+            chosen = ability.modes[mode - 1]
+            phrases = _phrases(chosen.effects)
+            found += [count(s) for s in chosen.targets if not s.reflexive and s.slot in phrases]
+    return found
+
+
 def _phrases(steps: Iterable[object]) -> dict[int, TargetPhrase]:
     """The first phrase naming each target slot in ``steps`` (not inside a quoted ability)."""
     phrases: dict[int, TargetPhrase] = {}

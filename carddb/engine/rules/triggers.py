@@ -46,6 +46,7 @@ from carddb.engine.rules.targets import (
     mode_nouns,
     record_target,
     step_nouns,
+    target_counts,
     target_events,
     target_nouns,
     target_text,
@@ -594,7 +595,7 @@ def _choose_targets(game: Game, decider: Decider, item: StackItem) -> bool:
         if not modes:
             game.log.append(f"{source.name}: no mode chosen for its triggered ability")
             return False
-    chosen = _chosen_targets(ctx, target_nouns(ability, modes))
+    chosen = _chosen_targets(ctx, target_nouns(ability, modes), target_counts(ability, modes))
     if chosen is None:
         return False
     item.targets = chosen
@@ -603,21 +604,36 @@ def _choose_targets(game: Game, decider: Decider, item: StackItem) -> bool:
     return True
 
 
-def _chosen_targets(ctx: Context, nouns: list[TargetPhrase]) -> list[list[Ref]] | None:
-    """A target for each phrase, chosen through the decider among the legal ones (each recorded
-    for the phrases after it); None when one has no legal choice (603.3d)."""
+def _chosen_targets(
+    ctx: Context, nouns: list[TargetPhrase], counts: list[tuple[int, int | None]] | None = None
+) -> list[list[Ref]] | None:
+    """The targets of each phrase, chosen through the decider among the legal ones (each recorded
+    for the phrases after it), as many as the phrase takes (``counts``, default one each): one name
+    at a time, then "done" once the fewest it takes are chosen ("up to two target creatures").
+    None when a phrase cannot get the fewest it takes (603.3d); "up to one target …" with no legal
+    choice gets none, and the ability still goes on the stack (601.2c)."""
     game, source = ctx.game, ctx.source
     chosen: list[list[Ref]] = []
-    for noun in nouns:
+    for index, noun in enumerate(nouns):
+        low, high = counts[index] if counts is not None and index < len(counts) else (1, 1)
         legal = _legal_targets(game, ctx, noun)
-        if not legal:
+        if len(legal) < low:
             game.log.append(f"{source.name}: no legal target for its triggered ability")
             return None
-        names = list(dict.fromkeys(ref if isinstance(ref, str) else ref.name for ref in legal))
         text = target_text(noun).removeprefix("target ")
-        name = ctx.decider.choose(f"{source.name}: target {text}", names)
-        chosen.append([next(ref for ref in legal if (ref if isinstance(ref, str) else ref.name) == name)])
-        record_target(ctx, noun, chosen[-1])
+        picked: list[Ref] = []
+        while high is None or len(picked) < high:
+            left = [ref for ref in legal if not any(ref is p for p in picked)]  # 115.3: once each
+            names = list(dict.fromkeys(ref if isinstance(ref, str) else ref.name for ref in left))
+            if not names:
+                break
+            options = [DONE, *names] if len(picked) >= low else names
+            name = ctx.decider.choose(f"{source.name}: target {text}", options)
+            if name == DONE:
+                break
+            picked.append(next(ref for ref in left if (ref if isinstance(ref, str) else ref.name) == name))
+        chosen.append(picked)
+        record_target(ctx, noun, picked)
     return chosen
 
 
@@ -635,11 +651,13 @@ def _choose_modes(game: Game, decider: Decider, ctx: Context, ability: Ability) 
     (603.3c): one at a time ("1", "2", …; "done" once enough are chosen), among the modes whose
     targets can be chosen. Fewer than the header asks for: none (the ability is removed)."""
     low, high = mode_counts(ability)
-    possible = [
-        mode
-        for mode in range(1, len(ability.modes) + 1)
-        if all(_legal_targets(game, ctx, noun) for noun in mode_nouns(ability, mode))
-    ]
+    def can_choose(mode: int) -> bool:  # 603.3c: each target phrase can get the fewest it takes
+        nouns = mode_nouns(ability, mode)
+        counts = target_counts(ability, [mode])[-len(nouns) :] if nouns else []
+        pairs = zip(nouns, counts, strict=True)
+        return all(len(_legal_targets(game, ctx, n)) >= low for n, (low, _) in pairs)
+
+    possible = [mode for mode in range(1, len(ability.modes) + 1) if can_choose(mode)]
     chosen: list[int] = []
     while len(chosen) < high:
         options = [str(mode) for mode in possible if mode not in chosen]
