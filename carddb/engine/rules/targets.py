@@ -82,21 +82,26 @@ def target_nouns(ability: Ability, modes: Sequence[int] = ()) -> list[TargetPhra
     return found
 
 
-def target_counts(ability: Ability, modes: Sequence[int] = ()) -> list[tuple[int, int | None]]:
-    """How few and how many targets each phrase of :func:`target_nouns` takes, in the same order
-    (115.1, 601.2c): "target creature" (1, 1), "up to one target creature card" (0, 1), "up to two
-    target creatures" (0, 2), "any number of target creatures" (0, None)."""
-    def count(slot: TargetSlot) -> tuple[int, int | None]:
-        return (1, 1) if slot.divided else (slot.min, slot.max)  # 601.2d: divided, one target each
-
+def noun_slots(ability: Ability, modes: Sequence[int] = ()) -> list[TargetSlot]:
+    """The target slot of each phrase of :func:`target_nouns`, in the same order (115.1, 601.2c):
+    its own, then the chosen modes' (each mode's slots are numbered from 1), with how few and how
+    many targets it takes: "target creature" 1–1, "up to two target creatures" 0–2."""
     own = _phrases(ability.effects)
-    found = [count(slot) for slot in ability.targets if not slot.reflexive and slot.slot in own]
+    found = [slot for slot in ability.targets if not slot.reflexive and slot.slot in own]
     if ability.modes:
         for mode in modes:
             chosen = ability.modes[mode - 1]
             phrases = _phrases(chosen.effects)
-            found += [count(s) for s in chosen.targets if not s.reflexive and s.slot in phrases]
+            found += [slot for slot in chosen.targets if not slot.reflexive and slot.slot in phrases]
     return found
+
+
+def target_counts(ability: Ability, modes: Sequence[int] = ()) -> list[tuple[int, int | None]]:
+    """How few and how many targets each phrase of :func:`target_nouns` takes as a triggered ability
+    is put on the stack: "up to one target creature card" (0, 1), "up to two target creatures"
+    (0, 2), "any number of target creatures" (0, None); a divided one takes one (601.2d: it gets
+    all of the amount)."""
+    return [(1, 1) if slot.divided else (slot.min, slot.max) for slot in noun_slots(ability, modes)]
 
 
 def _phrases(steps: Iterable[object]) -> dict[int, TargetPhrase]:
@@ -200,10 +205,9 @@ def choose_targets(
         raise TargetError(f"{ctx.source.name} needs {len(nouns)} target(s) ({names}), got {len(chosen)}")
     picked: list[list[Ref]] = []
     it, mentions = list(ctx.it), list(ctx.mentions)
-    slots = {slot.slot: slot for slot in ability.targets}
-    for noun, refs in zip(nouns, chosen, strict=True):
-        index = getattr(noun, "slot", None)
-        slot = slots.get(index) if index is not None else None
+    slots = noun_slots(ability, modes)  # a mode's "target creature" takes one target too
+    for number, (noun, refs) in enumerate(zip(nouns, chosen, strict=True)):
+        slot = slots[number] if len(slots) == len(nouns) else None
         most = (slot.max if slot.max is not None else len(refs)) if slot is not None else len(refs)
         if slot is not None and not slot.min <= len(refs) <= most:
             limit = "any number" if slot.max is None else str(slot.max)
