@@ -92,6 +92,13 @@ def target_phrase_slots(ability: Ability, modes: Sequence[int] = ()) -> list[tup
     return found
 
 
+def noun_slots(ability: Ability, modes: Sequence[int] = ()) -> list[TargetSlot]:
+    """The target slot of each phrase of :func:`target_nouns`, in the same order (115.1, 601.2c):
+    its own, then the chosen modes' (each mode's slots are numbered from 1), with how few and how
+    many targets it takes: "target creature" 1–1, "up to two target creatures" 0–2."""
+    return [slot for _, slot in target_phrase_slots(ability, modes)]
+
+
 def _phrases(steps: Iterable[object]) -> dict[int, TargetPhrase]:
     """The first phrase naming each target slot in ``steps`` (not inside a quoted ability)."""
     phrases: dict[int, TargetPhrase] = {}
@@ -114,14 +121,6 @@ def step_nouns(step: object) -> list[TargetPhrase]:
     "When you do, …", 603.12, or a delayed one, 603.7), in slot order: chosen as it triggers."""
     phrases = _phrases([step])
     return [phrases[slot] for slot in sorted(phrases)]
-
-
-def mode_nouns(ability: Ability, mode: int) -> list[TargetPhrase]:
-    """The target phrases of one mode (1-based) alone, in slot order (whether it can be chosen,
-    603.3c, 700.2a)."""
-    chosen = ability.modes[mode - 1]
-    phrases = _phrases(chosen.effects)
-    return [phrases[slot.slot] for slot in chosen.targets if not slot.reflexive and slot.slot in phrases]
 
 
 DIVIDED_ANY = frozenset({"deal_damage_divided"})
@@ -193,10 +192,9 @@ def choose_targets(
         raise TargetError(f"{ctx.source.name} needs {len(nouns)} target(s) ({names}), got {len(chosen)}")
     picked: list[list[Ref]] = []
     it, mentions = list(ctx.it), list(ctx.mentions)
-    slots = {slot.slot: slot for slot in ability.targets}
-    for noun, refs in zip(nouns, chosen, strict=True):
-        index = getattr(noun, "slot", None)
-        slot = slots.get(index) if index is not None else None
+    slots = noun_slots(ability, modes)  # a mode's "target creature" takes one target too
+    for number, (noun, refs) in enumerate(zip(nouns, chosen, strict=True)):
+        slot = slots[number] if len(slots) == len(nouns) else None
         most = (slot.max if slot.max is not None else len(refs)) if slot is not None else len(refs)
         if slot is not None and not slot.min <= len(refs) <= most:
             limit = "any number" if slot.max is None else str(slot.max)

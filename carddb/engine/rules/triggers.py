@@ -48,7 +48,6 @@ from carddb.engine.rules.targets import (
     divide,
     legal_target,
     mode_counts,
-    mode_nouns,
     record_target,
     step_nouns,
     target_events,
@@ -677,11 +676,11 @@ def _choose_modes(game: Game, decider: Decider, ctx: Context, ability: Ability) 
     (603.3c): one at a time ("1", "2", …; "done" once enough are chosen), among the modes whose
     targets can be chosen. Fewer than the header asks for: none (the ability is removed)."""
     low, high = mode_counts(ability)
-    possible = [
-        mode
-        for mode in range(1, len(ability.modes) + 1)
-        if all(_legal_targets(game, ctx, noun) for noun in mode_nouns(ability, mode))
-    ]
+    def can_choose(mode: int) -> bool:  # 603.3c: each target phrase can get the fewest it takes
+        pairs = target_phrase_slots(ability, [mode])
+        return all(len(_legal_targets(game, ctx, noun)) >= slot.min for noun, slot in pairs)
+
+    possible = [mode for mode in range(1, len(ability.modes) + 1) if can_choose(mode)]
     chosen: list[int] = []
     while len(chosen) < high:
         options = [str(mode) for mode in possible if mode not in chosen]
