@@ -58,8 +58,7 @@ def pay_energy(ctx: Context, subject: list[Ref], action: Action) -> None:
 
 
 def _pays(ctx: Context, condition: Action) -> bool:
-    """ "… unless its controller pays {3}": that player chooses whether to pay, and pays if able;
-    "pays {X}" is the X chosen for the resolving spell (107.3a: Logic Knot's)."""
+    """ "… unless its controller pays {3}": that player chooses whether to pay, and pays if able."""
     paid = False
     for player in players(ctx, resolve(ctx, condition.arg("who"))):
         energy = mana.energy_of(condition)  # "unless you pay {E}{E}" (107.14)
@@ -69,6 +68,7 @@ def _pays(ctx: Context, condition: Action) -> bool:
                 if energy:
                     mana.pay_energy(ctx.game, player, energy)
                 else:
+                    # "pays {X}": the X chosen for the resolving spell (107.3a: Logic Knot's)
                     mana.pay(ctx.game, player, symbols, x=ctx.bindings.get("X"))
                 paid = True
             except CostError as error:
