@@ -82,13 +82,22 @@ class Normalized:
         return restore_loosely(self.text, self.reworded, text)
 
 
+_REBALANCED = "A-"
+"""The prefix of a rebalanced Alchemy card's name (Scryfall and MTGJSON: "A-Elven Bow")."""
+
+
 def _self_names(name: str | None) -> tuple[str, ...]:
-    """The card's name and a legendary card's short name, longest first."""
+    """The card's name and a legendary card's short name, longest first. A rebalanced Alchemy
+    card ("A-Elven Bow") calls itself by the name without its "A-" (its text says "When Elven Bow
+    enters the battlefield"): that name too (201.5: its name in its text means the card itself)."""
     if not name:
         return ()
     names = {name.strip()}
-    if "," in name:
-        names.add(name.split(",")[0].strip())
+    if name.startswith(_REBALANCED):
+        names.add(name.removeprefix(_REBALANCED).strip())
+    for full in list(names):
+        if "," in full:
+            names.add(full.split(",")[0].strip())
     return tuple(sorted((n for n in names if n), key=len, reverse=True))
 
 

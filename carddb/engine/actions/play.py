@@ -257,7 +257,11 @@ def cast(
             if phrases is None:
                 raise NotExecutableError(obj.name, ["a buyback cost the engine does not pay"])
             bought, paid = (), (*paid, *phrases)
-        total = total_cost(ctx, (*symbols, *kicker, *bought))  # 601.2f: the total cost, changes applied
+        game.announced[obj.id] = [list(refs) for refs in chosen]  # 601.2c: chosen before the cost
+        try:
+            total = total_cost(ctx, (*symbols, *kicker, *bought))  # 601.2f: the total cost, changes applied
+        finally:
+            del game.announced[obj.id]
         total = convoke(game, player, obj, total, convoking, x)  # 702.51b: after the total cost
         total = pay_generic(game, player, obj, total, delving=delving, improvising=improvising, x=x)
         mana.pay(game, player, total, x=x if "{X}" in total else None, named=pay_with)

@@ -483,6 +483,9 @@ class Game:
     """Events not yet looked at for triggered abilities."""
     delayed: list[Delayed] = field(default_factory=list)
     """Delayed triggered abilities waiting for their moment."""
+    announced: dict[int, list[list[GameObject | str]]] = field(default_factory=dict)
+    """The targets of a spell being cast, by its object's id, while its total cost is determined
+    (601.2c before 601.2f: "Spells your opponents cast that target ~ cost {2} more to cast")."""
     shields: list[Shield] = field(default_factory=list)
     """Prevention effects that last until end of turn."""
     lasting: list[Lasting] = field(default_factory=list)

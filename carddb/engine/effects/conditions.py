@@ -582,10 +582,12 @@ def _that_targets(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     if isinstance(ref, str):
         return False
     item = next((i for i in ctx.game.stack if i.source == ref.id and i.is_spell), None)
-    if item is None:
+    # a spell being cast: the targets announced before its total cost is determined (601.2c, 601.2f)
+    targets = item.targets if item is not None else ctx.game.announced.get(ref.id)
+    if targets is None:
         return False
     what = qualifier.arg("what")
-    chosen = [target for slot in item.targets for target in slot]
+    chosen = [target for slot in targets for target in slot]
 
     def named(target: Ref) -> bool:
         if isinstance(what, SelfRef):

@@ -77,7 +77,8 @@ def _pays(ctx: Context, condition: Action) -> bool:
                 if energy:
                     mana.pay_energy(ctx.game, player, energy)
                 else:
-                    mana.pay(ctx.game, player, symbols)
+                    # "pays {X}": the X chosen for the resolving spell (107.3a: Logic Knot's)
+                    mana.pay(ctx.game, player, symbols, x=ctx.bindings.get("X"))
                 paid = True
             except CostError as error:
                 ctx.game.log.append(f"{player} cannot pay: {error}")
