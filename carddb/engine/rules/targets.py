@@ -92,13 +92,6 @@ def target_phrase_slots(ability: Ability, modes: Sequence[int] = ()) -> list[tup
     return found
 
 
-def noun_slots(ability: Ability, modes: Sequence[int] = ()) -> list[TargetSlot]:
-    """The target slot of each phrase of :func:`target_nouns`, in the same order (115.1, 601.2c):
-    its own, then the chosen modes' (each mode's slots are numbered from 1), with how few and how
-    many targets it takes: "target creature" 1–1, "up to two target creatures" 0–2."""
-    return [slot for _, slot in target_phrase_slots(ability, modes)]
-
-
 def _phrases(steps: Iterable[object]) -> dict[int, TargetPhrase]:
     """The first phrase naming each target slot in ``steps`` (not inside a quoted ability)."""
     phrases: dict[int, TargetPhrase] = {}
@@ -186,17 +179,15 @@ def _any_target(ref: Ref) -> bool:
 def choose_targets(
     game: Game, ctx: Context, ability: Ability, chosen: Sequence[Sequence[Ref]], modes: Sequence[int] = ()
 ) -> list[list[Ref]]:
-    nouns = target_nouns(ability, modes)
-    if len(chosen) != len(nouns):
-        names = ", ".join(target_text(n) for n in nouns) or "no target"
-        raise TargetError(f"{ctx.source.name} needs {len(nouns)} target(s) ({names}), got {len(chosen)}")
+    phrases = target_phrase_slots(ability, modes)  # a mode's "target creature" takes one target too
+    if len(chosen) != len(phrases):
+        names = ", ".join(target_text(n) for n, _ in phrases) or "no target"
+        raise TargetError(f"{ctx.source.name} needs {len(phrases)} target(s) ({names}), got {len(chosen)}")
     picked: list[list[Ref]] = []
     it, mentions = list(ctx.it), list(ctx.mentions)
-    slots = noun_slots(ability, modes)  # a mode's "target creature" takes one target too
-    for number, (noun, refs) in enumerate(zip(nouns, chosen, strict=True)):
-        slot = slots[number] if len(slots) == len(nouns) else None
-        most = (slot.max if slot.max is not None else len(refs)) if slot is not None else len(refs)
-        if slot is not None and not slot.min <= len(refs) <= most:
+    for (noun, slot), refs in zip(phrases, chosen, strict=True):
+        most = slot.max if slot.max is not None else len(refs)
+        if not slot.min <= len(refs) <= most:
             limit = "any number" if slot.max is None else str(slot.max)
             raise TargetError(
                 f"{ctx.source.name}: target {slot.description} takes {slot.min} to {limit}, not {len(refs)}"
