@@ -33,6 +33,7 @@ from carddb.engine.query.nouns import (
     candidates_for,
     defending_players,
     matches,
+    resolve,
     zone_name,
 )
 from carddb.engine.query.planar import is_planar, planar_controller, planar_objects
@@ -528,8 +529,20 @@ def intervening_holds(ctx: Context, ability: Ability, *, resolving: bool = False
     finally:
         said = [ref for group in ctx.mentions[len(mentions) :] for ref in group if isinstance(ref, str)]
         ctx.it, ctx.mentions = it, mentions
-        if resolving and said and not it:  # nothing named before: the players the condition names
-            ctx.it = list(dict.fromkeys(said))
+        if resolving and not it:  # nothing named before: what the condition names
+            ctx.it = list(dict.fromkeys(said)) or _attached_named(ctx, ability.intervening_if)
+
+
+def _attached_named(ctx: Context, condition: object) -> list[Ref]:
+    """ "If enchanted creature is untapped, tap it": the permanent an "enchanted …" / "equipped …"
+    subject of the condition names, which "it" then means."""
+    what = condition.arg("what") if isinstance(condition, Action) else None
+    if not (isinstance(what, Noun) and what.description.startswith(("enchanted ", "equipped "))):
+        return []
+    mentions = list(ctx.mentions)
+    found: list[Ref] = [ref for ref in resolve(ctx, what) if not isinstance(ref, str)]
+    ctx.mentions = mentions
+    return found
 
 
 def settle(game: Game, decider: Decider | None) -> None:
