@@ -718,7 +718,7 @@ def _act(game: Game, decider: ScriptedDecider, action: Mapping[str, Any]) -> Non
         play.cast(game, decider, player, card, targets, **options)
     elif "play" in action:
         land = _top_or(game, action["play"], ("hand",), player)
-        play.play_land(game, player, land, face=options.get("face"))
+        play.play_land(game, player, land, decider, face=options.get("face"))
     elif "suspend" in action:  # suspend's special action (702.62a), from the hand
         card = _find(game, action["suspend"], ("hand",), player)
         suspension.suspend(game, decider, player, card, pay_with=pay or None)
