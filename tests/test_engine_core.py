@@ -15,7 +15,7 @@ from carddb.engine.core.errors import (
     NotExecutableError,
     UnscriptedDecisionError,
 )
-from carddb.engine.core.state import Game, Player, Step
+from carddb.engine.core.state import Event, Game, Player, StackItem, Step, atomic
 from carddb.engine.query.executable import functions_from_graveyard
 from carddb.engine.scenario.random_play import new_game, random_play
 from carddb.oracle.faces import Face
@@ -89,6 +89,24 @@ def test_a_refused_action_leaves_the_game_exactly_as_it_was() -> None:
     with pytest.raises(IllegalActionError, match="not a legal target"):
         play.activate(game, ScriptedDecider(), "Alice", rift, 2, [[forest]])
     assert game.fingerprint() == before
+
+
+def test_a_refused_action_leaves_waiting_triggers_naming_the_restored_objects() -> None:
+    # Flamekin Harbinger's enter trigger waited while a refused action was undone; it then moved
+    # the Harbinger it still held from before, an object the game no longer had (random play)
+    game = two_players()
+    bears = game.create(BEARS, "Alice", "battlefield")
+    game.pending.append(StackItem(bears.id, "Alice", 1, [[bears]], event=Event("move", bears)))
+    game.events.append(Event("move", bears, "hand", "battlefield", "Alice"))
+    with pytest.raises(IllegalActionError), atomic(game):
+        game.move(bears, "graveyard")
+        raise IllegalActionError("undone")
+    restored = game.objects[bears.id]
+    assert restored.zone == "battlefield"
+    waiting = game.pending[0]
+    assert waiting.event is not None and waiting.event.obj is restored
+    assert waiting.targets[0][0] is restored
+    assert game.events[-1].obj is restored
 
 
 def test_sorcery_speed_needs_the_active_players_main_phase() -> None:

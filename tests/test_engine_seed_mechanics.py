@@ -91,3 +91,18 @@ def test_the_starting_plane_skips_phenomena_to_the_bottom_of_the_planar_deck() -
 
     assert [o.name for o in planar_objects(g)] == ["Fields of Summer"]
     assert [o.name for o in planar_deck(g, "Alice")] == ["Mutual Epiphany"]
+
+
+@pytest.mark.parametrize(
+    ("text", "refused"),
+    [
+        ("Ward {X}, where X is the number of experience counters you have.", False),
+        ("Ward—Discard a card.", False),
+        ("Ward—Sacrifice ~.", True),  # "~" in a cost another player pays: not read
+        ("Ward {X}", True),  # an X nothing gives the value of
+    ],
+)
+def test_ward_costs_the_engine_pays_or_refuses(text: str, refused: bool) -> None:
+    card = CardDef(name="Warded", type_line="Creature — Bear", text=text, power="2", toughness="2")
+    problems = card_missing(card, CATALOG)
+    assert any("ward" in problem for problem in problems) == refused, problems

@@ -885,3 +885,18 @@ def test_a_cost_after_an_em_dash_is_read_as_cost_items() -> None:
     assert isinstance(mana, ManaCost) and mana.symbols == ("{2}", "{U}")
     assert isinstance(exile, Action) and exile.verb == "exile"
     assert keyword.parameter == "{2}{U}, Exile five other cards from your graveyard."
+
+
+def test_ward_x_with_what_x_is_after_it() -> None:
+    # Minthara, Merciless Soul (newer than the 2022 pool): the X is read after "where X is"
+    face = parse_oracle("Ward {X}, where X is the number of experience counters you have.", "Minthara")
+    (ability,) = face.abilities
+    (keyword,) = ability.keywords
+    assert (keyword.name, keyword.parameter) == ("Ward", "{X}")
+    assert isinstance(keyword.where_x, Action) and keyword.where_x.verb == "number_of_player_counters"
+    assert face.complete
+
+
+def test_a_where_x_needs_an_x_in_the_keywords_cost() -> None:
+    face = parse_oracle("Ward {2}, where X is the number of experience counters you have.", "Minthara")
+    assert not any(keyword.where_x is not None for ability in face.abilities for keyword in ability.keywords)

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from carddb.engine.catalog import face_missing
+from carddb.engine.catalog import card_face_missing
 from carddb.ingest.sources import open_tracked
 from carddb.oracle import parse_oracle
 from carddb.oracle.faces import Face, detect_format, read_faces
@@ -35,7 +35,7 @@ def executable_faces(path: Path) -> list[Face]:
     found = []
     for face in read_faces(path):
         parsed = parse_oracle(face.text, face.parser_name, face.type_line)
-        if parsed.complete and not face_missing(parsed, face.type_line):
+        if parsed.complete and not card_face_missing(face, parsed):
             found.append(face)
     return found
 

@@ -494,6 +494,9 @@ class Keyword:
     """A ``long_cost`` parameter read as cost items, as an activated ability's cost is
     ("Escape—{2}{U}, Exile five other cards from your graveyard.": the mana, then the exile);
     empty when the cost grammar does not read it (the parameter keeps the text)."""
+    where_x: object = field(default=None, metadata=OMIT_DEFAULT)
+    """What the X of the parameter is, said after it: ``Ward {X}, where X is the number of
+    experience counters you have.`` (the value phrase, as after "where X is" in a sentence)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -402,6 +402,31 @@ def _with_cost(keyword: Keyword, start: int) -> Keyword:
     return replace(keyword, cost=cost) if cost else keyword
 
 
+_WHERE_X = re.compile(r"(?P<head>.*\{X\}), where X is (?P<value>[^.]+)\.")
+
+
+def _keyword_where_x(text: str, start: int) -> tuple[tuple[Keyword, ...], str] | None:
+    """A keyword line whose last keyword's parameter has an X said after it ("Ward {X}, where X
+    is the number of experience counters you have."): the value phrase is the one the sentence
+    grammar reads after "where X is" (its sentence "X is …")."""
+    match = _WHERE_X.fullmatch(text)
+    if match is None:
+        return None
+    found = _keywords(match.group("head"))
+    if found is None or found[0][-1].long_cost or "{X}" not in (found[0][-1].parameter or ""):
+        return None
+    offset = start + match.start("value") - len("X is ")
+    try:
+        steps = _parse(f"X is {match.group('value')}.", "effects", offset)
+    except UnexpectedInput:
+        return None
+    if len(steps) != 1 or not isinstance(steps[0], Action) or steps[0].verb != "x_means":
+        return None
+    keywords, separator = found
+    last = replace(keywords[-1], where_x=steps[0].arg("value"))
+    return (*keywords[:-1], last), separator
+
+
 def _keyword_line(line: str, start: int, span: Span) -> Ability | None:
     """A line of keyword abilities (None: any other line): ``Flying, vigilance``; ``Flying;
     banding``; quoted in running text, in lowercase or with a period (``have "bands with other
@@ -412,6 +437,9 @@ def _keyword_line(line: str, start: int, span: Span) -> Ability | None:
     text = line[:1].upper() + line[1:] if lowercase else line
     found = _keywords(text)
     fields: dict[str, Any] = {"keyword_lowercase": lowercase}
+    if found is None and (where := _keyword_where_x(text, start)) is not None:
+        found = where
+        fields["keyword_period"] = True
     if found is None:
         for period in _PERIOD.finditer(text):
             found = _keywords(text[: period.start()])

@@ -365,6 +365,8 @@ def render_ability(ability: Ability) -> str:
 def _keyword_line(ability: Ability) -> str:
     """A keyword line, in its separator and case, with its period and the sentences after it."""
     text = render_keyword_line(ability.keywords, separator=ability.keyword_separator)
+    if ability.keywords and ability.keywords[-1].where_x is not None:  # "Ward {X}, where X is …"
+        text += f", where X is {step(ability.keywords[-1].where_x)}"
     if ability.keyword_lowercase:
         text = text[:1].lower() + text[1:]
     if ability.keyword_period:

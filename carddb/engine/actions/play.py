@@ -114,7 +114,7 @@ def activate(
         check_limits(game, player, obj, index - 1, ability.limits)  # Boast, Forecast
         granter = granter_of(game, obj, index - 1)  # "~" of a quoted ability an Equipment gives
         ctx = Context(game, decider, player, obj, granter=granter)
-        if x is not None:  # 602.2b, 601.2b: X is announced before the targets are chosen
+        if x is not None:  # X is announced before targets are chosen (602.2b, 601.2b–c)
             ctx.bindings["X"] = x
         chosen = choose_targets(game, ctx, ability, targets, modes)
         division = divide(ctx, ability, chosen, modes)  # 601.2d, as for a spell
@@ -226,7 +226,7 @@ def cast(
         if spell is not None:
             _executable(game, obj, spell)
         ctx = Context(game, decider, player, obj)
-        if x is not None:  # 601.2b: X is announced before the targets are chosen (601.2c)
+        if x is not None:  # X is announced before targets are chosen (601.2b, 601.2c)
             ctx.bindings["X"] = x
         chosen = choose_targets(game, ctx, spell, targets, modes) if spell is not None else []
         division = divide(ctx, spell, chosen, modes) if spell is not None else {}  # 601.2d
@@ -341,7 +341,7 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
         nouns = step_nouns(waiting.body)
         if nouns:  # its own targets, chosen as it triggered (603.12, 603.7); 608.2b as it resolves
             it = list(ctx.it)
-            legal = False
+            legal = not any(item.targets)  # none chosen ("up to one"): it resolves (608.2b)
             for noun, refs in zip(nouns, item.targets, strict=False):
                 still = [ref for ref in refs if still_legal(game, ctx, noun, ref)]
                 record_target(ctx, noun, still)
@@ -365,12 +365,12 @@ def _resolve_item(game: Game, decider: Decider, item: StackItem) -> None:
         about_event(ctx, item.event, ability.trigger if ability is not None else None)
     if item.x is not None:
         ctx.bindings["X"] = item.x
-    if ability is not None and not intervening_holds(ctx, ability):  # 603.4: removed, does nothing
+    if ability is not None and not intervening_holds(ctx, ability, resolving=True):  # 603.4: does nothing
         game.log.append(f"{source.name}: its 'if' no longer holds, the ability does nothing (603.4)")
         return
     if ability is not None:
         nouns = target_nouns(ability, item.modes)
-        legal_any = not nouns
+        legal_any = not any(item.targets)  # 608.2b: only when it has targets and all are illegal
         it, mentions = list(ctx.it), list(ctx.mentions)
         for noun, refs in zip(nouns, item.targets, strict=False):
             still = [ref for ref in refs if still_legal(game, ctx, noun, ref)]

@@ -57,6 +57,9 @@ class Context:
     """601.2d: the damage divided among the targets as the ability was put on the stack, by target."""
     discarded: list[int] = field(default_factory=list)
     """The cards this ability discarded, for its cost or by a step so far ("the discarded card")."""
+    actor: str | None = None
+    """The player who does a step that names no one ("Each player may search their library …, then
+    shuffle": each player in turn does their own optional part); None: the ability's controller."""
     granter: GameObject | None = None
     """For a quoted ability another object's text gave the source (an Equipment's "Equipped
     creature has \"Sacrifice ~: ~ deals 2 damage …\""): that object, which ``~`` in it names;

@@ -18,7 +18,7 @@ from carddb.engine.core.cards import CardDef
 from carddb.engine.core.catalog import Catalog
 from carddb.engine.core.errors import EngineError, IllegalActionError
 from carddb.engine.core.layers import Characteristics, LayerEffect, characteristics
-from carddb.oracle.model import Ability
+from carddb.oracle.model import Ability, Action
 
 PLAYER_ZONES = ("library", "hand", "graveyard", "exile", "command")
 SHARED_ZONES = ("battlefield", "stack")
@@ -262,6 +262,8 @@ class Player:
     """Was dealt damage this turn (bloodthirst: "if an opponent was dealt damage this turn")."""
     energy: int = 0
     """Energy counters ({E}, 122.1e: "you get {E}{E}", "Pay {E}")."""
+    counters: dict[str, int] = field(default_factory=dict)
+    """The player's other counters, by kind (122.1: "you get an experience counter", 122.1d)."""
     drew_from_empty: bool = False
     """Attempted to draw from an empty library since state-based actions were last checked."""
     planar_rolls: int = 0
@@ -365,12 +367,17 @@ class Delayed:
 @dataclass(frozen=True)
 class Ward:
     """A ward triggered ability (702.21) waiting to counter the spell or ability it names: that
-    item's source, ability index (None: a spell) and controller, and the cost ("{2}", "3 life")."""
+    item's source, ability index (None: a spell) and controller, and the cost ("{2}", "3 life",
+    "Discard a card.")."""
 
     source: int
     ability: int | None
     controller: str
     cost: str
+    phrase: Action | None = None
+    """A cost written as a phrase ("Ward—Discard a card."), paid by that controller (118.3)."""
+    x: object = None
+    """What X of the cost is ("Ward {X}, where X is …"), read as the ward ability resolves."""
 
 
 @dataclass
@@ -595,8 +602,15 @@ class Game:
             if controller is None or self.objects[i].controller == controller
         ]
 
+    def apnap(self) -> list[str]:
+        """The players in APNAP order: the active player, then the others in turn order (101.4)."""
+        order = list(self.players)
+        start = order.index(self.active)
+        return order[start:] + order[:start]
+
     def opponents(self, player: str) -> list[str]:
-        return [name for name in self.players if name != player]
+        """``player``'s opponents, in APNAP order (101.4)."""
+        return [name for name in self.apnap() if name != player]
 
     @property
     def winners(self) -> list[str]:
@@ -655,13 +669,36 @@ class Game:
         del log[snapshot.log_length :]
         self.__dict__.update(snapshot.state.__dict__)
         self.log = log
-        # stack items and targets refer to objects of the snapshot: they are the restored ones
-        # because objects are looked up by id everywhere but in targets, which keep identities
-        for item in self.stack:
-            item.targets = [
-                [self.objects.get(r.id, r) if isinstance(r, GameObject) else r for r in t]
-                for t in item.targets
-            ]
+        # Objects are found by id everywhere but in what keeps an object itself: the targets and
+        # triggering events of stack items and waiting triggers, the events, delayed triggers.
+        # Those must name the restored objects, not the ones the undone action changed.
+        for item in (*self.stack, *self.pending):
+            item.targets = [[self._restored(r) for r in t] for t in item.targets]
+            item.event = self._restored_event(item.event)
+            item.delayed = self._restored_delayed(item.delayed)
+        self.events = [e for e in map(self._restored_event, self.events) if e is not None]
+        self.delayed = [d for d in map(self._restored_delayed, self.delayed) if d is not None]
+
+    def _restored(self, ref: GameObject | str) -> GameObject | str:
+        return self.objects.get(ref.id, ref) if isinstance(ref, GameObject) else ref
+
+    def _restored_event(self, event: Event | None) -> Event | None:
+        if event is None:
+            return None
+        obj = self.objects.get(event.obj.id, event.obj) if event.obj is not None else None
+        other = self._restored(event.other) if event.other is not None else None
+        return replace(event, obj=obj, other=other)
+
+    def _restored_delayed(self, waiting: Delayed | None) -> Delayed | None:
+        if waiting is None:
+            return None
+        granter = waiting.granter
+        return replace(
+            waiting,
+            source=self.objects.get(waiting.source.id, waiting.source),
+            it=[self._restored(r) for r in waiting.it],
+            granter=self.objects.get(granter.id, granter) if granter is not None else None,
+        )
 
     def fingerprint(self) -> tuple[object, ...]:
         """Everything a game action can change, cheap to compare: equal fingerprints, same game."""
@@ -686,6 +723,7 @@ class Game:
                 p.life_lost_this_turn,
                 p.attacked_this_turn,
                 p.energy,
+                tuple(sorted(p.counters.items())),
                 p.dealt_damage_this_turn,
                 tuple(tuple(z) for z in p.zones.values()),
             )

@@ -17,6 +17,7 @@ from carddb.engine.query.nouns import (
     AMONG_LOOKED,
     COLOR_WORDS,
     IN_ZONE_WITHOUT_A_ZONE,
+    UP_TO,
     amount_of,
     candidates_for,
     count,
@@ -27,6 +28,7 @@ from carddb.engine.query.nouns import (
     objects,
     players,
     resolve,
+    speaking_of,
     still_looked,
     value,
     zone_name,
@@ -56,19 +58,50 @@ def may(ctx: Context, subject: list[Ref], action: Action) -> None:
     assert isinstance(inner, Action)
     handler = ctx.game.catalog.verbs[inner.verb]
     did = False
-    for player in players(ctx, subject):
+    for ref in subject:  # "Each player may scry 1": each one answers for themselves (101.4)
+        player = next(players(ctx, [ref]))
+        if player == ctx.controller and _cannot_do_all(ctx, inner):  # 118.12, 118.3: not offered
+            ctx.game.log.append(f"{player} cannot {inner.verb.replace('_', ' ')} all it says")
+            continue
         answer = ctx.decider.choose(f"{player}: {inner.verb.replace('_', ' ')}?", ["yes", "no"])
         if answer == "yes":
             before = ctx.game.state_key(), sum(map(len, ctx.done.values()))
+            it = list(ctx.it)
             try:
-                handler(ctx, subject, inner)
+                if len(subject) == 1:
+                    handler(ctx, subject, inner)
+                else:
+                    ctx.it = [ref]
+                    with speaking_of(ctx, ref):
+                        handler(ctx, [ref], inner)
             except CostError as error:  # a payment that cannot be made: not done
                 ctx.game.log.append(f"{player} cannot: {error}")
                 continue
+            finally:
+                if len(subject) > 1:
+                    ctx.it = it
             # 609.3: "You may put a creature card with mana value X from your hand onto the
             # battlefield. If you do, …" with no such card does nothing, so it was not done
             did = did or (ctx.game.state_key(), sum(map(len, ctx.done.values()))) != before
     ctx.bindings["did"] = int(did)
+
+
+CHOSEN_COSTS = frozenset({"exile", "sacrifice", "discard", "return_from", "tap"})
+"""The verbs of a "may" whose objects the player chooses ("you may exile two creature cards from your
+graveyard", "you may sacrifice a creature"): :func:`_cannot_do_all` counts what they could choose."""
+
+
+def _cannot_do_all(ctx: Context, inner: Action) -> bool:
+    """ "You may exile two creature cards from your graveyard. If you do, draw a card": the action is
+    a cost (118.12), and a player without what it needs can't pay it (118.3) — not even in part.
+    Only a number of objects the player chooses (not targets, not "all", not "up to")."""
+    what = inner.arg("what")
+    if inner.verb not in CHOSEN_COSTS or not isinstance(what, Noun) or what.targeted or id(what) in ctx.slots:
+        return False
+    counted = what.amount is not None or what.determiners in (("a",), ("an",), ("another",))
+    if not counted or what.determiners[:1] == (UP_TO,):
+        return False
+    return count(ctx, what) < amount_of(ctx, what)
 
 
 def may_have(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -566,15 +599,20 @@ def _that_targets(ctx: Context, ref: Ref, qualifier: Action) -> bool:
 
 
 def _named(ctx: Context, ref: Ref, qualifier: Action) -> bool:
-    """ "a card named Relentless Rats", "a card named Festering Newt or Bubbling Cauldron"."""
+    """ "a card named Relentless Rats", "a card named Festering Newt or Bubbling Cauldron"; "each
+    creature you control named Pack Mastiff" is its own name (201.5: the text names the object
+    itself, ``~``)."""
     name = qualifier.arg("cardname")
-    if isinstance(name, Action):  # "named A or B" (_named_check refuses "named A and B")
-        names = name.arg("names")
-        assert isinstance(names, tuple)
-        written = {str(each).casefold() for each in names}
-    else:
-        written = {(name.description if isinstance(name, Noun) else str(name)).casefold()}
+    names = name.arg("names") if isinstance(name, Action) else (name,)  # "named A or B"
+    assert isinstance(names, tuple)  # (_named_check refuses "named A and B")
+    written = {_written_name(ctx, each).casefold() for each in names}
     return isinstance(ref, GameObject) and ref.name.casefold() in written
+
+
+def _written_name(ctx: Context, name: object) -> str:
+    if isinstance(name, SelfRef):
+        return ctx.itself.name
+    return name.description if isinstance(name, Noun) else str(name)
 
 
 def _controls_check(condition: Action, catalog: Catalog) -> str | None:

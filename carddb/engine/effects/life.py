@@ -1,4 +1,4 @@
-"""Life: gaining, losing and paying it; winning the game."""
+"""Life: gaining, losing and paying it; winning the game; the counters a player gets (122.1)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from carddb.engine.effects.common import (
     stat_amount,
 )
 from carddb.engine.query.nouns import (
+    counter_kind,
     players,
     value,
 )
@@ -24,6 +25,22 @@ def life(ctx: Context, subject: list[Ref], action: Action) -> None:
         change(ctx.game, player, value(ctx, action.arg("amount")), ctx.decider)
 
 
+
+
+def get_counters(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """ "You get an experience counter", "that player gets two poison counters" (122.1: a player
+    can have counters; poison counters are counted for 704.5c)."""
+    spec = action.arg("counters")
+    if not isinstance(spec, Action):
+        raise EngineError(f"cannot read the counters {spec!r}")
+    kind = counter_kind(spec.arg("kind"))
+    count = value(ctx, spec.arg("amount"))
+    for player in players(ctx, subject):
+        state = ctx.game.players[player]
+        if kind == "poison":
+            state.poison += count
+        else:
+            state.counters[kind] = state.counters.get(kind, 0) + count
 
 
 def pay_life(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -81,6 +98,7 @@ SECTION = Section(
         "gain_life_for_each": life_for_each,
         "lose_life_for_each": life_for_each,
         "win_the_game": win,
+        "get_counters": get_counters,
     },
     forms={
         "gain_life_equal": named(

@@ -12,6 +12,7 @@ from carddb.engine.query.nouns import (
     value,
 )
 from carddb.engine.rules import mana
+from carddb.engine.rules.execution import count_each
 from carddb.engine.rules.mana import COLORS, mana_symbols
 from carddb.oracle.model import Action, ManaCost
 
@@ -58,11 +59,19 @@ def pay_energy(ctx: Context, subject: list[Ref], action: Action) -> None:
 
 
 def _pays(ctx: Context, condition: Action) -> bool:
-    """ "… unless its controller pays {3}": that player chooses whether to pay, and pays if able."""
+    """ "… unless its controller pays {3}": that player chooses whether to pay, and pays if able.
+    "… unless its controller pays {1} for each card in your graveyard": the cost is counted as the
+    ability resolves, the symbols once for each (zero of them is a payment of nothing)."""
     paid = False
     for player in players(ctx, resolve(ctx, condition.arg("who"))):
         energy = mana.energy_of(condition)  # "unless you pay {E}{E}" (107.14)
         symbols = mana_symbols(condition) or ["{E}"] * energy
+        if is_form(condition, "pays_for_each", "pay_for_each"):
+            times = count_each(ctx, condition.arg("what"), [player])
+            symbols, energy = symbols * times, energy * times
+            if not times:  # nothing to pay: paid (a player would never refuse to pay nothing)
+                paid = True
+                continue
         if ctx.decider.choose(f"{player}: pay {''.join(symbols)}?", ["yes", "no"]) == "yes":
             try:
                 if energy:
@@ -97,6 +106,8 @@ SECTION = Section(
             "any_one_color",
             "any_combination",
         ),
-        "pays": named("pays", "pays", "pay", "pays_energy", "pay_energy"),
+        "pays": named(
+            "pays", "pays", "pay", "pays_energy", "pay_energy", "pays_for_each", "pay_for_each"
+        ),
     },
 )

@@ -15,6 +15,7 @@ from carddb.engine.effects.common import (
 from carddb.engine.query.abilities import CANT_BE_REGENERATED, REGENERATION
 from carddb.engine.query.nouns import (
     ANY_NUMBER,
+    THAT_MANY,
     amount_of,
     choose_any_number,
     choose_up_to,
@@ -155,9 +156,17 @@ def proliferate(ctx: Context, subject: list[Ref], action: Action) -> None:
                 if kind == LORE:
                     lore_added(ctx.game, obj, obj.counters[kind] - 1)
     for player in ctx.game.players.values():
-        question = f"proliferate {player.name}'s poison?"
-        if player.poison and ctx.decider.choose(question, ["yes", "no"]) == "yes":
-            player.poison += 1
+        # a chosen player gets another counter of each kind they have: poison, energy, experience
+        kinds = [kind for kind, count in player.counters.items() if count]
+        if not (player.poison or player.energy or kinds):
+            continue
+        named = {"poison": player.poison, "energy": player.energy}
+        shown = ", ".join([*(kind for kind, count in named.items() if count), *kinds])
+        if ctx.decider.choose(f"proliferate {player.name}'s {shown}?", ["yes", "no"]) == "yes":
+            player.poison += 1 if player.poison else 0
+            player.energy += 1 if player.energy else 0
+            for kind in kinds:
+                player.counters[kind] += 1
 
 
 def transform_handler(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -175,7 +184,7 @@ def counters(ctx: Context, subject: list[Ref], action: Action) -> None:
     spec = action.arg("counters")
     assert isinstance(spec, Action)
     kind = counter_kind(spec.arg("kind"))
-    count = value(ctx, spec.arg("amount")) if spec.arg("amount") is not None else ctx.bindings["result"]
+    count = value(ctx, spec.arg("amount")) if spec.arg("amount") is not None else _that_many(ctx, spec)
     sign = 1 if action.verb == "put_counters" else -1
     for obj in target_objects(ctx, action):
         before = obj.counters.get(kind, 0)
@@ -184,6 +193,16 @@ def counters(ctx: Context, subject: list[Ref], action: Action) -> None:
             del obj.counters[kind]
         if kind == LORE:
             lore_added(ctx.game, obj, before)  # a Saga's chapters (714.2b)
+
+
+def _that_many(ctx: Context, spec: Action) -> int:
+    """ "Put that many +1/+1 counters on ~": the die roll's result ("Roll a d20. … that many"), else
+    the triggering event's amount ("Whenever a source … deals damage to you, … that many", "Whenever
+    you gain life, …"); "twice that many" doubles it."""
+    many = ctx.bindings.get("result", ctx.bindings.get(THAT_MANY))
+    if many is None:
+        raise EngineError("'that many' counters count nothing here")
+    return many * (2 if spec.arg("determiner") == "twice that many" else 1)
 
 
 def tap_or_untap(ctx: Context, subject: list[Ref], action: Action) -> None:

@@ -10,6 +10,7 @@ from carddb.engine.core.proposed import Proposed
 from carddb.engine.core.state import GameObject
 from carddb.engine.query.nouns import (
     COLOR_WORDS,
+    amount_of,
     objects,
     players,
     resolve,
@@ -116,8 +117,7 @@ def create_named_token(ctx: Context, subject: list[Ref], action: Action) -> None
     role = kind in TOKENS and TOKENS[kind][0].endswith("Aura Role")
     if kind not in TOKENS or (what.qualifiers and not (role and hosts is not None)):
         raise EngineError(f"cannot create {what.description!r}")
-    count = value(ctx, what.amount) if what.amount is not None else 1
-    _create(ctx, subject, kind, count, hosts)
+    _create(ctx, subject, kind, amount_of(ctx, what), hosts)  # "a", "two", "X", "that many"
 
 
 def _kind(what: Noun) -> str:

@@ -355,6 +355,8 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
         if slot.divided or slot.variable:  # a reflexive or delayed one's: chosen as it triggers
             kind = "divided" if slot.divided else "X"
             problems.append(f"{kind} target {slot.description!r}")
+        elif slot.reflexive and (slot.min, slot.max) != (1, 1):  # chosen as it triggers: one each
+            problems.append(f"reflexive target {slot.description!r} of {slot.min}–{slot.max or 'any'}")
     if ability.kind is Kind.TRIGGERED:
         trigger = ability.trigger
         if not (isinstance(trigger, Action) and trigger.verb in catalog.triggers):
@@ -459,6 +461,10 @@ def missing(ability: Ability, catalog: Catalog) -> list[str]:
     )
     if that_spell and _trigger_verb(ability) == "becomes_target":  # not told apart from what it targets
         problems.append("'that spell' of the spell or ability that targets")
+    leaving = ability.trigger if _trigger_verb(ability) == "leaves" else None
+    to = leaving.arg("to") if isinstance(leaving, Action) and is_form(leaving, "to_zone") else None
+    if isinstance(to, Action) and to.arg("owner") not in LEAVING_ZONE_OWNERS:
+        problems.append(f"a trigger on a card put into {to.arg('owner')} {to.arg('zone')}")
     moments |= _paid_totals(ability)  # "with total power N or greater" of a tap cost: the cost reads it
     moments |= revealed_from_top(nodes)  # "reveals cards from the top of their library until …"
     if any(isinstance(n, Action) and n.verb == "reveal_until" for n in nodes) and any(
@@ -513,7 +519,7 @@ COUNTING = frozenset({
 """The phrases whose ``what`` is counted (:func:`carddb.engine.query.nouns.count`)."""
 
 
-WHERE_X_VALUES = frozenset({"the_result", "total_of_results", "number_of"})
+WHERE_X_VALUES = frozenset({"the_result", "total_of_results", "number_of", "number_of_player_counters"})
 """The values "where X is …" of a resolving ability reads (``rules.execution``, ``nouns.value``),
 besides numbers, "cards in your hand" and the possessives of :data:`STAT_OWNERS`."""
 SOURCE_GONE_TRIGGERS = ("dies", "leaves", "graveyard")
@@ -670,6 +676,13 @@ def _target_of(ability: Ability) -> set[int]:
     by = trigger.arg("by") if isinstance(trigger, Action) and trigger.verb == "becomes_target" else None
     return {id(by)} if isinstance(by, Noun) and by.description == "spell or ability" else set()
 
+
+LEAVING_ZONE_OWNERS = frozenset({
+    "your", "an opponent's", "each opponent's", None, "a player's", "each player's", "all", "its owner's",
+    "their owner's", "their owners'",
+})  # fmt: skip
+"""Whose zone "Whenever a creature is put into [whose] graveyard from the battlefield" may name: the
+trigger checks the card's owner (``rules.triggers``: a card goes to its owner's zone, 400.3)."""
 
 TAP_TOTAL_POWER = "with_total_power"
 

@@ -127,7 +127,20 @@ def value(ctx: Context, quantity: object) -> int:
         ctx.it, ctx.mentions = it, mentions
         kind = counter_kind(quantity.arg("counter"))
         return sum(obj.counters.get(kind, 0) for obj in on)
+    if isinstance(quantity, Action) and quantity.verb == "number_of_player_counters":
+        # "the number of experience counters you have" (122.1)
+        return player_counters(ctx, quantity.arg("counter"), quantity.arg("who"))
     raise EngineError(f"cannot count {quantity!r}")
+
+
+def player_counters(ctx: Context, counter: object, who: object) -> int:
+    """How many counters of a kind the players ``who`` names have (122.1; poison: 122.1f)."""
+    kind = counter_kind(counter)
+    total = 0
+    for player in players(ctx, resolve(ctx, who)):
+        state = ctx.game.players[player]
+        total += state.poison if kind == "poison" else state.counters.get(kind, 0)
+    return total
 
 
 KINDS = frozenset({"card type", "basic land type", "color"})
@@ -478,8 +491,8 @@ def _described(ctx: Context, noun: Noun) -> list[Ref]:
     words = {w.lower().rstrip("s") for w in noun.description.split()}
     if {"that", "those"} & set(noun.determiners):
         return _antecedent(ctx, noun)
-    if words & _PLAYERS:
-        players = list(ctx.game.players)
+    if words & _PLAYERS:  # "each player": they choose and act in APNAP order (101.4)
+        players = ctx.game.apnap()
         if "opponent" in words:
             players = ctx.game.opponents(ctx.controller)
         if OTHER_DETERMINERS & set(noun.determiners):  # "each other player": other than you
@@ -494,8 +507,10 @@ def _antecedent(ctx: Context, noun: Noun) -> list[Ref]:
     phrase describes ("Tap target creature. That creature doesn't untap …"); before anything was
     named, what the triggering event was about ("Whenever ~ blocks a creature, that creature …");
     otherwise nothing."""
-    for named in reversed(ctx.mentions):
-        found = [ref for ref in named if matches(ctx, ref, noun)]
+    for named in reversed(ctx.mentions):  # not the source itself, which the text calls by its name:
+        # "Destroy target creature with defender. Grotag Siege-Runner deals 2 damage to that
+        # creature's controller" is the destroyed creature's
+        found = [ref for ref in named if ref is not ctx.source and matches(ctx, ref, noun)]
         if found:
             return found if "those" in noun.determiners or len(found) == 1 else found[:1]
     found = [ref for ref in ctx.event_refs if ref is not ctx.source and matches(ctx, ref, noun)][:1]

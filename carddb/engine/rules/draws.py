@@ -14,11 +14,11 @@ def draw(game: Game, player: str, count: int = 1, decider: Decider | None = None
     """``player`` draws ``count`` cards one at a time, each draw proposed on its own (a dredge card
     may replace one of them, 702.52); returns how many were drawn."""
     drawn = 0
-    library = game.players[player].zones["library"]
     for _ in range(count):
         proposed = replace(game, Proposed("draw", player, amount=1), decider)  # dredge may replace it
         if proposed.kind == "replaced":
             continue
+        library = game.players[player].zones["library"]  # as it is now (a replacement may shuffle it)
         if not library:
             game.players[player].drew_from_empty = True
             game.log.append(f"{player} draws from an empty library")

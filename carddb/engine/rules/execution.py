@@ -185,7 +185,8 @@ def _execute(ctx: Context, step: object) -> None:
 
 
 def _clause(ctx: Context, clause: Clause) -> None:
-    subject: list[Ref] = [ctx.controller] if clause.subject is None else resolve(ctx, clause.subject)
+    doer = ctx.actor or ctx.controller
+    subject: list[Ref] = [doer] if clause.subject is None else resolve(ctx, clause.subject)
     if sum(isinstance(ref, str) for ref in subject) > 1 and refers_to_named_players(clause):
         # "Each player creates a token for each untapped Forest they control", "Each opponent
         # exiles a creature they control": each player does it, "they" naming that player
@@ -297,17 +298,34 @@ def _optional(ctx: Context, node: Conditional) -> None:
     """ "You may [do all of this]": the player the condition names answers yes or no; the whole
     optional part runs only on yes ("if you do" reads the answer afterwards)."""
     did = False
-    for player in players(ctx, resolve(ctx, node.condition)):
-        if ctx.decider.choose(f"{player}: {_describe(node.body)}?", ["yes", "no"]) == "yes":
-            before = ctx.game.state_key(), sum(map(len, ctx.done.values()))
-            try:
+    chooser = list(players(ctx, resolve(ctx, node.condition)))
+    for player in chooser:
+        if ctx.decider.choose(f"{player}: {_describe(node.body)}?", ["yes", "no"]) != "yes":
+            continue
+        before = ctx.game.state_key(), sum(map(len, ctx.done.values()))
+        try:
+            if chooser == [ctx.controller]:  # "you may …"
                 _execute(ctx, node.body)
-            except CostError as error:  # "you may pay {1}" with no way to pay: not done
-                ctx.game.log.append(f"{player} cannot: {error}")
-                continue
-            # 609.3: an optional instruction that could change nothing was not done ("if you do")
-            did = did or (ctx.game.state_key(), sum(map(len, ctx.done.values()))) != before
+            else:  # "Each player may search their library …": each one who says yes does it
+                _as_player(ctx, player, node.body)
+        except CostError as error:  # "you may pay {1}" with no way to pay: not done
+            ctx.game.log.append(f"{player} cannot: {error}")
+            continue
+        # 609.3: an optional instruction that could change nothing was not done ("if you do")
+        did = did or (ctx.game.state_key(), sum(map(len, ctx.done.values()))) != before
     ctx.bindings["did"] = int(did)
+
+
+def _as_player(ctx: Context, player: str, step: object) -> None:
+    """``step`` done by ``player``: its clauses without a subject are theirs, and "they", "their"
+    and "that player" name them."""
+    actor, it = ctx.actor, list(ctx.it)
+    ctx.actor, ctx.it = player, [player]  # as for "Each player creates …" (_clause)
+    try:
+        with speaking_of(ctx, player):
+            _execute(ctx, step)
+    finally:
+        ctx.actor, ctx.it = actor, it
 
 
 def _unless_paid(ctx: Context, node: Conditional) -> None:

@@ -29,7 +29,7 @@ from carddb.engine.core.layers import Layer, LayerEffect, Op, at_level, is_level
 from carddb.engine.core.state import Game, GameObject
 from carddb.engine.query.abilities import active_abilities
 from carddb.engine.query.choices import chosen_color, protection_from_chosen_color
-from carddb.engine.query.nouns import count, counter_kind, objects, resolve, value
+from carddb.engine.query.nouns import count, counter_kind, objects, player_counters, resolve, value
 from carddb.engine.rules.continuous import NO_DECISIONS, applying_clauses, is_applied_static
 from carddb.oracle.model import Ability, Action, Clause, Kind, Noun, X
 from carddb.oracle.phrases import find
@@ -40,8 +40,9 @@ TYPE_WORDS = {
     "planeswalker": "Planeswalker",
 }  # fmt: skip
 LAYERED = frozenset({
-    "gets", "gets_each", "gets_for_each", "has", "gains", "is_indestructible", "has_ability", "loses",
-    "has_base_pt", "is_a_creature", "becomes", "switch_pt", "power_toughness_equal", "is_type",
+    "gets", "gets_each", "gets_for_each", "gets_for_each_player_counter", "has", "gains",
+    "is_indestructible", "has_ability", "loses", "has_base_pt", "is_a_creature", "becomes", "switch_pt",
+    "power_toughness_equal", "is_type",
 })  # fmt: skip
 """The phrases that change characteristics ("is_type": a static "Enchanted creature … is an Angel in
 addition to its other types", read as what it becomes)."""
@@ -194,12 +195,14 @@ def _signed(ctx: Context, sign: str, number: str) -> int:
 def changes(ctx: Context, action: Action) -> list[Change]:
     """What ``action`` changes, layer by layer (empty: it changes no characteristic)."""
     verb = action.verb
-    if verb in ("gets", "gets_each", "gets_for_each"):
+    if verb in ("gets", "gets_each", "gets_for_each", "gets_for_each_player_counter"):
         match = _PT_CHANGE.fullmatch(str(action.arg("pt")))
         if match is None:
             raise EngineError(f"cannot read the change {action.arg('pt')!r}")
         power, toughness = _signed(ctx, *match.group(1, 2)), _signed(ctx, *match.group(3, 4))
         times = _for_each(ctx, action) if verb == "gets_for_each" else 1
+        if verb == "gets_for_each_player_counter":  # "… for each experience counter you have" (122.1)
+            times = player_counters(ctx, action.arg("counter"), action.arg("who"))
         return [Change(Layer.PT_CHANGING, Op.MODIFY_PT, power=power * times, toughness=toughness * times)]
     if verb in ("has", "gains"):
         return [Change(Layer.ABILITY, Op.GAIN_KEYWORDS, (_granted(ctx, action.arg("keywords")),))]
@@ -427,7 +430,7 @@ def active_abilities_printed(obj: GameObject) -> list[tuple[int, Ability]]:
 
 def _layer_of(action: Action) -> frozenset[Layer]:
     verb = action.verb
-    if verb in ("gets", "gets_each", "gets_for_each"):
+    if verb in ("gets", "gets_each", "gets_for_each", "gets_for_each_player_counter"):
         return frozenset({Layer.PT_CHANGING})
     if verb in ("has", "gains", "is_indestructible", "has_ability", "loses"):
         return frozenset({Layer.ABILITY})

@@ -74,34 +74,30 @@ def target_nouns(ability: Ability, modes: Sequence[int] = ()) -> list[TargetPhra
     ("switch target creature's power and toughness", "target player's graveyard"). Each chosen
     mode's slots are its own (numbered from 1 in each mode): "Choose one or both — • Return
     target creature card … • Return target artifact card …" has two different phrases."""
+    return [phrase for phrase, _ in target_phrase_slots(ability, modes)]
+
+
+def target_phrase_slots(ability: Ability, modes: Sequence[int] = ()) -> list[tuple[TargetPhrase, TargetSlot]]:
+    """:func:`target_nouns`, each phrase with its slot: how many objects or players it takes
+    ("two target permanents" 2–2, "up to one target creature" 0–1, 601.2c)."""
     own = _phrases(ability.effects)
-    found = [own[slot.slot] for slot in ability.targets if not slot.reflexive and slot.slot in own]
+    found = [(own[slot.slot], slot) for slot in ability.targets if not slot.reflexive and slot.slot in own]
     if ability.modes:
         chosen_steps(ability, modes)  # the modes are checked against the header
-        found += [phrase for mode in modes for phrase in mode_nouns(ability, mode)]
-    return found
-
-
-def noun_slots(ability: Ability, modes: Sequence[int] = ()) -> list[TargetSlot]:
-    """The target slot of each phrase of :func:`target_nouns`, in the same order (115.1, 601.2c):
-    its own, then the chosen modes' (each mode's slots are numbered from 1), with how few and how
-    many targets it takes: "target creature" 1–1, "up to two target creatures" 0–2."""
-    own = _phrases(ability.effects)
-    found = [slot for slot in ability.targets if not slot.reflexive and slot.slot in own]
-    if ability.modes:
         for mode in modes:
             chosen = ability.modes[mode - 1]
             phrases = _phrases(chosen.effects)
-            found += [slot for slot in chosen.targets if not slot.reflexive and slot.slot in phrases]
+            slots = [slot for slot in chosen.targets if not slot.reflexive and slot.slot in phrases]
+            found += [(phrases[slot.slot], slot) for slot in slots]
     return found
 
 
-def target_counts(ability: Ability, modes: Sequence[int] = ()) -> list[tuple[int, int | None]]:
-    """How few and how many targets each phrase of :func:`target_nouns` takes as a triggered ability
-    is put on the stack: "up to one target creature card" (0, 1), "up to two target creatures"
-    (0, 2), "any number of target creatures" (0, None); a divided one takes one (601.2d: it gets
-    all of the amount)."""
-    return [(1, 1) if slot.divided else (slot.min, slot.max) for slot in noun_slots(ability, modes)]
+def mode_phrase_slots(ability: Ability, mode: int) -> list[tuple[TargetPhrase, TargetSlot]]:
+    """:func:`mode_nouns`, each phrase with its slot (how few and how many targets it takes)."""
+    chosen = ability.modes[mode - 1]
+    phrases = _phrases(chosen.effects)
+    slots = [slot for slot in chosen.targets if not slot.reflexive and slot.slot in phrases]
+    return [(phrases[slot.slot], slot) for slot in slots]
 
 
 def _phrases(steps: Iterable[object]) -> dict[int, TargetPhrase]:
@@ -205,7 +201,7 @@ def choose_targets(
         raise TargetError(f"{ctx.source.name} needs {len(nouns)} target(s) ({names}), got {len(chosen)}")
     picked: list[list[Ref]] = []
     it, mentions = list(ctx.it), list(ctx.mentions)
-    slots = noun_slots(ability, modes)  # a mode's "target creature" takes one target too
+    slots = [slot for _, slot in target_phrase_slots(ability, modes)]  # a mode's own slots too
     for number, (noun, refs) in enumerate(zip(nouns, chosen, strict=True)):
         slot = slots[number] if len(slots) == len(nouns) else None
         most = (slot.max if slot.max is not None else len(refs)) if slot is not None else len(refs)

@@ -9,7 +9,7 @@ waiting triggered abilities go on the stack (rule 603.3)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 
 from carddb.engine.core.cards import CardDef
@@ -20,7 +20,12 @@ from carddb.engine.core.errors import NotExecutableError
 from carddb.engine.core.forms import is_form, named, written
 from carddb.engine.core.state import Event, Game, GameObject, StackItem, Step
 from carddb.engine.query.abilities import ability_at, active_abilities, granter_of
-from carddb.engine.query.executable import check_object, functions_from_graveyard, missing
+from carddb.engine.query.executable import (
+    LEAVING_ZONE_OWNERS,
+    check_object,
+    functions_from_graveyard,
+    missing,
+)
 from carddb.engine.query.nouns import (
     AMOUNT_EVENTS,
     DONE,
@@ -43,17 +48,16 @@ from carddb.engine.rules.targets import (
     divide,
     legal_target,
     mode_counts,
-    mode_nouns,
+    mode_phrase_slots,
     record_target,
     step_nouns,
-    target_counts,
     target_events,
-    target_nouns,
+    target_phrase_slots,
     target_text,
 )
 from carddb.engine.rules.ward import ward_triggers
 from carddb.engine.rules.zones import return_exiled
-from carddb.oracle.model import Ability, Action, Kind, Noun, Pronoun, SelfRef, walk
+from carddb.oracle.model import Ability, Action, Kind, Noun, Pronoun, SelfRef, TargetSlot, walk
 from carddb.oracle.phrases import find
 
 
@@ -180,7 +184,23 @@ def _leaves(ctx: Context, trigger: Action, event: Event) -> bool:
         zone = trigger.arg("to")
         if not isinstance(zone, Action) or zone_name(zone) != event.to_zone:
             return False
+        if not _owned_zone(ctx, zone, event):
+            return False
     return _with_controller(event, lambda: is_named(ctx, trigger.arg("what"), event.obj))
+
+
+def _owned_zone(ctx: Context, zone: Action, event: Event) -> bool:
+    """Whether the zone the object went to is the one the trigger names by its owner: a card goes
+    to its owner's graveyard, hand or library (400.3), so "put into your graveyard from the
+    battlefield" is a card the ability's controller owns, "an opponent's graveyard" one an opponent
+    owns; "a graveyard", "a player's graveyard" and "its owner's" are anyone's."""
+    owner = zone.arg("owner")
+    assert event.obj is not None
+    if owner == "your":
+        return event.obj.owner == ctx.controller
+    if owner in ("an opponent's", "each opponent's"):
+        return event.obj.owner in ctx.game.opponents(ctx.controller)
+    return owner in LEAVING_ZONE_OWNERS  # anyone's ("a graveyard", "a player's", "its owner's")
 
 
 def _either(check: Matcher) -> Matcher:
@@ -493,18 +513,22 @@ def _spell_x(game: Game, spell: GameObject) -> int | None:
     return next((item.x for item in game.stack if item.is_spell and item.source == spell.id), None)
 
 
-def intervening_holds(ctx: Context, ability: Ability) -> bool:
+def intervening_holds(ctx: Context, ability: Ability, *, resolving: bool = False) -> bool:
     """Whether the intervening "if" of a triggered ability holds (603.4: "When …, if …, …"), read
     with what the event was about (:func:`about_event`): checked when the event happens (it does
     not trigger otherwise) and again as the ability resolves (it does nothing otherwise). True for
-    an ability without one."""
+    an ability without one. As it resolves (``resolving``), the players the condition named stay
+    named: "if that player has no cards in hand, they lose 2 life" — "they" is that player."""
     if ability.intervening_if is None:
         return True
     it, mentions = list(ctx.it), list(ctx.mentions)
     try:
         return evaluate(ctx, ability.intervening_if)
     finally:
+        said = [ref for group in ctx.mentions[len(mentions) :] for ref in group if isinstance(ref, str)]
         ctx.it, ctx.mentions = it, mentions
+        if resolving and said and not it:  # nothing named before: the players the condition names
+            ctx.it = list(dict.fromkeys(said))
 
 
 def settle(game: Game, decider: Decider | None) -> None:
@@ -571,7 +595,7 @@ def _choose_delayed_targets(game: Game, decider: Decider, item: StackItem) -> bo
     source = game.objects.get(waiting.source.id, waiting.source)
     ctx = Context(game, decider, waiting.controller, source, granter=waiting.granter)
     ctx.it = list(waiting.it)
-    chosen = _chosen_targets(ctx, step_nouns(waiting.body))
+    chosen = _chosen_targets(ctx, [(noun, None) for noun in step_nouns(waiting.body)])
     if chosen is None:
         return False
     item.targets = chosen
@@ -595,7 +619,7 @@ def _choose_targets(game: Game, decider: Decider, item: StackItem) -> bool:
         if not modes:
             game.log.append(f"{source.name}: no mode chosen for its triggered ability")
             return False
-    chosen = _chosen_targets(ctx, target_nouns(ability, modes), target_counts(ability, modes))
+    chosen = _chosen_targets(ctx, target_phrase_slots(ability, modes))
     if chosen is None:
         return False
     item.targets = chosen
@@ -605,33 +629,33 @@ def _choose_targets(game: Game, decider: Decider, item: StackItem) -> bool:
 
 
 def _chosen_targets(
-    ctx: Context, nouns: list[TargetPhrase], counts: list[tuple[int, int | None]] | None = None
+    ctx: Context, nouns: Sequence[tuple[TargetPhrase, TargetSlot | None]]
 ) -> list[list[Ref]] | None:
     """The targets of each phrase, chosen through the decider among the legal ones (each recorded
-    for the phrases after it), as many as the phrase takes (``counts``, default one each): one name
-    at a time, then "done" once the fewest it takes are chosen ("up to two target creatures").
-    None when a phrase cannot get the fewest it takes (603.3d); "up to one target …" with no legal
-    choice gets none, and the ability still goes on the stack (601.2c)."""
+    for the phrases after it), as many as its slot takes (601.2c: "two target permanents" two,
+    "up to one target creature" none or one — ``"done"`` stops once enough are chosen; a phrase
+    without a slot, a reflexive or delayed trigger's, one), never one object twice for one phrase
+    (601.2c); None when a phrase cannot have as many as it needs (603.3d: the ability is removed)."""
     game, source = ctx.game, ctx.source
     chosen: list[list[Ref]] = []
-    for index, noun in enumerate(nouns):
-        low, high = counts[index] if counts is not None and index < len(counts) else (1, 1)
-        legal = _legal_targets(game, ctx, noun)
-        if len(legal) < low:
-            game.log.append(f"{source.name}: no legal target for its triggered ability")
-            return None
+    for noun, slot in nouns:
+        least, most = (1, 1) if slot is None else (slot.min, slot.max)
         text = target_text(noun).removeprefix("target ")
         picked: list[Ref] = []
-        while high is None or len(picked) < high:
-            left = [ref for ref in legal if not any(ref is p for p in picked)]  # 115.3: once each
-            names = list(dict.fromkeys(ref if isinstance(ref, str) else ref.name for ref in left))
-            if not names:
+        while most is None or len(picked) < most:
+            legal = [ref for ref in _legal_targets(game, ctx, noun) if not any(ref is p for p in picked)]
+            if not legal:
                 break
-            options = [DONE, *names] if len(picked) >= low else names
-            name = ctx.decider.choose(f"{source.name}: target {text}", options)
+            names = list(dict.fromkeys(ref if isinstance(ref, str) else ref.name for ref in legal))
+            if len(picked) >= least:
+                names.append(DONE)
+            name = ctx.decider.choose(f"{source.name}: target {text}", names)
             if name == DONE:
                 break
-            picked.append(next(ref for ref in left if (ref if isinstance(ref, str) else ref.name) == name))
+            picked.append(next(ref for ref in legal if (ref if isinstance(ref, str) else ref.name) == name))
+        if len(picked) < least:
+            game.log.append(f"{source.name}: not enough legal targets for its triggered ability")
+            return None
         chosen.append(picked)
         record_target(ctx, noun, picked)
     return chosen
@@ -652,10 +676,8 @@ def _choose_modes(game: Game, decider: Decider, ctx: Context, ability: Ability) 
     targets can be chosen. Fewer than the header asks for: none (the ability is removed)."""
     low, high = mode_counts(ability)
     def can_choose(mode: int) -> bool:  # 603.3c: each target phrase can get the fewest it takes
-        nouns = mode_nouns(ability, mode)
-        counts = target_counts(ability, [mode])[-len(nouns) :] if nouns else []
-        pairs = zip(nouns, counts, strict=True)
-        return all(len(_legal_targets(game, ctx, n)) >= low for n, (low, _) in pairs)
+        pairs = mode_phrase_slots(ability, mode)
+        return all(len(_legal_targets(game, ctx, noun)) >= slot.min for noun, slot in pairs)
 
     possible = [mode for mode in range(1, len(ability.modes) + 1) if can_choose(mode)]
     chosen: list[int] = []

@@ -85,7 +85,9 @@ TOP_KEYS = {"title", "seed", "game", "cards", "players", "do", "expect"}
 GAME_KEYS = {"active", "step", "first_printed"}
 FACE_DOWN_KEYS = ("face_down", "cloaked")
 """Set-up: permanents on the battlefield face down, manifested (a plain 2/2) or cloaked (ward {2})."""
-PLAYER_KEYS = {"life", "poison", "energy", "attached", "planar_deck", *FACE_DOWN_KEYS, *ZONE_KEYS}
+PLAYER_KEYS = {
+    "life", "poison", "energy", "experience", "attached", "planar_deck", *FACE_DOWN_KEYS, *ZONE_KEYS
+}
 FACE_KEYS = {"type", "text", "mana_cost", "power", "toughness", "loyalty", "color_indicator"}
 """A face's own characteristics (``[cards."Name".faces."Face"]``)."""
 CARD_KEYS = {*FACE_KEYS, "layout", "faces"}
@@ -126,7 +128,7 @@ ACTION_KEYS = {
 }
 """The keys each action may carry besides its own."""
 EXPECT_KEYS = {"players", "stack", "permanents", "error", "game", "not_executable"}
-EXPECT_PLAYER_KEYS = {"life", "mana", "lost", "poison", "energy", "planar_deck", *ZONE_KEYS}
+EXPECT_PLAYER_KEYS = {"life", "mana", "lost", "poison", "energy", "experience", "planar_deck", *ZONE_KEYS}
 EXPECT_GAME_KEYS = {"active", "step", "turn", "plane"}
 PERMANENT_KEYS = (
     "power", "toughness", "tapped", "counters", "face_down", "damage", "controller", "token", "attached_to",
@@ -258,7 +260,7 @@ def _check(path: Path, data: Mapping[str, Any], pool: CardPool) -> None:
         if not isinstance(spec, dict):
             raise ScenarioError(f"{path}: [players.{name}] must be a table")
         _keys(path, f"[players.{name}]", spec, PLAYER_KEYS)
-        for counted in ("poison", "energy"):
+        for counted in ("poison", "energy", "experience"):
             if counted in spec and not (_is_int(spec[counted]) and 0 <= spec[counted] <= MAX_NUMBER):
                 raise ScenarioError(f"{path}: [players.{name}] {counted} must be a whole number")
         if "life" in spec and not (_is_int(spec["life"]) and abs(spec["life"]) <= MAX_NUMBER):
@@ -369,7 +371,7 @@ def _check_expect(path: Path, expect: Mapping[str, Any], names: _Names) -> None:
         _keys(path, where, spec, EXPECT_PLAYER_KEYS)
         if "life" in spec and not _is_int(spec["life"]):
             raise ScenarioError(f"{path}: {where} life must be an integer")
-        for counted in ("poison", "energy"):
+        for counted in ("poison", "energy", "experience"):
             if counted in spec and not _is_int(spec[counted]):
                 raise ScenarioError(f"{path}: {where} {counted} must be an integer")
         if "lost" in spec and not isinstance(spec["lost"], bool):
@@ -566,6 +568,8 @@ def _setup(path: Path, data: Mapping[str, Any], pool: CardPool) -> Game:
         game.players[name].life = int(spec.get("life", 20))
         game.players[name].poison = int(spec.get("poison", 0))
         game.players[name].energy = int(spec.get("energy", 0))
+        if spec.get("experience"):
+            game.players[name].counters["experience"] = int(spec["experience"])
         for zone in ZONE_KEYS:
             for card_name in (n for entry in spec.get(zone, []) for n in _expand(entry)):
                 game.create(pool.get(card_name), name, zone)
@@ -820,6 +824,8 @@ def _compare(game: Game, expect: Mapping[str, Any], error: str | None) -> list[s
                 differ(where, wanted, game.players[name].poison)
             elif key == "energy":
                 differ(where, wanted, game.players[name].energy)
+            elif key == "experience":
+                differ(where, wanted, game.players[name].counters.get("experience", 0))
             elif key == "mana":
                 multiset(where, [m.strip("{}") for m in wanted], game.players[name].mana_pool)
             elif key == "battlefield":
