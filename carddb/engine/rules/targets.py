@@ -84,12 +84,17 @@ def target_phrase_slots(ability: Ability, modes: Sequence[int] = ()) -> list[tup
     found = [(own[slot.slot], slot) for slot in ability.targets if not slot.reflexive and slot.slot in own]
     if ability.modes:
         chosen_steps(ability, modes)  # the modes are checked against the header
-        for mode in modes:
-            chosen = ability.modes[mode - 1]
-            phrases = _phrases(chosen.effects)
-            slots = [slot for slot in chosen.targets if not slot.reflexive and slot.slot in phrases]
-            found += [(phrases[slot.slot], slot) for slot in slots]
+        found += [pair for mode in modes for pair in mode_phrase_slots(ability, mode)]
     return found
+
+
+def mode_phrase_slots(ability: Ability, mode: int) -> list[tuple[TargetPhrase, TargetSlot]]:
+    """The target phrases of one mode (1-based) alone, in slot order, each with its slot (how few
+    and how many targets it takes): whether the mode can be chosen (603.3c, 700.2a)."""
+    chosen = ability.modes[mode - 1]
+    phrases = _phrases(chosen.effects)
+    slots = [slot for slot in chosen.targets if not slot.reflexive and slot.slot in phrases]
+    return [(phrases[slot.slot], slot) for slot in slots]
 
 
 def _phrases(steps: Iterable[object]) -> dict[int, TargetPhrase]:

@@ -49,6 +49,7 @@ from carddb.engine.rules.targets import (
     divide,
     legal_target,
     mode_counts,
+    mode_phrase_slots,
     record_target,
     step_nouns,
     target_events,
@@ -690,7 +691,7 @@ def _choose_modes(game: Game, decider: Decider, ctx: Context, ability: Ability) 
     targets can be chosen. Fewer than the header asks for: none (the ability is removed)."""
     low, high = mode_counts(ability)
     def can_choose(mode: int) -> bool:  # 603.3c: each target phrase can get the fewest it takes
-        pairs = target_phrase_slots(ability, [mode])
+        pairs = mode_phrase_slots(ability, mode)
         return all(len(_legal_targets(game, ctx, noun)) >= slot.min for noun, slot in pairs)
 
     possible = [mode for mode in range(1, len(ability.modes) + 1) if can_choose(mode)]
