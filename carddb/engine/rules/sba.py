@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from carddb.engine.core.decisions import Decider
 from carddb.engine.core.state import CEASED, Game
-from carddb.engine.rules import attachments, planeswalk, roles, sagas
+from carddb.engine.rules import attachments, legend, planeswalk, roles, sagas
 from carddb.engine.rules.destruction import destroy
 from carddb.engine.rules.zones import put
 
@@ -27,6 +27,7 @@ def state_based_actions(game: Game, decider: Decider | None = None) -> None:
     for obj in list(game.permanents()):
         if obj.is_a("Planeswalker") and obj.counters.get("loyalty", 0) <= 0 and "loyalty" in obj.counters:
             put(game, obj, "graveyard", cause="sba", decider=decider)  # 704.5i
+    legend.check(game, decider)  # 704.5j, 704.5k: the legend rule and the world rule
     for player in game.players.values():
         if (player.life <= 0 or player.drew_from_empty or player.poison >= 10) and not player.lost:
             player.lost = True  # rules 704.5a, 704.5b and 704.5c
