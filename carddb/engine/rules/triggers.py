@@ -455,7 +455,8 @@ def _delayed(game: Game, event: Event) -> None:
         assert isinstance(moment, Action)
         if _MOMENTS.get((moment.verb, moment.form_name)) != event.to_zone:
             continue
-        if is_form(moment, "your_next_upkeep") and event.player != waiting.controller:
+        upkeep = moment.verb == "beginning" and is_form(moment, "your_next_upkeep")  # a form of "beginning"
+        if upkeep and event.player != waiting.controller:
             continue  # "your next upkeep"
         game.delayed.remove(waiting)
         game.pending.append(StackItem(waiting.source.id, waiting.controller, None, [], delayed=waiting))
