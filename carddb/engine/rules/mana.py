@@ -18,26 +18,30 @@ COLORS = ("W", "U", "B", "R", "G")
 
 @dataclass(frozen=True)
 class ManaNeed:
-    """What a mana cost asks for: coloured and colourless symbols, hybrid pairs and generic mana."""
+    """What a mana cost asks for: coloured and colourless symbols, hybrid pairs, generic mana and
+    snow mana ({S}: one mana of any type from a snow source, 107.4h)."""
 
     colored: tuple[str, ...] = ()
     hybrid: tuple[tuple[str, ...], ...] = ()
     generic: int = 0
+    snow: int = 0
 
     @property
     def total(self) -> int:
-        return len(self.colored) + len(self.hybrid) + self.generic
+        return len(self.colored) + len(self.hybrid) + self.generic + self.snow
 
 
 def need(symbols: Sequence[str], x: int | None = None) -> ManaNeed:
     """``("{5}",)`` → 5 generic; ``("{1}", "{R}")``; ``{C}`` is colourless; ``{X}`` is ``x``."""
     colored: list[str] = []
     hybrid: list[tuple[str, ...]] = []
-    generic = 0
+    generic = snow = 0
     for symbol in symbols:
         inner = symbol.strip("{}")
         if inner.isdigit():
             generic += int(inner)
+        elif inner == "S":
+            snow += 1
         elif inner == "X":
             if x is None:
                 raise CostError("the cost has {X}: choose a value for X")
@@ -49,7 +53,7 @@ def need(symbols: Sequence[str], x: int | None = None) -> ManaNeed:
             hybrid.append(parts)
         else:
             raise CostError(f"cannot pay the mana symbol {symbol}")
-    return ManaNeed(tuple(colored), tuple(hybrid), generic)
+    return ManaNeed(tuple(colored), tuple(hybrid), generic, snow)
 
 
 def mana_value(obj: GameObject) -> int:
@@ -165,10 +169,13 @@ def _plan(
     wanted: ManaNeed, pool: list[str], available: list[tuple[GameObject, tuple[str, ...]]]
 ) -> tuple[list[str], list[GameObject]] | None:
     """Which pool mana and which sources pay ``wanted``: coloured needs first, each from the pool
-    or else from the source with the fewest options; then hybrid; then generic."""
+    or else from the source with the fewest options; then hybrid; then generic; then {S}, by
+    tapping a snow source (107.4h; mana already in the pool does not say where it came from, so it
+    never pays {S}). While {S} is still to pay, snow sources are the last ones taken for the rest."""
     pool = list(pool)
     used_pool: list[str] = []
-    free = sorted(available, key=lambda item: len(item[1]))
+    snowy = wanted.snow > 0
+    free = sorted(available, key=lambda item: (snowy and "Snow" in item[0].supertypes, len(item[1])))
     tapped: list[GameObject] = []
 
     def take(colors: tuple[str, ...]) -> bool:
@@ -197,4 +204,10 @@ def _plan(
             tapped.append(free.pop(0)[0])
         else:
             return None
+    for _ in range(wanted.snow):
+        source = next((item for item in free if "Snow" in item[0].supertypes), None)
+        if source is None:
+            return None
+        free.remove(source)
+        tapped.append(source[0])
     return used_pool, tapped
