@@ -113,14 +113,29 @@ def discard(ctx: Context, subject: list[Ref], action: Action) -> None:
 
 
 def scry(ctx: Context, subject: list[Ref], action: Action) -> None:
+    """Scry N (701.18a) and surveil N (701.42a): the player looks at the top N cards of their library
+    and says of each, in library order, "top" or "bottom" ("graveyard"); then the cards kept on top
+    are put back in any order, and (scry) those put on the bottom too, each group ordered as
+    :func:`lie_order` asks. Cards put into a graveyard are not ordered: a graveyard is a multiset here."""
     away = "bottom" if action.verb == "scry" else "graveyard"
     for player in players(ctx, subject):
         library = ctx.game.players[player].zones["library"]
         looked = [ctx.game.objects[i] for i in library[: value(ctx, action.arg("amount"))]]
+        kept: list[GameObject] = []
+        sent: list[GameObject] = []
         for obj in looked:
             answer = ctx.decider.choose(f"{action.verb} {obj.name}: top or {away}?", ["top", away])
-            if answer != "top":
-                put(ctx.game, obj, "graveyard" if away == "graveyard" else "library", decider=ctx.decider)
+            (kept if answer == "top" else sent).append(obj)
+        ordered = lie_order(ctx, player, kept)
+        if ordered != kept:  # one by one on top, the lowest first
+            for obj in reversed(ordered):
+                put(ctx.game, obj, "library", 0, decider=ctx.decider)
+        if away == "graveyard":
+            for obj in sent:
+                put(ctx.game, obj, "graveyard", decider=ctx.decider)
+        else:
+            for obj in lie_order(ctx, player, sent):
+                put(ctx.game, obj, "library", decider=ctx.decider)
 
 
 def look_at(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -177,44 +192,80 @@ def _reveal_until_check(action: Action, catalog: Catalog) -> str | None:
     return None if top and isinstance(until, Noun) and not until.qualifiers else f"pred {action.verb!r}"
 
 
-def in_order(ctx: Context, cards: list[GameObject], text: str) -> list[GameObject]:
-    """The cards in the order they are put ("in any order": the controller chooses them one by one,
-    first put first; "in a random order": shuffled)."""
-    if len(cards) < 2:
-        return cards
-    if "random order" in text:
-        return ctx.decider.shuffle(list(cards))
-    if "any order" not in text:
-        return cards
+def lie_order(ctx: Context, chooser: str, cards: list[GameObject]) -> list[GameObject]:
+    """Cards put into a library "in any order" (701.18a, 701.42a, 401.4 and every such instruction), in the
+    order they will lie there, from the top down: the chooser names them one at a time, the highest
+    first, until the cards left are all of one name (cards of one name are told apart by nothing a
+    scenario can name, so nothing is asked of them); the rest follow in the order they were."""
     left, ordered = list(cards), []
-    while len(left) > 1:
-        name = ctx.decider.choose(f"{ctx.controller}: which card first?", [o.name for o in left])
-        picked = next(o for o in left if o.name == name)
+    while len({obj.name for obj in left}) > 1:
+        name = ctx.decider.choose(
+            f"{chooser}: which card lies highest of {', '.join(obj.name for obj in left)}?",
+            list(dict.fromkeys(obj.name for obj in left)),
+        )
+        picked = next(obj for obj in left if obj.name == name)
         left.remove(picked)
         ordered.append(picked)
     return ordered + left
 
 
+def in_order(
+    ctx: Context,
+    cards: list[GameObject],
+    text: str,
+    *,
+    top: bool = False,
+    chooser: str | None = None,
+    arranged: bool = False,
+) -> list[GameObject]:
+    """The cards in the order they are put, one by one: "in a random order" shuffled; "in any order"
+    (or, with ``arranged``, any cards put into one place of a library at once: 401.4) as ``chooser``
+    (by default the controller) orders them (:func:`lie_order`, top first), put on the bottom highest
+    first or, with ``top``, on top lowest first, so that they lie as they were named; otherwise as
+    they are."""
+    if len(cards) < 2:
+        return cards
+    if "random order" in text:
+        return ctx.decider.shuffle(list(cards))
+    if "any order" not in text and not arranged:
+        return cards
+    ordered = lie_order(ctx, chooser or ctx.controller, cards)
+    return ordered[::-1] if top else ordered
+
+
 def put_elided(ctx: Context, subject: list[Ref], action: Action) -> None:
     """ "… and the rest on the bottom of your library in any order": the put of the clause before,
-    its verb left out; the subject is what is put."""
+    its verb left out; the subject is what is put (by the controller: the clause before is theirs)."""
     text = written(action)
     zone = zone_of(action, "to")
     if zone is None:
         raise EngineError("cannot tell where the rest go")
-    cards = in_order(ctx, list(objects(subject)), text)
-    for obj in cards:
-        position = 0 if zone == "library" and "top of" in text else None
-        put(ctx.game, obj, zone, position, decider=ctx.decider)
+    top = zone == "library" and "top of" in text
+    for obj in in_order(ctx, list(objects(subject)), text, top=top):
+        put(ctx.game, obj, zone, 0 if top else None, decider=ctx.decider)
+
+
+TOP_FORMS = ("top", "top_any_order", "puts_top", "puts_top_any_order")
+"""The forms of ``put_into_library`` that put on top of the library."""
+BOTTOM_FORMS = ("bottom", "bottom_any_order", "puts_bottom", "puts_bottom_any_order")
+"""The forms of ``put_into_library`` that put on the bottom of the library."""
 
 
 def put_into_library(ctx: Context, subject: list[Ref], action: Action) -> None:
     """On top, on the bottom, or just beneath the top N cards: fewer than N cards puts it on the
-    bottom; several in the order the text says."""
-    for obj in in_order(ctx, target_objects(ctx, action), written(action)):
+    bottom; several in the order the text says, chosen by the player who puts them ("Target player
+    … puts them on top of their library in any order": that player). Several put on top or on the
+    bottom with no order said are arranged by the player too (401.4: "the owner of those cards may
+    arrange them in any order"; "Target opponent puts the cards from their hand on top of their
+    library": the cards are that player's own)."""
+    top = is_form(action, *TOP_FORMS)
+    chooser = next(players(ctx, subject), ctx.controller)
+    cards = target_objects(ctx, action)
+    arranged = top or is_form(action, *BOTTOM_FORMS)
+    for obj in in_order(ctx, cards, written(action), top=top, chooser=chooser, arranged=arranged):
         if is_form(action, "beneath_top"):
             position: int | None = value(ctx, action.arg("position"))
-        elif is_form(action, "top", "top_any_order", "puts_top"):
+        elif top:
             position = 0
         else:
             position = None
@@ -228,8 +279,9 @@ def shuffle(ctx: Context, subject: list[Ref], action: Action) -> None:
 
 
 def put_on_top(ctx: Context, subject: list[Ref], action: Action) -> None:
-    """ "… then shuffle and put that card on top": on top of its owner's library."""
-    for obj in target_objects(ctx, action):
+    """ "… then shuffle and put that card on top": on top of its owner's library; "put those cards on
+    top in any order": as the player orders them (:func:`in_order`), not as they were found."""
+    for obj in in_order(ctx, target_objects(ctx, action), written(action), top=True):
         put(ctx.game, obj, "library", 0, decider=ctx.decider)
 
 
