@@ -20,7 +20,8 @@ from dataclasses import dataclass, replace
 from enum import IntEnum, StrEnum
 
 from carddb.engine.core.cards import CardDef
-from carddb.oracle.model import Ability, Kind
+from carddb.oracle.keywords import render_keyword_line
+from carddb.oracle.model import Ability, Keyword, Kind
 
 COLORS = ("W", "U", "B", "R", "G")
 """The five colours in the usual order (WUBRG)."""
@@ -168,11 +169,17 @@ def _number(printed: str | None) -> int | None:
     return int(printed)
 
 
+def _lost(keyword: Keyword, names: set[str]) -> bool:
+    """Whether "loses …" names the keyword: by its name ("loses flying", "loses protection"), or
+    with its parameter ("loses protection from black" is that protection only)."""
+    return keyword.name.lower() in names or render_keyword_line([keyword]).lower() in names
+
+
 def _lose_keywords(abilities: list[tuple[int, Ability]], names: set[str]) -> list[tuple[int, Ability]]:
     kept: list[tuple[int, Ability]] = []
     for index, ability in abilities:
-        if ability.kind is Kind.KEYWORD and any(k.name.lower() in names for k in ability.keywords):
-            remaining = tuple(k for k in ability.keywords if k.name.lower() not in names)
+        if ability.kind is Kind.KEYWORD and any(_lost(k, names) for k in ability.keywords):
+            remaining = tuple(k for k in ability.keywords if not _lost(k, names))
             if not remaining:
                 continue
             ability = replace(ability, keywords=remaining)
