@@ -9,6 +9,7 @@ from carddb.engine.core.errors import EngineError
 from carddb.engine.core.forms import written
 from carddb.engine.core.proposed import Proposed
 from carddb.engine.core.state import GameObject
+from carddb.engine.query.executable import missing
 from carddb.engine.query.nouns import (
     COLOR_WORDS,
     amount_of,
@@ -52,21 +53,16 @@ def _token_check(action: Action, catalog: Catalog) -> str | None:
 
 def _token_keyword_problem(what: Noun, catalog: Catalog) -> str | None:
     """The keyword abilities "… creature token with decayed" gives the token are abilities it has
-    (111.4, 702.1): each must be one the engine executes, as a card's own keyword line is, or the
-    effect that creates it is refused as it is checked (not only once the token exists)."""
+    (111.4, 702.1): each must be one the engine executes, checked as the token's own keyword line
+    would be once it exists (``query.executable.missing``), but with the face that creates it."""
     for keywords in _token_keywords(what):
         line = CardDef(name="Token", type_line="Creature", text=_keyword_line(keywords))
         for ability in line.abilities:
             if ability.kind is not Kind.KEYWORD or not ability.keywords:
                 return f"token with {keywords!r}"
-            for keyword in ability.keywords:
-                check = catalog.keyword_checks.get(keyword.name.lower().split(" ")[0])
-                if check is not None:
-                    problems = check(keyword, catalog)
-                    if problems:
-                        return f"token with {problems[0]}"
-                elif keyword.name.lower() not in catalog.keywords:
-                    return f"token with keyword {keyword.name.lower()}"
+            problems = missing(ability, catalog)
+            if problems:
+                return f"token with {problems[0]}"
     return None
 
 
