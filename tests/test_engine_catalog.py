@@ -102,8 +102,8 @@ def test_the_python_api_raises_for_an_object_with_an_unsupported_ability() -> No
     call = CardDef("Banding Call", "Sorcery", "Create a 1/1 white Soldier creature token with banding.")
     spell = game.create(call, "Alice", "hand")
     game.create(CardDef("Plains", "Basic Land — Plains"), "Alice", "battlefield")
-    play.cast(game, ScriptedDecider(), "Alice", spell)
     before = game.fingerprint()
-    with pytest.raises(NotExecutableError, match="Soldier Token: cannot execute keyword banding"):
-        play.resolve_all(game, ScriptedDecider())
+    # the token's keywords are the creating effect's (111.4): the spell is refused as it is cast
+    with pytest.raises(NotExecutableError, match="Banding Call: cannot execute token with keyword banding"):
+        play.cast(game, ScriptedDecider(), "Alice", spell)
     assert game.fingerprint() == before  # refused: nothing happened

@@ -78,7 +78,12 @@ def discard(ctx: Context, subject: list[Ref], action: Action) -> None:
     # random (the decider's shuffle), or all of them
     at_random = isinstance(what, Noun) and any(q.verb == "at_random" for q in what.qualifiers)
     fits = (
-        Noun((), what.description, tuple(q for q in what.qualifiers if q.verb != "at_random"))
+        Noun(
+            (),
+            what.description,
+            tuple(q for q in what.qualifiers if q.verb != "at_random"),
+            narrowed=what.narrowed,
+        )
         if isinstance(what, Noun)
         else None
     )
@@ -163,7 +168,7 @@ def reveal_until(ctx: Context, subject: list[Ref], action: Action) -> None:
     until = action.arg("until")
     assert isinstance(until, Noun)
     wanted = amount_of(ctx, until)
-    fits = Noun((), until.description, until.qualifiers)
+    fits = Noun((), until.description, until.qualifiers, narrowed=until.narrowed)
     revealed: list[GameObject] = []
     found: list[GameObject] = []
     for player in players(ctx, subject):

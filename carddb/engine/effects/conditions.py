@@ -160,7 +160,7 @@ def _is_in_zone(ctx: Context, condition: Action) -> bool:
     if not isinstance(zone, Action) or not isinstance(what, Noun):
         raise EngineError("cannot tell what 'is in' a zone")
     kind = zone_name(zone)
-    plain = Noun((), what.description, what.qualifiers)
+    plain = Noun((), what.description, what.qualifiers, narrowed=what.narrowed)
     found = [
         obj
         for owner in zone_owners(ctx, zone)
@@ -187,7 +187,8 @@ def _existing(ctx: Context, phrase: object) -> list[Ref]:
         a.rstrip("s") in ("player", "opponent") for a in phrase.alternatives
     ) and not {"that", "those"} & set(phrase.determiners):  # "if an opponent controls …": any of them
         saved = ctx.it
-        players_named = resolve(ctx, Noun(("each",), phrase.description, phrase.qualifiers))
+        each = Noun(("each",), phrase.description, phrase.qualifiers, narrowed=phrase.narrowed)
+        players_named = resolve(ctx, each)
         ctx.it = saved
         return players_named
     anaphoric = isinstance(phrase, Noun) and bool({"that", "those"} & set(phrase.determiners))
@@ -213,7 +214,7 @@ def _controls(ctx: Context, condition: Action) -> bool:
         wanted.append(other)
     least, most = _at_least(what), _at_most(what)
     if least is not None or most is not None:  # "three or more artifacts", "two or fewer other lands"
-        plain = Noun((), what.description, what.qualifiers)
+        plain = Noun((), what.description, what.qualifiers, narrowed=what.narrowed)
         count = sum(1 for player in who for obj in ctx.game.permanents(player) if matches(ctx, obj, plain))
         found = count >= least if least is not None else most is not None and count <= most
     else:
@@ -396,7 +397,7 @@ def _done_this_way(ctx: Context, condition: Action) -> bool:
     if isinstance(what, SelfRef):
         return ctx.itself in done
     if isinstance(what, Noun):
-        plain = Noun((), what.description, what.qualifiers)
+        plain = Noun((), what.description, what.qualifiers, narrowed=what.narrowed)
         return any(matches(ctx, obj, plain) for obj in done)
     return bool(done)
 
@@ -487,7 +488,7 @@ def _life_this_turn(ctx: Context, condition: Action) -> bool:
     who = condition.arg("who")
     if isinstance(who, Noun):  # "an opponent": any of them
         saved = ctx.it
-        named = resolve(ctx, Noun(("each",), who.description, who.qualifiers))
+        named = resolve(ctx, Noun(("each",), who.description, who.qualifiers, narrowed=who.narrowed))
         ctx.it = saved
     else:
         named = _existing(ctx, who)
@@ -592,7 +593,9 @@ def _that_targets(ctx: Context, ref: Ref, qualifier: Action) -> bool:
     def named(target: Ref) -> bool:
         if isinstance(what, SelfRef):
             return target is ctx.itself
-        return isinstance(what, Noun) and matches(ctx, target, Noun((), what.description, what.qualifiers))
+        if not isinstance(what, Noun):
+            return False
+        return matches(ctx, target, Noun((), what.description, what.qualifiers, narrowed=what.narrowed))
 
     written = find(qualifier.verb, qualifier.form)
     if written is not None and " only " in f" {written.text} ":

@@ -14,6 +14,7 @@ from carddb.engine.effects.common import (
     target_objects,
     template_text,
 )
+from carddb.engine.query.abilities import keywords_of
 from carddb.engine.query.nouns import (
     THAT_MANY,
     did,
@@ -67,10 +68,26 @@ DEALT = "dealt damage"
 
 def _deal(ctx: Context, source: GameObject, ref: Ref, amount: int) -> None:
     """``source`` deals damage as the ability says (:func:`carddb.engine.rules.combat.deal_damage`),
-    and the ability remembers what it dealt damage to."""
-    dealt, recipient = combat.deal_damage(ctx.game, source, ref, amount, decider=ctx.decider)
-    if dealt > 0 and isinstance(recipient, GameObject):
-        did(ctx, DEALT, recipient)
+    and the ability remembers what it dealt damage to. A spell with trample (Super-Duper Death Ray's
+    rulings: "This spell can deal excess damage to its target's controller") deals a creature only
+    lethal damage, counting damage already marked on it (deathtouch: 1, as 702.19b counts it), and
+    the rest to that creature's controller, at once."""
+    parts = [(ref, amount)]
+    if _trampling_spell(source) and isinstance(ref, GameObject) and ref.toughness is not None:
+        lethal = min(amount, combat.lethal_damage(source, ref))
+        parts = [(ref, lethal), (ref.controller, amount - lethal)]
+    for recipient_ref, part in parts:
+        if part <= 0:
+            continue
+        dealt, recipient = combat.deal_damage(ctx.game, source, recipient_ref, part, decider=ctx.decider)
+        if dealt > 0 and isinstance(recipient, GameObject):
+            did(ctx, DEALT, recipient)
+
+
+def _trampling_spell(source: GameObject) -> bool:
+    """An instant or sorcery spell with trample (702.19a speaks of creatures only: a spell's trample
+    is its own reminder text's rule)."""
+    return source.zone == "stack" and not source.card.is_permanent and "trample" in keywords_of(source)
 
 
 def _dealt_damage_this_way(ctx: Context, ref: Ref, qualifier: Action) -> bool:

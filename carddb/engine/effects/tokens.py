@@ -6,8 +6,10 @@ from carddb.engine.core.cards import CardDef
 from carddb.engine.core.catalog import Catalog, Section
 from carddb.engine.core.context import Context, Ref
 from carddb.engine.core.errors import EngineError
+from carddb.engine.core.forms import written
 from carddb.engine.core.proposed import Proposed
 from carddb.engine.core.state import GameObject
+from carddb.engine.query.executable import missing
 from carddb.engine.query.nouns import (
     COLOR_WORDS,
     amount_of,
@@ -17,7 +19,7 @@ from carddb.engine.query.nouns import (
     value,
 )
 from carddb.engine.rules.replacement import replace
-from carddb.oracle.model import Action, Noun
+from carddb.oracle.model import Action, Kind, Noun
 
 
 def _keyword_line(keywords: str) -> str:
@@ -43,7 +45,30 @@ def _token_check(action: Action, catalog: Catalog) -> str | None:
         known = word[:1].isupper() or word in COLOR_WORDS or word in TOKEN_CARD_TYPES
         if not known and word not in _TOKEN_WORDS:
             return f"token {what.description!r}: the word {word!r}"
+    for qualifier in what.qualifiers:
+        if qualifier.verb != "with_keywords":  # create_token gives the token nothing else
+            return f"token {what.description!r} {written(qualifier)!r}"
+    return _token_keyword_problem(what, catalog)
+
+
+def _token_keyword_problem(what: Noun, catalog: Catalog) -> str | None:
+    """The keyword abilities "… creature token with decayed" gives the token are abilities it has
+    (111.4, 702.1): each must be one the engine executes, checked as the token's own keyword line
+    would be once it exists (``query.executable.missing``), but with the face that creates it."""
+    for keywords in _token_keywords(what):
+        line = CardDef(name="Token", type_line="Creature", text=_keyword_line(keywords))
+        for ability in line.abilities:
+            if ability.kind is not Kind.KEYWORD or not ability.keywords:
+                return f"token with {keywords!r}"
+            problems = missing(ability, catalog)
+            if problems:
+                return f"token with {problems[0]}"
     return None
+
+
+def _token_keywords(what: Noun) -> list[str]:
+    """ "… creature token with flying": the token's own keyword abilities, as written."""
+    return [str(q.arg("keywords")) for q in what.qualifiers if q.verb == "with_keywords"]
 
 
 def create_token(ctx: Context, subject: list[Ref], action: Action) -> None:
@@ -57,9 +82,7 @@ def create_token(ctx: Context, subject: list[Ref], action: Action) -> None:
     card_types = [TOKEN_CARD_TYPES[w] for w in words if w in TOKEN_CARD_TYPES]
     if "Creature" not in card_types:
         card_types.append("Creature")
-    granted = [
-        str(q.arg("keywords")) for q in what.qualifiers if q.verb == "with_keywords"
-    ]  # "… creature token with flying": the token's own keyword abilities
+    granted = _token_keywords(what)
     colors = tuple(COLOR_WORDS[w] for w in words if w in COLOR_WORDS)  # "2/2 white Knight" (111.4)
     card = CardDef(
         name=" ".join(subtypes) + " Token" if subtypes else "Token",

@@ -11,7 +11,8 @@ from carddb.engine.core.errors import EngineError
 from carddb.engine.core.layers import split_keywords
 from carddb.engine.core.state import Game, GameObject
 from carddb.engine.query.keyword_abilities import stands_for
-from carddb.oracle.model import Ability, Action, Kind, SelfRef, walk
+from carddb.engine.query.tree import children
+from carddb.oracle.model import Ability, Action, Kind, SelfRef
 
 
 def zone_of_itself(node: object) -> str | None:
@@ -32,13 +33,29 @@ def names_itself_in_graveyard(node: object) -> bool:
     return zone_of_itself(node) == "graveyard"
 
 
+def itself_in_graveyard(part: object) -> bool:
+    """Whether ``part`` names the card itself in a graveyard ("Return ~ from your graveyard to your
+    hand", 113.6m), not merely its name: "all cards named ~ from their graveyard" (Myr Servitor) is
+    other cards that share its name (201.5), and says nothing of where the card itself is."""
+    stack = [part]
+    while stack:
+        node = stack.pop()
+        if names_itself_in_graveyard(node):
+            return True
+        if isinstance(node, Action):
+            stack.extend(value for key, value in node.args if key != "cardname")
+        else:
+            stack.extend(children(node))
+    return False
+
+
 def activation_zone(ability: Ability) -> str:
     """Where an activated ability is activated (113.6m): the zone its cost moves the card out of
     ("Exile ~ from your graveyard:", "Discard ~:", the parser's ``Ability.zone``) or its effect does
     ("{2}{G}: Return ~ from your graveyard to your hand."); else the battlefield."""
     if ability.zone is not None:
         return ability.zone
-    if any(names_itself_in_graveyard(node) for step in ability.effects for node in walk(step)):
+    if any(itself_in_graveyard(step) for step in ability.effects):
         return "graveyard"
     return "battlefield"
 

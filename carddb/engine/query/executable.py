@@ -20,7 +20,7 @@ from carddb.engine.core.errors import NotExecutableError
 from carddb.engine.core.forms import is_form, written
 from carddb.engine.core.layers import level_range
 from carddb.engine.core.state import GameObject
-from carddb.engine.query.abilities import keyword_list, names_itself_in_graveyard
+from carddb.engine.query.abilities import itself_in_graveyard, keyword_list
 from carddb.engine.query.choices import color_choices, entering_choice, protection_from_chosen_color
 from carddb.engine.query.faces import unreachable
 from carddb.engine.query.keyword_abilities import stands_for
@@ -182,7 +182,7 @@ def functions_from_graveyard(ability: Ability) -> bool:
     if ability.kind is not Kind.TRIGGERED:
         return False
     parts = [*ability.effects, *([ability.intervening_if] if ability.intervening_if is not None else [])]
-    return any(names_itself_in_graveyard(node) for part in parts for node in walk(part))
+    return any(itself_in_graveyard(part) for part in parts)
 
 
 COMMAND_ZONE_TYPES = frozenset({"Vanguard"})

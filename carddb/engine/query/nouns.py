@@ -657,9 +657,24 @@ def matches(ctx: Context, ref: Ref, noun: Noun) -> bool:
         return bool(words & _PLAYERS)
     if OTHER_DETERMINERS & set(noun.determiners) and _other_than(ctx, ref):
         return False
-    if not any(_is(ctx, ref, alternative) for alternative in _alternatives(noun)):
-        return False
-    return all(_qualifies(ctx, ref, qualifier) for qualifier in noun.qualifiers)
+    return any(
+        _is(ctx, ref, alternative) and all(_qualifies(ctx, ref, q) for q in qualifiers_of(noun, alternative))
+        for alternative in _alternatives(noun)
+    )
+
+
+NARROWING_QUALIFIERS = frozenset({"with_keywords", "without_keywords"})
+"""The qualifiers a narrowed noun gives its one alternative only (``Noun.narrowed``)."""
+
+
+def qualifiers_of(noun: Noun, alternative: str) -> tuple[Action, ...]:
+    """The qualifiers that describe ``alternative`` of ``noun``: all of them, except that a keyword
+    qualifier of a narrowed noun describes only the alternative it narrows ("Destroy target
+    artifact, enchantment, or creature with flying": any artifact, any enchantment, or a creature
+    with flying; 115.1 and 608.2b check each alternative as written)."""
+    if noun.narrowed is None or alternative == noun.narrowed:
+        return noun.qualifiers
+    return tuple(q for q in noun.qualifiers if q.verb not in NARROWING_QUALIFIERS)
 
 
 def _alternatives(noun: Noun) -> tuple[str, ...]:

@@ -87,7 +87,7 @@ def enchant_noun(card: CardDef, catalog: Catalog) -> Noun | None:
     ability = aura_spell(card)
     action = _attach_action(ability) if ability is not None and not missing(ability, catalog) else None
     to = action.arg("to") if action is not None else None
-    return Noun((), to.description, to.qualifiers) if isinstance(to, Noun) else None
+    return Noun((), to.description, to.qualifiers, narrowed=to.narrowed) if isinstance(to, Noun) else None
 
 
 def _enchant_problems(keyword: Keyword, catalog: Catalog) -> list[str]:

@@ -319,7 +319,9 @@ def _damage_order(game: Game, decider: Decider, attacker: GameObject, blockers: 
     return order + left
 
 
-def _lethal(source: GameObject, creature: GameObject) -> int:
+def lethal_damage(source: GameObject, creature: GameObject) -> int:
+    """The damage that is lethal to ``creature`` from ``source`` now: its toughness less the damage
+    already marked on it, 1 from a source with deathtouch (702.19b, 702.2c)."""
     if "deathtouch" in keywords_of(source):
         return 1
     toughness = creature.toughness
@@ -360,7 +362,7 @@ def _combat_damage(game: Game, decider: Decider, *, first: bool) -> None:
         left = power
         for index, blocker in enumerate(blockers):
             last = index == len(blockers) - 1 and not trample
-            amount = left if last else min(left, _lethal(attacker, blocker))
+            amount = left if last else min(left, lethal_damage(attacker, blocker))
             if amount:
                 assigned.append((attacker, blocker, amount))
             left -= amount
