@@ -572,6 +572,8 @@ def settle(game: Game, decider: Decider | None) -> None:
         state_based_actions(game, decider)
         if not game.events:
             break
+    if game.step is Step.UNTAP:  # 502.4: no one gets priority; they wait for the upkeep (503.1a)
+        return
     pending, game.pending = game.pending, []
     for item in pending:
         if item.ward is not None:
