@@ -34,6 +34,10 @@ class Context:
     name the most recent of them that such a phrase describes."""
     event_refs: list[Ref] = field(default_factory=list)
     """What the event that triggered the ability was about ("that player", "that creature")."""
+    moved_to: dict[int, str] = field(default_factory=dict)
+    """For an ability triggered by an object moving (it died, entered, left): that object's id and
+    the zone the move put it in. Once it has left that zone it is a new object the ability cannot
+    find (400.7): "exile it" does nothing (``effects.common.target_objects``)."""
     known_since: int | None = None
     """The timestamp the ability began resolving at: an object that has left the battlefield since
     (or the one its trigger was about) is read as it last existed there (608.2h)."""

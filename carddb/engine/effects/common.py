@@ -17,7 +17,11 @@ from carddb.oracle.phrases import find
 
 
 def target_objects(ctx: Context, action: Action, role: str = "what") -> list[GameObject]:
-    return list(objects(resolve(ctx, action.arg(role))))
+    """The objects an action acts on; not the object whose move triggered the ability once it has
+    left the zone that move put it in ("When ~ dies, you may exile it": exiled from the graveyard
+    meanwhile, it is a new object, 400.7)."""
+    found = list(objects(resolve(ctx, action.arg(role))))
+    return [obj for obj in found if ctx.moved_to.get(obj.id, obj.zone) == obj.zone]
 
 
 def zone_of(action: Action, role: str) -> str | None:

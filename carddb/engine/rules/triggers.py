@@ -87,6 +87,8 @@ def about_event(ctx: Context, event: Event, trigger: object) -> None:
     creature" name what the event was about, the player its trigger condition names first."""
     if event.obj is not None:
         ctx.it = [event.obj]
+        if event.kind == "move" and event.to_zone:
+            ctx.moved_to = {event.obj.id: event.to_zone}
     dealt = isinstance(trigger, Action) and trigger.verb == "is_dealt_damage"
     if dealt and isinstance(event.other, GameObject):  # "Whenever enchanted creature is dealt damage,
         ctx.it = [event.other]  # it deals that much damage to its controller": what was dealt it
