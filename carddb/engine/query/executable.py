@@ -190,13 +190,25 @@ COMMAND_ZONE_TYPES = frozenset({"Vanguard"})
 hand and life modifiers), which the engine does not play: a face of one is refused whole."""
 
 
+PLAYED_TYPES = frozenset({
+    "Artifact", "Battle", "Creature", "Enchantment", "Instant", "Kindred", "Land", "Planeswalker", "Sorcery",
+    "Tribal", "Plane", "Phenomenon",
+})  # fmt: skip
+"""The card types of the cards the engine plays: 205.2a's (Tribal as the 2022 cards write Kindred)
+and Planechase's planar cards (901). A face with none of them (a Theros "Hero", a Conspiracy, a
+Dungeon) is refused whole: no rule of the engine's says how it is played."""
+
+
 def type_problems(type_line: str | None) -> list[str]:
     """What a face's type line alone keeps from executing (empty: nothing)."""
     types = set((type_line or "").partition("—")[0].split())
-    return [
+    problems = [
         f"{kind.lower()} card (abilities in the command zone, 113.6p)"
         for kind in sorted(types & COMMAND_ZONE_TYPES)
     ]
+    if type_line is not None and not types & (PLAYED_TYPES | COMMAND_ZONE_TYPES):
+        problems.append(f"a card of no type the engine plays ({type_line})")
+    return problems
 
 
 def face_missing(face: ParsedFace, catalog: Catalog, type_line: str | None = None) -> list[str]:
