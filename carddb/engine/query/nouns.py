@@ -333,7 +333,11 @@ def zone_owners(ctx: Context, zone: object) -> list[str]:
     if owner == "its controller's":
         return list(dict.fromkeys(obj.controller for obj in objects(ctx.it)))
     if owner in ("their", "that player's", "his or her"):
-        return list(dict.fromkeys(players(ctx, ctx.it)))
+        named = list(dict.fromkeys(players(ctx, ctx.it)))
+        if not named:  # "At the beginning of each player's upkeep, … where X is the number of cards
+            # in their hand": read before its clause names anyone, "their" is the event's player
+            named = [ref for ref in ctx.event_refs if isinstance(ref, str)][:1]
+        return named
     if owner in ("an opponent's", "each opponent's"):
         return ctx.game.opponents(ctx.controller)
     if owner is None or owner in ("a player's", "each player's", "all"):
