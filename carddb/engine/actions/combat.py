@@ -39,7 +39,7 @@ def attack(
                 f"attackers are declared after the beginning of combat, not in {game.step}"
             )
         if defending is None:
-            opponents = [name for name in game.turn_order if name != player]
+            opponents = game.opponents(player)
             if not opponents:
                 raise IllegalActionError(f"{player} has no opponent to attack")
             defending = opponents[0]

@@ -609,15 +609,9 @@ class Game:
             if controller is None or self.objects[i].controller == controller
         ]
 
-    def apnap(self) -> list[str]:
-        """The players in APNAP order: the active player, then the others in turn order (101.4)."""
-        order = list(self.players)
-        start = order.index(self.active)
-        return order[start:] + order[:start]
-
     def opponents(self, player: str) -> list[str]:
-        """``player``'s opponents, in APNAP order (101.4)."""
-        return [name for name in self.apnap() if name != player]
+        """``player``'s opponents, in APNAP order (101.4: :attr:`turn_order`)."""
+        return [name for name in self.turn_order if name != player]
 
     @property
     def winners(self) -> list[str]:
@@ -630,6 +624,7 @@ class Game:
 
     @property
     def turn_order(self) -> list[str]:
+        """The players from the active one on, in turn order: APNAP order (101.4)."""
         names = list(self.players)
         start = names.index(self.active)
         return names[start:] + names[:start]

@@ -496,7 +496,7 @@ def _described(ctx: Context, noun: Noun) -> list[Ref]:
     if {"that", "those"} & set(noun.determiners):
         return _antecedent(ctx, noun)
     if words & _PLAYERS:  # "each player": they choose and act in APNAP order (101.4)
-        players = ctx.game.apnap()
+        players = ctx.game.turn_order
         if "opponent" in words:
             players = ctx.game.opponents(ctx.controller)
         if OTHER_DETERMINERS & set(noun.determiners):  # "each other player": other than you
