@@ -36,6 +36,7 @@ from carddb.engine.query.nouns import (
 )
 from carddb.engine.query.printings import QUALIFIER as ORIGINALLY_PRINTED
 from carddb.engine.query.printings import originally_printed
+from carddb.engine.rules.execution import progress
 from carddb.engine.rules.mana import mana_value
 from carddb.oracle.model import Action, Clause, Noun, Nouns, Number, SelfRef, X
 from carddb.oracle.phrases import find
@@ -65,7 +66,7 @@ def may(ctx: Context, subject: list[Ref], action: Action) -> None:
             continue
         answer = ctx.decider.choose(f"{player}: {inner.verb.replace('_', ' ')}?", ["yes", "no"])
         if answer == "yes":
-            before = ctx.game.state_key(), sum(map(len, ctx.done.values()))
+            before = progress(ctx)
             it = list(ctx.it)
             try:
                 if len(subject) == 1:
@@ -82,7 +83,7 @@ def may(ctx: Context, subject: list[Ref], action: Action) -> None:
                     ctx.it = it
             # 609.3: "You may put a creature card with mana value X from your hand onto the
             # battlefield. If you do, …" with no such card does nothing, so it was not done
-            did = did or (ctx.game.state_key(), sum(map(len, ctx.done.values()))) != before
+            did = did or progress(ctx) != before
     ctx.bindings["did"] = int(did)
 
 

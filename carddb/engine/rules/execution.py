@@ -294,6 +294,12 @@ def _for_each(ctx: Context, node: Conditional) -> None:
     ctx.it = before
 
 
+def progress(ctx: Context) -> tuple[str, int]:
+    """What an optional instruction may change: the game, and what the ability has done so far.
+    The same before and after it, the instruction was not done (609.3: "if you do" then fails)."""
+    return ctx.game.state_key(), sum(map(len, ctx.done.values()))
+
+
 def _optional(ctx: Context, node: Conditional) -> None:
     """ "You may [do all of this]": the player the condition names answers yes or no; the whole
     optional part runs only on yes ("if you do" reads the answer afterwards)."""
@@ -302,7 +308,7 @@ def _optional(ctx: Context, node: Conditional) -> None:
     for player in chooser:
         if ctx.decider.choose(f"{player}: {_describe(node.body)}?", ["yes", "no"]) != "yes":
             continue
-        before = ctx.game.state_key(), sum(map(len, ctx.done.values()))
+        before = progress(ctx)
         try:
             if chooser == [ctx.controller]:  # "you may …"
                 _execute(ctx, node.body)
@@ -312,7 +318,7 @@ def _optional(ctx: Context, node: Conditional) -> None:
             ctx.game.log.append(f"{player} cannot: {error}")
             continue
         # 609.3: an optional instruction that could change nothing was not done ("if you do")
-        did = did or (ctx.game.state_key(), sum(map(len, ctx.done.values()))) != before
+        did = did or progress(ctx) != before
     ctx.bindings["did"] = int(did)
 
 
