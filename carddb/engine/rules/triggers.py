@@ -662,8 +662,9 @@ def _chosen_targets(
         least, most = (1, 1) if slot is None else (slot.min, slot.max)
         text = target_text(noun).removeprefix("target ")
         picked: list[Ref] = []
+        candidates = _legal_targets(game, ctx, noun)
         while most is None or len(picked) < most:
-            legal = [ref for ref in _legal_targets(game, ctx, noun) if not any(ref is p for p in picked)]
+            legal = [ref for ref in candidates if not any(ref is p for p in picked)]
             if not legal:
                 break
             names = list(dict.fromkeys(ref if isinstance(ref, str) else ref.name for ref in legal))
